@@ -1,0 +1,34 @@
+# threadgraph: every target sets itself up on a fresh machine (creates .venv).
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+# The int8 e5 model beside the checkout (../shared/models); empty means "use the hub".
+E5_PATH ?= $(firstword $(wildcard ../shared/models/multilingual-e5-small-int8))
+DEMO_ENV := $(if $(E5_PATH),THREADGRAPH_EMBEDDING_MODEL_PATH=$(abspath $(E5_PATH)),)
+
+.PHONY: install demo test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## make demo: ingest the bundled corpora (once), show a scripted conversation, then chat.
+demo: $(STAMP)
+	$(DEMO_ENV) $(VENV)/bin/threadgraph demo
+
+## make test: the test suite (real Kùzu, LanceDB, fastembed, fake platform servers on 127.0.0.1).
+test: $(STAMP)
+	HF_HUB_OFFLINE=1 $(PY) -m pytest
+
+## make bench: ingest, answer-latency and evaluation benchmarks; writes benchmarks/results/.
+bench: $(STAMP)
+	$(DEMO_ENV) HF_HUB_OFFLINE=1 $(PY) benchmarks/ingest.py
+	$(DEMO_ENV) HF_HUB_OFFLINE=1 $(PY) benchmarks/answer.py
+	$(DEMO_ENV) HF_HUB_OFFLINE=1 $(PY) benchmarks/eval.py
+
+clean:
+	rm -rf $(VENV) data

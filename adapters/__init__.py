@@ -1,0 +1,1 @@
+"""Platform adapters: Slack (slack-bolt), Telegram (python-telegram-bot) and the console."""

@@ -1,0 +1,1 @@
+"""Conversation core: messages, thread memory, understanding, retrieval orchestration, answers. Imports no platform SDK."""

@@ -1,0 +1,72 @@
+"""The structured answer: a public JSON contract (``threadgraph ask --json``).
+
+Keep the field names and shapes stable; adapters render this and evaluation
+scores it.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class Source(BaseModel):
+    """Where a fact was read: document path (relative to the ingest root),
+    heading path and 1-based line."""
+
+    doc: str
+    section: str = ""
+    line: int = 0
+
+
+class EntityRef(BaseModel):
+    """An entity the answer is about (linked to the KB when ``id`` is set)."""
+
+    name: str
+    type: str = "unknown"
+    id: str | None = None
+
+
+class Fact(BaseModel):
+    """One graph triple used by the answer. ``id`` is stable across runs for the
+    same KB (``f-`` + 16 hex); ``relation`` is ``CONTAINS``, ``SUBSTITUTES`` or
+    ``RELATED``; ``properties`` holds e.g. ``required``, ``amount``,
+    ``context``, ``condition``."""
+
+    id: str
+    subject: str
+    relation: str
+    object: str
+    properties: dict = Field(default_factory=dict)
+    source: Source
+
+
+class Passage(BaseModel):
+    """One retrieved text chunk (a hit); ``score`` is the retriever's relevance
+    (higher is better, scale depends on the retriever)."""
+
+    id: str
+    doc: str
+    section: str = ""
+    text: str
+    score: float = 0.0
+    line: int = 0
+
+
+class Answer(BaseModel):
+    """What threadgraph replies.
+
+    ``found`` is false when the KB holds no evidence; ``answer`` is text in the
+    question's language; ``facts``/``passages`` are exactly the evidence used;
+    ``follow_ups`` are suggested next questions (or "did you mean" candidates
+    when nothing was found)."""
+
+    thread: str
+    question: str
+    intent: str
+    found: bool
+    answer: str
+    language: str = "zh"
+    entities: list[EntityRef] = Field(default_factory=list)
+    facts: list[Fact] = Field(default_factory=list)
+    passages: list[Passage] = Field(default_factory=list)
+    follow_ups: list[str] = Field(default_factory=list)

@@ -1,0 +1,1 @@
+"""Ingest: parse documents, extract entities and triples, normalize names, load the knowledge base."""

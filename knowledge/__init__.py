@@ -1,0 +1,1 @@
+"""Knowledge base: Kùzu graph store, LanceDB vector store, fastembed embeddings, retrieval. Imports no platform SDK."""

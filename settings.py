@@ -1,0 +1,74 @@
+"""Settings read from the environment and ``.env`` (pydantic-settings).
+
+Every threadgraph setting is prefixed ``THREADGRAPH_``; the platforms' and
+OpenAI's own variables keep their standard names (``SLACK_BOT_TOKEN``,
+``SLACK_APP_TOKEN``, ``SLACK_SIGNING_SECRET``, ``TELEGRAM_BOT_TOKEN``,
+``OPENAI_API_KEY``, ``OPENAI_BASE_URL``). Secrets are ``SecretStr`` so they
+never print in a repr or a log line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """All runtime configuration. Construct with ``Settings()``; keyword
+    arguments override the environment (useful in tests)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="THREADGRAPH_", env_file=".env", extra="ignore", populate_by_name=True
+    )
+
+    # knowledge base
+    data_dir: Path = Field(Path("./data"), description="Folder holding the KB, thread memory and feedback.")
+    embedding_model: str = Field("intfloat/multilingual-e5-small", description="fastembed model name.")
+    embedding_model_path: Path | None = Field(
+        None, description="Local model folder (model.onnx + tokenizer); when set no hub is contacted."
+    )
+    embedding_batch_size: int = Field(64, ge=1)
+    alias_csv: Path | None = Field(None, description="Extra alias table (CSV: alias,canonical[,type]) merged over the bundled one.")
+    fuzzy_threshold: float = Field(90.0, ge=0, le=100, description="rapidfuzz WRatio score above which two names merge.")
+
+    # conversation core
+    memory_ttl_days: float = Field(7.0, gt=0, description="Thread memory expiry in days.")
+    memory_max_turns: int = Field(10, ge=1)
+    context_budget_chars: int = Field(4000, ge=200)
+    retrieval_limit: int = Field(8, ge=1, description="Max passages (hits) per answer.")
+
+    # LLM (optional)
+    openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))
+    openai_base_url: str | None = Field(None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
+    llm_model: str = Field("gpt-4o-mini")
+    llm_mode: str = Field("MD_JSON", description="instructor mode: TOOLS, JSON, JSON_SCHEMA or MD_JSON.")
+    llm_timeout_s: float = Field(20.0, gt=0)
+    llm_max_retries: int = Field(1, ge=0)
+
+    # Slack
+    slack_bot_token: SecretStr | None = Field(None, validation_alias=AliasChoices("SLACK_BOT_TOKEN"))
+    slack_app_token: SecretStr | None = Field(None, validation_alias=AliasChoices("SLACK_APP_TOKEN"))
+    slack_signing_secret: SecretStr | None = Field(None, validation_alias=AliasChoices("SLACK_SIGNING_SECRET"))
+    slack_api_url: str = Field("https://slack.com/api/")
+    slack_channel_allowlist: list[str] = Field(default_factory=list)
+    slack_follow_threads: bool = Field(True, description="Keep answering in a thread the bot has joined without a new mention.")
+    slack_port: int = Field(3000)
+
+    # Telegram
+    telegram_bot_token: SecretStr | None = Field(None, validation_alias=AliasChoices("TELEGRAM_BOT_TOKEN"))
+    telegram_api_url: str = Field("https://api.telegram.org")
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+    telegram_port: int = Field(8443)
+
+    @property
+    def llm_enabled(self) -> bool:
+        """True when an OpenAI-compatible endpoint is configured."""
+        return self.openai_api_key is not None and bool(self.openai_api_key.get_secret_value())
+
+
+def get_settings(**overrides) -> Settings:
+    """Return a fresh ``Settings`` with keyword ``overrides`` applied."""
+    return Settings(**overrides)
