@@ -1,0 +1,238 @@
+"""Name normalization: one canonical entity per thing.
+
+:class:`Normalizer.canonical` maps a surface name to a canonical name in four
+steps, stopping at the first that applies:
+
+1. **alias** – exact (case-insensitive for Latin) lookup in the alias table:
+   the bundled ``ingest/aliases.csv`` (columns ``alias,canonical,type``) with
+   ``Settings.alias_csv`` merged over it (later rows win).
+2. **clean** – rule-based cleaning (:func:`clean_name`): amounts and units,
+   parenthesised notes, qualifiers (适量/少许/新鲜的/optional…), English
+   articles and plurals are stripped; the cleaned name is looked up in the
+   alias table again.
+3. exact match with an already-seen canonical name of the same type.
+4. **fuzzy** – rapidfuzz ``WRatio`` against already-seen canonical names of
+   the same type, merging only above ``Settings.fuzzy_threshold`` *and* past
+   the guards of :func:`fuzzy_allowed` (short Chinese names never fuzzy-merge,
+   so 白糖/红糖 and 生抽/老抽 stay apart).
+
+Every non-identity mapping is recorded once as a :class:`Merge`.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+from threadgraph.knowledge.records import Merge
+
+BUNDLED_ALIASES = Path(__file__).with_name("aliases.csv")
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_PARENS = re.compile(r"[（(【\[][^（）()【】\[\]]*[）)】\]]")
+_UNITS_ZH = (
+    "千克|公斤|克|毫升|升|个|只|根|片|勺|汤匙|茶匙|小勺|大勺|小匙|大匙|杯|碗|瓣|块|颗|粒|把|条|张|支|斤|两|"
+    "厘米|cm|滴|袋|包|盒|罐|瓶|份|朵|棵|头|节|段|撮|kg|mg|ml|mL|g|L|l"
+)
+_NUM = r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半几]+)"
+_AMOUNT_ZH = re.compile(rf"(?:约|大约)?{_NUM}\s*(?:[-~～至到]\s*{_NUM})?\s*(?:{_UNITS_ZH})")
+_QUALIFIERS_ZH = re.compile(r"适量|少许|若干|少量|一些|一点|些许|新鲜的|新鲜|可选|选用|任意|等$|^的")
+_UNITS_EN = (
+    r"cups?|tbsps?|tablespoons?|tsps?|teaspoons?|grams?|g|kg|kilograms?|oz|ounces?|pounds?|lbs?|ml|"
+    r"millilit(?:er|re)s?|lit(?:er|re)s?|l|pinch(?:es)?|cloves?|slices?|pieces?|cans?|sticks?|handfuls?|dash(?:es)?"
+)
+_AMOUNT_EN = re.compile(rf"\b(?:\d+(?:[./]\d+)?|an?|one|two|three|four|half)\s*(?:-\s*\d+\s*)?(?:{_UNITS_EN})\b(?:\s+of\b)?", re.I)
+_NUMBER_EN = re.compile(r"\b\d+(?:[./]\d+)?\b")
+_ARTICLES_EN = re.compile(r"^(?:a|an|the|some|fresh|optional|about)\s+", re.I)
+_QUALIFIERS_EN = re.compile(r"\b(?:optional|to taste|as needed|chopped|diced|minced|sliced|fresh)\b", re.I)
+_PUNCT = " \t\r\n、，,。.;；:：!！?？*~～-—_\"'“”‘’`|/="
+
+# Pairs that look alike but are different things; never merged by fuzzy
+# matching even if a user lowers the threshold.
+NEVER_MERGE = frozenset(
+    frozenset(p)
+    for p in [
+        ("白糖", "红糖"), ("白糖", "冰糖"), ("红糖", "冰糖"), ("生抽", "老抽"), ("白醋", "香醋"),
+        ("青椒", "红椒"), ("鸡蛋", "鸡蛋清"), ("鸡蛋", "鸡蛋黄"), ("大葱", "小葱"), ("蛋清", "蛋黄"),
+    ]
+)
+
+
+def is_cjk(text: str) -> bool:
+    """True when ``text`` contains any CJK ideograph."""
+    return bool(_CJK.search(text))
+
+
+def _singular(word: str) -> str:
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("oes", "ches", "shes", "sses")):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def clean_name(name: str, type_: str = "ingredient") -> str:
+    """Rule-based cleaning of a surface name; returns ``""`` if nothing is left.
+
+    For ``ingredient``/``tool``: parenthesised notes, ``= amount`` tails,
+    amounts with units (``150g``, ``1 个``, ``两根``, ``2 cups``), Chinese
+    qualifiers (适量, 少许, 新鲜的, 可选…), a leading ``…的`` modifier
+    (``不辣的青椒`` → ``青椒``), English articles/qualifiers, text after a
+    comma (``onion, chopped``) and English plurals are removed; English is
+    lower-cased. Other types only get whitespace/punctuation trimmed and a
+    leading English article removed."""
+    s = re.sub(r"\s+", " ", name).strip()
+    if type_ not in ("ingredient", "tool"):
+        s = _ARTICLES_EN.sub("", s) if not is_cjk(s) else s
+        return s.strip(_PUNCT)
+    prev = None
+    while prev != s:
+        prev = s
+        s = _PARENS.sub("", s)
+    s = re.split(r"[=＝]", s, maxsplit=1)[0]
+    if is_cjk(s):
+        s = _AMOUNT_ZH.sub("", s)
+        s = _QUALIFIERS_ZH.sub("", s)
+        s = s.replace(" ", "").strip(_PUNCT)
+        if "的" in s:
+            tail = s.rsplit("的", 1)[1]
+            if len(tail) >= 2:
+                s = tail
+        s = re.sub(r"^[\d.]+", "", s)
+        return s.strip(_PUNCT)
+    s = s.split(",", 1)[0]
+    s = _AMOUNT_EN.sub(" ", s)
+    s = _NUMBER_EN.sub(" ", s)
+    s = _QUALIFIERS_EN.sub(" ", s)
+    s = re.sub(r"\s+", " ", s).strip(_PUNCT).lower()
+    prev = None
+    while prev != s:
+        prev = s
+        s = _ARTICLES_EN.sub("", s).strip(_PUNCT)
+    words = s.split()
+    if words:
+        words[-1] = _singular(words[-1])
+    return " ".join(words)
+
+
+def fuzzy_allowed(a: str, b: str) -> bool:
+    """Guards applied before a fuzzy merge of ``a`` into ``b`` (both cleaned).
+
+    * never for the explicit :data:`NEVER_MERGE` pairs;
+    * Chinese: both names must have at least 4 characters and share their
+      first and last character (a 2- or 3-character name differs in meaning
+      with a single character: 白糖/红糖, 生抽/老抽, 番茄酱/番茄汁);
+    * Latin: both at least 5 characters, same digits, same first letter."""
+    if a == b:
+        return True
+    if frozenset((a, b)) in NEVER_MERGE:
+        return False
+    if is_cjk(a) or is_cjk(b):
+        return len(a) >= 4 and len(b) >= 4 and a[0] == b[0] and a[-1] == b[-1]
+    if len(a) < 5 or len(b) < 5 or a[0].lower() != b[0].lower():
+        return False
+    return re.findall(r"\d", a) == re.findall(r"\d", b)
+
+
+class Normalizer:
+    """Stateful name normalizer for one extraction run.
+
+    ``threshold`` is the rapidfuzz WRatio score (0-100) above which fuzzy
+    merges happen; ``alias_csv`` an optional extra CSV (``alias,canonical[,type]``;
+    an empty type applies to every type) merged over the bundled table.
+    ``merges`` collects one :class:`Merge` per distinct non-identity mapping.
+    Raises ``OSError``/``csv.Error`` if an alias CSV cannot be read."""
+
+    def __init__(self, threshold: float = 90.0, alias_csv: Path | None = None) -> None:
+        self.threshold = threshold
+        self.aliases: dict[tuple[str, str], str] = {}
+        self._load(BUNDLED_ALIASES)
+        if alias_csv:
+            self._load(Path(alias_csv))
+        self.seen: dict[str, list[str]] = {}
+        self._seen_set: dict[str, set[str]] = {}
+        self.merges: list[Merge] = []
+        self._merged: set[tuple[str, str, str]] = set()
+        self._cache: dict[tuple[str, str], tuple[str, str, float]] = {}
+
+    def _load(self, path: Path) -> None:
+        if not path.exists():
+            return
+        with path.open(encoding="utf-8", newline="") as fh:
+            for row in csv.reader(fh):
+                if not row or row[0].strip().startswith("#") or row[0].strip().lower() == "alias":
+                    continue
+                if len(row) < 2:
+                    continue
+                alias, canon = row[0].strip(), row[1].strip()
+                type_ = row[2].strip() if len(row) > 2 else ""
+                if alias and canon:
+                    self.aliases[(self._key(alias), type_)] = canon
+
+    @staticmethod
+    def _key(name: str) -> str:
+        return name if is_cjk(name) else name.lower()
+
+    def alias(self, name: str, type_: str) -> str | None:
+        """Alias-table lookup for ``name`` (type-specific rows first, then
+        type-less rows); ``None`` when absent."""
+        k = self._key(name)
+        return self.aliases.get((k, type_)) or self.aliases.get((k, ""))
+
+    def resolve(self, surface: str, type_: str) -> tuple[str, str, float]:
+        """``(canonical, method, score)`` for ``surface`` without recording
+        anything; method is ``""`` for identity, ``alias``, ``clean`` or
+        ``fuzzy``; canonical is ``""`` when cleaning leaves nothing."""
+        key = (surface, type_)
+        hit = self._cache.get(key)
+        if hit is not None and hit[1] != "":
+            return hit
+        s = re.sub(r"\s+", " ", surface).strip()
+        a = self.alias(s, type_)
+        if a:
+            res = (a, "alias" if a != s else "", 100.0)
+        else:
+            c = clean_name(s, type_)
+            if not c:
+                return ("", "", 0.0)
+            a = self.alias(c, type_)
+            method = "alias" if a else ("clean" if c != s else "")
+            c = a or c
+            seen = self._seen_set.get(type_, set())
+            if c in seen:
+                res = (c, method, 100.0)
+            else:
+                res = (c, method, 100.0)
+                cands = self.seen.get(type_)
+                if cands and self.threshold < 100:
+                    best = process.extractOne(c, cands, scorer=fuzz.WRatio, score_cutoff=self.threshold)
+                    if best is not None and best[0] != c and fuzzy_allowed(c, best[0]):
+                        res = (best[0], "fuzzy", float(best[1]))
+        self._cache[key] = res
+        return res
+
+    def canonical(self, surface: str, type_: str, *, doc: str = "", line: int = 0) -> str:
+        """Canonical name of ``surface`` for entity ``type_`` (``""`` if the
+        name cleans to nothing). Registers the result as seen and records a
+        :class:`Merge` (with ``doc``/``line`` of the first occurrence) when the
+        canonical differs from the surface."""
+        canon, method, score = self.resolve(surface, type_)
+        if not canon:
+            return ""
+        seen = self._seen_set.setdefault(type_, set())
+        if canon not in seen:
+            seen.add(canon)
+            self.seen.setdefault(type_, []).append(canon)
+        surf = re.sub(r"\s+", " ", surface).strip()
+        if canon != surf:
+            k = (surf, canon, type_)
+            if k not in self._merged:
+                self._merged.add(k)
+                self.merges.append(Merge(surf, canon, type_, method or "clean", score, doc, line))
+        return canon

@@ -1,0 +1,225 @@
+"""Knowledge-base folders: building beside the live KB, atomic swap, opening
+read-only, and hot reload for long-running servers.
+
+Layout under ``data_dir``::
+
+    kb/current          -> builds/<build id>    (symlink, swapped atomically)
+    kb/builds/<id>/graph.kuzu                   Kùzu database (one file)
+    kb/builds/<id>/vectors/                     LanceDB folder
+    kb/builds/<id>/manifest.json                model, dimension, counts, inputs
+
+A build is written under ``kb/builds/.tmp-<pid>-<id>`` and renamed when
+complete; only then does ``current`` move (``os.replace`` of a symlink is
+atomic on POSIX). An ingest killed at any point therefore leaves ``current``
+pointing at the previous complete build.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .graph import GraphStore
+from .vectors import VectorStore
+
+log = logging.getLogger(__name__)
+
+MANIFEST = "manifest.json"
+FORMAT_VERSION = 1
+KEEP_BUILDS = 3
+
+
+class KBNotFound(FileNotFoundError):
+    """No complete knowledge base exists in the data folder."""
+
+
+class ModelMismatch(RuntimeError):
+    """The KB was embedded with another model than the one configured."""
+
+
+def kb_root(data_dir: Path) -> Path:
+    """``data_dir/kb``."""
+    return Path(data_dir) / "kb"
+
+
+def current_build(data_dir: Path) -> Path:
+    """Resolve ``kb/current`` to its build folder. Raises :class:`KBNotFound`."""
+    link = kb_root(data_dir) / "current"
+    try:
+        target = os.readlink(link)
+    except OSError:
+        raise KBNotFound(f"no knowledge base in {Path(data_dir).resolve()}: run `threadgraph ingest PATH...` first") from None
+    build = (link.parent / target).resolve()
+    if not (build / MANIFEST).exists():
+        raise KBNotFound(f"knowledge base {build} is incomplete: re-run `threadgraph ingest`")
+    return build
+
+
+def new_build_dir(data_dir: Path) -> tuple[Path, Path]:
+    """Reserve a temporary folder for a build; returns ``(tmp_dir, final_dir)``.
+    Leftover temporary folders of dead ingests are removed first."""
+    builds = kb_root(data_dir) / "builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    for stale in builds.glob(".tmp-*"):
+        try:
+            pid = int(stale.name.split("-")[1])
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(stale, ignore_errors=True)
+        except (ValueError, IndexError, PermissionError):
+            pass
+    build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.time_ns() % 1_000_000:06d}"
+    tmp = builds / f".tmp-{os.getpid()}-{build_id}"
+    tmp.mkdir()
+    return tmp, builds / build_id
+
+
+def publish_build(data_dir: Path, tmp: Path, final: Path) -> Path:
+    """Rename a finished build into place and point ``kb/current`` at it
+    atomically; prunes old builds beyond the newest :data:`KEEP_BUILDS`."""
+    os.replace(tmp, final)
+    root = kb_root(data_dir)
+    link_tmp = root / f".current-{os.getpid()}"
+    if link_tmp.is_symlink() or link_tmp.exists():
+        link_tmp.unlink()
+    os.symlink(os.path.relpath(final, root), link_tmp)
+    os.replace(link_tmp, root / "current")
+    builds = sorted((p for p in (root / "builds").iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
+    for old in builds[:-KEEP_BUILDS]:
+        if old.resolve() != final.resolve():
+            shutil.rmtree(old, ignore_errors=True)
+    return final
+
+
+def read_manifest(build: Path) -> dict[str, Any]:
+    """The manifest of a build folder as a dict."""
+    return json.loads((Path(build) / MANIFEST).read_text(encoding="utf-8"))
+
+
+def write_manifest(build: Path, manifest: dict[str, Any]) -> None:
+    """Write ``manifest.json`` (last step of a build)."""
+    manifest = {"format": FORMAT_VERSION, **manifest}
+    (Path(build) / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True), encoding="utf-8")
+
+
+@dataclass
+class EntityName:
+    """One linkable surface form: ``surface`` (name or alias) of entity ``id``."""
+
+    id: str
+    name: str
+    type: str
+    surface: str
+    doc: str = ""
+
+
+@dataclass
+class KnowledgeBase:
+    """An opened, read-only KB: ``graph`` (Kùzu), ``vectors`` (LanceDB),
+    ``manifest`` and ``embedder`` (None when the KB has no vectors)."""
+
+    build: Path
+    graph: GraphStore
+    vectors: VectorStore
+    manifest: dict[str, Any]
+    embedder: Any = None
+    names: list[EntityName] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, data_dir: Path, settings=None, *, embedder=None, build: Path | None = None) -> "KnowledgeBase":
+        """Open the current build of ``data_dir`` read-only.
+
+        With vectors in the KB an embedder of the *same* model is needed:
+        ``embedder`` when given, else one loaded from ``settings``. Raises
+        :class:`KBNotFound`, :class:`ModelMismatch`, or
+        :class:`~threadgraph.knowledge.embeddings.EmbeddingUnavailable`.
+        """
+        build = Path(build) if build else current_build(data_dir)
+        manifest = read_manifest(build)
+        model = manifest.get("embedding_model")
+        if model:
+            if embedder is None or embedder.name != model:
+                configured = settings.embedding_model if settings is not None else (embedder.name if embedder else None)
+                if configured != model:
+                    raise ModelMismatch(
+                        f"the knowledge base was embedded with {model!r} but {configured!r} is configured; "
+                        "re-ingest (`threadgraph ingest PATH...`) or set THREADGRAPH_EMBEDDING_MODEL to match"
+                    )
+                if embedder is None:
+                    from .embeddings import load_embedder
+
+                    embedder = load_embedder(settings)
+            if embedder.dim != manifest.get("dim"):
+                raise ModelMismatch(
+                    f"the knowledge base has {manifest.get('dim')}-d vectors but the model gives {embedder.dim}-d; re-ingest"
+                )
+        else:
+            embedder = None
+        graph = GraphStore(build / "graph.kuzu", read_only=True)
+        vectors = VectorStore(build / "vectors")
+        kb = cls(build=build, graph=graph, vectors=vectors, manifest=manifest, embedder=embedder)
+        kb.names = kb._load_names()
+        return kb
+
+    def _load_names(self) -> list[EntityName]:
+        rows = self.graph.query(
+            "MATCH (e:Entity) WHERE e.type IN $types RETURN e.id AS id, e.name AS name, e.type AS type, "
+            "e.aliases AS aliases, e.doc AS doc",
+            {"types": ["recipe", "ingredient", "tool", "role", "document", "artifact", "concept"]},
+        )
+        out = []
+        for r in rows:
+            out.append(EntityName(r["id"], r["name"], r["type"], r["name"], r["doc"] or ""))
+            for a in r["aliases"] or []:
+                if a and a != r["name"]:
+                    out.append(EntityName(r["id"], r["name"], r["type"], a, r["doc"] or ""))
+        return out
+
+    def close(self) -> None:
+        """Release the graph database."""
+        self.graph.close()
+
+
+class KBHandle:
+    """Hands out the current :class:`KnowledgeBase` and reloads it when
+    ``threadgraph ingest`` swaps in a new build (checked at most every
+    ``check_interval`` seconds). Questions in flight keep the KB object they
+    started with; the old one is released when no longer referenced.
+    """
+
+    def __init__(self, data_dir: Path, settings=None, *, check_interval: float = 1.0, embedder=None):
+        self.data_dir = Path(data_dir)
+        self.settings = settings
+        self.check_interval = check_interval
+        self._lock = threading.Lock()
+        self._kb: KnowledgeBase | None = None
+        self._embedder = embedder
+        self._checked = 0.0
+        self._target: str | None = None
+
+    def get(self) -> KnowledgeBase:
+        """The current KB (opening or reloading it as needed). Raises
+        :class:`KBNotFound` when none exists yet."""
+        now = time.monotonic()
+        kb = self._kb
+        if kb is not None and now - self._checked < self.check_interval:
+            return kb
+        with self._lock:
+            self._checked = now
+            build = current_build(self.data_dir)
+            if self._kb is None or build != self._kb.build:
+                embedder = self._embedder or (self._kb.embedder if self._kb else None)
+                new = KnowledgeBase.open(self.data_dir, self.settings, embedder=embedder, build=build)
+                if self._kb is not None:
+                    log.info("knowledge base reloaded: %s -> %s", self._kb.build.name, build.name)
+                self._kb = new
+                if new.embedder is not None:
+                    self._embedder = new.embedder
+            return self._kb
