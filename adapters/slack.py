@@ -1,0 +1,442 @@
+"""Slack adapter (slack-bolt): threadgraph as a plugin on a Bolt ``App``, or a standalone app.
+
+Two entry points:
+
+* :func:`install` mounts threadgraph on an existing ``slack_bolt.App`` (the team's own
+  listeners and middleware keep working) and returns the :class:`SlackAdapter`;
+* :func:`create_app` builds a fresh ``App`` (HTTP Events API with the signing secret, or Socket
+  Mode when ``SLACK_APP_TOKEN`` is set, see :mod:`threadgraph.adapters.serve`) and installs
+  threadgraph on it.
+
+Behaviour: answers ``app_mention`` events in channels and every message in DMs, always in the
+thread (``thread_ts``, else ``ts``); keeps answering later messages in a thread it joined without a
+new mention (``settings.slack_follow_threads``); acknowledges at once and answers on a background
+thread pool, showing a placeholder message that is then updated with the answer; ignores its own
+and other bots' messages; answers a retried delivery (same ``event_id``) once; renders the
+:class:`~threadgraph.bot.answer.Answer` as Block Kit with 👍/👎 buttons whose clicks are stored by
+:class:`~threadgraph.bot.feedback.FeedbackStore`; honours ``settings.slack_channel_allowlist``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from slack_bolt import App, BoltContext
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
+
+from threadgraph.adapters import render
+from threadgraph.bot.answer import Answer
+from threadgraph.bot.feedback import FeedbackStore
+from threadgraph.bot.message import IncomingMessage, ThreadKey
+from threadgraph.settings import Settings
+
+log = logging.getLogger("threadgraph.slack")
+
+SECTION_LIMIT = 3000  # characters of text per section block / context element
+MAX_BLOCKS = 50  # blocks per message
+CONTEXT_ELEMENTS = 10  # elements per context block
+VOTE_ACTION_RE = re.compile(r"^threadgraph_vote_(up|down)$")
+PLACEHOLDER_TEXT = ":hourglass_flowing_sand: _thinking…_"
+ACCEPTED_SUBTYPES = {None, "file_share", "thread_broadcast"}
+
+
+def escape(text: str) -> str:
+    """Escape ``&``, ``<`` and ``>`` for Slack text (mrkdwn or plain)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def unescape(text: str) -> str:
+    """Undo Slack's escaping of ``&``, ``<``, ``>`` in incoming message text."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def _escaped_len(text: str) -> int:
+    return len(escape(text))
+
+
+class TTLSet:
+    """A bounded set whose members expire after ``ttl`` seconds (thread-safe).
+
+    ``add_if_new(key)`` returns True the first time a key is seen within its lifetime."""
+
+    def __init__(self, ttl: float = 3600.0, max_size: int = 50_000):
+        self.ttl, self.max_size = ttl, max_size
+        self._items: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _expire(self, now: float) -> None:
+        while self._items:
+            key, t = next(iter(self._items.items()))
+            if now - t > self.ttl or len(self._items) > self.max_size:
+                self._items.popitem(last=False)
+            else:
+                break
+
+    def add_if_new(self, key: str) -> bool:
+        """Add ``key``; True when it was not present (or had expired)."""
+        now = time.monotonic()
+        with self._lock:
+            self._expire(now)
+            if key in self._items:
+                return False
+            self._items[key] = now
+            return True
+
+    def add(self, key: str) -> None:
+        """Add or refresh ``key``."""
+        now = time.monotonic()
+        with self._lock:
+            self._items.pop(key, None)
+            self._items[key] = now
+            self._expire(now)
+
+    def __contains__(self, key: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            self._expire(now)
+            return key in self._items
+
+
+# ---------------------------------------------------------------------------------------------
+# Block Kit rendering
+
+
+def _context_blocks(lines: list[str], prefix: str) -> list[dict]:
+    """Context blocks holding ``lines`` (escaped, prefixed), ≤3000 chars per element, ≤10
+    elements per block."""
+    texts: list[str] = []
+    for line in lines:
+        texts.extend(render.split_text(f"{prefix}{line}", SECTION_LIMIT, _escaped_len))
+    elements = [{"type": "mrkdwn", "text": escape(t)} for t in render.pack(texts, SECTION_LIMIT, "\n", _escaped_len)]
+    return [
+        {"type": "context", "elements": elements[i : i + CONTEXT_ELEMENTS]}
+        for i in range(0, len(elements), CONTEXT_ELEMENTS)
+    ]
+
+
+def vote_block(answer_id: str) -> dict:
+    """The actions block with the 👍 / 👎 buttons; button ``value`` is the ``answer_id``."""
+    return {
+        "type": "actions",
+        "block_id": "threadgraph_vote",
+        "elements": [
+            {"type": "button", "action_id": "threadgraph_vote_up", "value": answer_id,
+             "text": {"type": "plain_text", "text": "👍", "emoji": True}},
+            {"type": "button", "action_id": "threadgraph_vote_down", "value": answer_id,
+             "text": {"type": "plain_text", "text": "👎", "emoji": True}},
+        ],
+    }
+
+
+def render_answer(answer: Answer, answer_id: str | None = None) -> list[dict[str, Any]]:
+    """Render an ``Answer`` as one or more Slack messages.
+
+    Returns a list of ``{"text": fallback, "blocks": [...]}`` dicts: the answer text in mrkdwn
+    section blocks of at most 3000 characters (split on paragraph boundaries), facts and sources
+    in context blocks, follow-up suggestions in a context block, and (when ``answer_id`` is
+    given) the vote buttons at the end of the last message. Every message has at most 50 blocks;
+    all KB and user text is escaped (``&``, ``<``, ``>``)."""
+    blocks: list[dict] = []
+    for chunk in render.split_text(answer.answer or "…", SECTION_LIMIT, _escaped_len):
+        blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": escape(chunk)}})
+    if answer.facts:
+        blocks.extend(_context_blocks([render.fact_line(f) for f in answer.facts], "📌 "))
+    sources = render.source_lines(answer)
+    if sources:
+        blocks.extend(_context_blocks(sources, "📄 "))
+    if answer.follow_ups:
+        label = "💬 " if answer.found else "❓ "
+        blocks.extend(_context_blocks(answer.follow_ups, label))
+    if answer_id:
+        blocks.append(vote_block(answer_id))
+    messages = []
+    for i in range(0, len(blocks), MAX_BLOCKS):
+        part = blocks[i : i + MAX_BLOCKS]
+        first_text = next((b["text"]["text"] for b in part if b["type"] == "section"), None)
+        fallback = first_text if first_text else escape((answer.answer or "…")[:300])
+        messages.append({"text": fallback[:SECTION_LIMIT], "blocks": part})
+    return messages
+
+
+# ---------------------------------------------------------------------------------------------
+# The adapter
+
+
+@dataclass
+class _Job:
+    event_id: str
+    key: ThreadKey
+    channel: str
+    thread_ts: str
+    user: str
+    text: str
+    retry_num: str = ""
+
+
+class SlackAdapter:
+    """threadgraph's Slack behaviour, independent of how the ``App`` receives requests.
+
+    ``bot`` is a ``ThreadGraphBot`` (anything with ``answer(IncomingMessage, retrieval) ->
+    Answer`` and ``reset(ThreadKey)``); ``feedback`` defaults to the store in
+    ``settings.data_dir``. Answers run on a private thread pool of ``max_workers``; call
+    :meth:`drain` to wait for in-flight answers (SIGTERM)."""
+
+    def __init__(self, bot, settings: Settings | None = None, feedback: FeedbackStore | None = None,
+                 max_workers: int = 8):
+        self.bot = bot
+        self.settings = settings or getattr(bot, "settings", None) or Settings()
+        self.feedback = feedback or FeedbackStore.for_data_dir(self.settings.data_dir)
+        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="threadgraph-slack")
+        self._inflight: set[Future] = set()
+        self._inflight_lock = threading.Lock()
+        self._seen_events = TTLSet(ttl=3600)  # event_id and channel:ts of messages answered
+        self._joined = TTLSet(ttl=self.settings.memory_ttl_days * 86400, max_size=100_000)
+        self._closed = False
+
+    # -- request side (runs inside Bolt's dispatch: must be quick) --------------------------
+
+    def on_request(self, body: dict, context: BoltContext, headers: dict | None = None) -> None:
+        """Inspect one incoming request body; when it is an event threadgraph answers, queue the
+        answer on the thread pool. Never raises (a failure is logged with the event id)."""
+        try:
+            if body.get("type") != "event_callback":
+                return
+            job = self._job_for(body, context, headers or {})
+            if job is None:
+                return
+            if self._closed:
+                log.warning("slack event %s dropped: adapter is shutting down", job.event_id)
+                return
+            client = context.client
+            fut = self._pool.submit(self._run_job, job, client)
+            with self._inflight_lock:
+                self._inflight.add(fut)
+            fut.add_done_callback(self._done)
+        except Exception:  # noqa: BLE001 - one bad event must not break the app
+            log.exception("slack event %s could not be handled", body.get("event_id", "?"))
+
+    def _done(self, fut: Future) -> None:
+        with self._inflight_lock:
+            self._inflight.discard(fut)
+
+    def _job_for(self, body: dict, context: BoltContext, headers: dict) -> _Job | None:
+        event = body.get("event") or {}
+        etype = event.get("type")
+        if etype not in ("app_mention", "message"):
+            return None
+        event_id = body.get("event_id", "")
+        bot_user_id = context.bot_user_id or ""
+        # never answer bots (including ourselves)
+        if event.get("bot_id") or event.get("subtype") == "bot_message":
+            return None
+        if event.get("subtype") not in ACCEPTED_SUBTYPES:
+            return None
+        user = event.get("user", "")
+        if not user or (bot_user_id and user == bot_user_id):
+            return None
+        channel = event.get("channel", "")
+        channel_type = event.get("channel_type", "")
+        text = event.get("text") or ""
+        thread_ts = event.get("thread_ts") or event.get("ts", "")
+        mention = f"<@{bot_user_id}" if bot_user_id else None
+        team = body.get("team_id") or event.get("team") or context.team_id or ""
+
+        if etype == "message":
+            if channel_type == "im":
+                pass  # every DM message
+            elif (self.settings.slack_follow_threads and event.get("thread_ts")
+                  and f"{channel}:{event['thread_ts']}" in self._joined
+                  and not (mention and mention in text)):
+                pass  # a later message in a thread we joined (a mention comes as app_mention too)
+            else:
+                return None
+        if channel_type != "im" and self.settings.slack_channel_allowlist \
+                and channel not in self.settings.slack_channel_allowlist:
+            log.debug("slack event %s in channel %s ignored: not on the allowlist", event_id, channel)
+            return None
+        # a retried delivery carries the same event_id; a mention also arrives as message.*
+        if event_id and not self._seen_events.add_if_new(f"event:{event_id}"):
+            log.info("slack event %s already handled (retry %s)", event_id,
+                     _header(headers, "x-slack-retry-num") or "-")
+            return None
+        if not self._seen_events.add_if_new(f"msg:{channel}:{event.get('ts', '')}"):
+            return None
+        if bot_user_id:
+            text = re.sub(rf"<@{re.escape(bot_user_id)}(\|[^>]*)?>", "", text)
+        text = unescape(text).strip()
+        key = ThreadKey(platform="slack", workspace=team, channel=channel, thread=thread_ts)
+        return _Job(event_id=event_id, key=key, channel=channel, thread_ts=thread_ts, user=user,
+                    text=text, retry_num=_header(headers, "x-slack-retry-num"))
+
+    # -- work side (thread pool) ------------------------------------------------------------
+
+    def _run_job(self, job: _Job, client: WebClient) -> None:
+        self._joined.add(f"{job.channel}:{job.thread_ts}")
+        placeholder_ts = None
+        try:
+            resp = client.chat_postMessage(channel=job.channel, thread_ts=job.thread_ts, text=PLACEHOLDER_TEXT)
+            placeholder_ts = resp.get("ts")
+        except Exception:  # noqa: BLE001
+            log.warning("slack event %s: placeholder could not be posted", job.event_id, exc_info=True)
+        try:
+            if not job.text:
+                answer_msgs = [{"text": escape(render.HELP_TEXT), "blocks": [
+                    {"type": "section", "text": {"type": "mrkdwn", "text": escape(render.HELP_TEXT)}}]}]
+            else:
+                msg = IncomingMessage(thread=job.key, user=job.user, text=job.text, event_id=job.event_id,
+                                      metadata={"platform": "slack"})
+                answer = self.bot.answer(msg)
+                answer_id = self.feedback.record_answer(answer, job.key)
+                answer_msgs = render_answer(answer, answer_id)
+        except Exception:  # noqa: BLE001
+            log.exception("slack event %s (thread %s) failed in the core", job.event_id, job.key.key())
+            answer_msgs = [{"text": escape(render.APOLOGY_TEXT), "blocks": [
+                {"type": "section", "text": {"type": "mrkdwn", "text": escape(render.APOLOGY_TEXT)}}]}]
+        try:
+            self._deliver(client, job, placeholder_ts, answer_msgs)
+        except Exception:  # noqa: BLE001
+            log.exception("slack event %s (thread %s): reply could not be delivered", job.event_id, job.key.key())
+
+    def _deliver(self, client: WebClient, job: _Job, placeholder_ts: str | None, messages: list[dict]) -> None:
+        for i, m in enumerate(messages):
+            if i == 0 and placeholder_ts:
+                client.chat_update(channel=job.channel, ts=placeholder_ts, text=m["text"], blocks=m["blocks"])
+            else:
+                client.chat_postMessage(channel=job.channel, thread_ts=job.thread_ts, text=m["text"],
+                                        blocks=m["blocks"])
+
+    # -- votes --------------------------------------------------------------------------------
+
+    def on_vote(self, body: dict) -> None:
+        """Store a 👍/👎 click (a ``block_actions`` payload). Never raises."""
+        try:
+            action = (body.get("actions") or [{}])[0]
+            vote = 1 if action.get("action_id") == "threadgraph_vote_up" else -1
+            user = (body.get("user") or {}).get("id", "")
+            channel = (body.get("channel") or {}).get("id", "")
+            message = body.get("message") or {}
+            team = (body.get("team") or {}).get("id", "")
+            thread_ts = message.get("thread_ts") or message.get("ts", "")
+            key = ThreadKey(platform="slack", workspace=team, channel=channel, thread=thread_ts)
+            self.feedback.vote(action.get("value", ""), vote, user, key)
+            log.info("slack vote %+d on answer %s in thread %s", vote, action.get("value"), key.key())
+        except Exception:  # noqa: BLE001
+            log.exception("slack vote could not be stored")
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    def drain(self, timeout: float = 30.0) -> bool:
+        """Stop accepting events and wait up to ``timeout`` seconds for in-flight answers.
+
+        Returns True when everything finished in time."""
+        self._closed = True
+        with self._inflight_lock:
+            pending = list(self._inflight)
+        done, not_done = wait(pending, timeout=timeout)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        return not not_done
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Wait (without closing) until no answer is in flight; for tests and drains."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._inflight_lock:
+                if not self._inflight:
+                    return True
+            time.sleep(0.01)
+        return False
+
+
+def _header(headers: dict, name: str) -> str:
+    v = headers.get(name) or headers.get(name.title()) or ""
+    if isinstance(v, (list, tuple)):
+        v = v[0] if v else ""
+    return str(v)
+
+
+def install(app: App, bot, settings: Settings | None = None, feedback: FeedbackStore | None = None) -> SlackAdapter:
+    """Mount threadgraph on an existing Bolt ``App``; returns the :class:`SlackAdapter`.
+
+    Adds one global middleware (it queues the answer and always calls ``next()``, so the app's
+    own middleware and listeners still run), quiet fallback listeners for ``app_mention`` and
+    ``message`` events that only acknowledge when no other listener of the app matches, and the
+    ``threadgraph_vote_up``/``threadgraph_vote_down`` action listener. ``settings`` defaults to
+    ``bot.settings``. The app's own ``client`` (with its token) is used for replies."""
+    adapter = SlackAdapter(bot, settings or getattr(bot, "settings", None), feedback)
+
+    def threadgraph_middleware(body, context, request, next):  # noqa: A002 - Bolt's argument name
+        adapter.on_request(body, context, getattr(request, "headers", {}) or {})
+        return next()
+
+    app.use(threadgraph_middleware)
+
+    mine: list = []  # threadgraph's own fallback listeners
+
+    def unclaimed(body) -> bool:
+        # match only when none of the app's other listeners claims this event
+        return not _others_match(app, body, mine)
+
+    def _ack_only(ack):
+        ack()
+
+    for event_type in ("app_mention", "message"):
+        app.event(event_type, matchers=[unclaimed])(_ack_only)
+        mine.append(app._listeners[-1])  # the listener just registered
+
+    def threadgraph_vote(ack, body):
+        ack()
+        adapter.on_vote(body)
+
+    app.action(VOTE_ACTION_RE)(threadgraph_vote)
+    app.threadgraph_adapter = adapter  # type: ignore[attr-defined]
+    return adapter
+
+
+def _others_match(app: App, body: dict, mine: list) -> bool:
+    """True when a listener of ``app`` other than ``mine`` matches this request."""
+    from slack_bolt.request import BoltRequest
+    from slack_bolt.response import BoltResponse
+
+    try:
+        req = BoltRequest(body=body, mode="socket_mode")
+        resp = BoltResponse(status=200)
+        for listener in getattr(app, "_listeners", []):
+            if listener in mine:
+                continue
+            if listener.matches(req=req, resp=resp):
+                return True
+    except Exception:  # noqa: BLE001
+        return False
+    return False
+
+
+def create_app(bot, settings: Settings | None = None, feedback: FeedbackStore | None = None) -> App:
+    """A fresh Bolt ``App`` with threadgraph installed (the standalone form).
+
+    The Web API client uses ``settings.slack_bot_token`` and ``settings.slack_api_url`` and
+    retries on HTTP 429. HTTP requests are verified with ``settings.slack_signing_secret``
+    (Socket Mode needs no signing secret). The adapter is ``app.threadgraph_adapter``.
+
+    Raises ``ValueError`` when ``SLACK_BOT_TOKEN`` is missing."""
+    settings = settings or getattr(bot, "settings", None) or Settings()
+    if settings.slack_bot_token is None:
+        raise ValueError("SLACK_BOT_TOKEN is not set")
+    client = WebClient(token=settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_url,
+                       retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=3)])
+    signing = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
+    socket_mode = settings.slack_app_token is not None
+    if not signing and not socket_mode:
+        raise ValueError("SLACK_SIGNING_SECRET is required for the HTTP Events API (or set SLACK_APP_TOKEN)")
+    app = App(client=client, signing_secret=signing or "unused-in-socket-mode",
+              request_verification_enabled=not (socket_mode and not signing),
+              process_before_response=True, name="threadgraph")
+    install(app, bot, settings, feedback)
+    return app

@@ -1,0 +1,319 @@
+"""Slack adapter end to end: the real slack-bolt App and slack-sdk WebClient against a fake Slack
+Web API on 127.0.0.1, fed with signed Events API requests."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.parse
+
+import pytest
+from pydantic import SecretStr
+from slack_bolt import App
+from slack_bolt.request import BoltRequest
+from slack_sdk import WebClient
+
+from fakes_platform import FakeSlack, slack_event_body, slack_headers
+from standin_bot import core_bot, derive_bot
+from threadgraph.adapters import slack as tg_slack
+from threadgraph.adapters.slack import render_answer, unescape
+from threadgraph.bot.answer import Answer, Fact, Source
+from threadgraph.bot.message import ThreadKey
+
+SECRET = "test-signing-secret"
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def core(request, tmp_path):
+    return core_bot(request, tmp_path)
+
+
+@pytest.fixture
+def fake():
+    with FakeSlack() as server:
+        yield server
+
+
+@pytest.fixture
+def settings(core, fake, tmp_path):
+    return core.settings.model_copy(update={
+        "slack_bot_token": SecretStr("xoxb-test-token"),
+        "slack_signing_secret": SecretStr(SECRET),
+        "slack_api_url": fake.url,
+        "slack_app_token": None,
+        "data_dir": tmp_path / "slack-data",
+    })
+
+
+class Harness:
+    """An app plus helpers to deliver signed events and wait for the answers."""
+
+    def __init__(self, app: App, fake: FakeSlack):
+        self.app, self.fake = app, fake
+        self.adapter = app.threadgraph_adapter
+        self._n = 0
+
+    def deliver(self, event: dict, event_id: str | None = None, retry_num: int | None = None, bad: bool = False):
+        self._n += 1
+        body = slack_event_body(event, event_id or f"Ev{self._n:04d}")
+        resp = self.app.dispatch(BoltRequest(body=body, headers=slack_headers(SECRET, body, retry_num, bad)))
+        assert self.adapter.wait_idle(10)
+        return resp
+
+    def replies(self) -> list[dict]:
+        """Final reply messages: chat.update calls plus chat.postMessage calls that carry blocks."""
+        return self.fake.calls_to("chat.update") + [p for p in self.fake.calls_to("chat.postMessage") if p.get("blocks")]
+
+
+def mention(text: str, ts: str, channel: str = "C0001", thread_ts: str | None = None, user: str = "U0001") -> dict:
+    ev = {"type": "app_mention", "user": user, "text": f"<@{FakeSlack.BOT_USER}> {text}", "ts": ts,
+          "channel": channel, "team": FakeSlack.TEAM, "event_ts": ts}
+    if thread_ts:
+        ev["thread_ts"] = thread_ts
+    return ev
+
+
+def message(text: str, ts: str, channel: str = "C0001", thread_ts: str | None = None, channel_type: str = "channel",
+            user: str = "U0001", **extra) -> dict:
+    ev = {"type": "message", "user": user, "text": text, "ts": ts, "channel": channel, "channel_type": channel_type,
+          "team": FakeSlack.TEAM, "event_ts": ts, **extra}
+    if thread_ts:
+        ev["thread_ts"] = thread_ts
+    return ev
+
+
+def section_texts(blocks: list[dict]) -> list[str]:
+    return [b["text"]["text"] for b in blocks if b["type"] == "section"]
+
+
+def test_mention_answered_in_thread_and_follow_up_keeps_thread(core, fake, settings):
+    seen: list = []
+    h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), settings), fake)
+    resp = h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000000.000100"))
+    assert resp.status == 200
+    placeholder = fake.calls_to("chat.postMessage")[0]
+    assert placeholder["channel"] == "C0001" and placeholder["thread_ts"] == "1710000000.000100"
+    update = fake.wait_for("chat.update")[0]
+    assert update["channel"] == "C0001"
+    blocks = update["blocks"]
+    assert blocks[0]["type"] == "section" and unescape(blocks[0]["text"]["text"]).strip()
+    assert blocks[-1]["type"] == "actions"
+    key = ThreadKey(platform="slack", workspace=FakeSlack.TEAM, channel="C0001", thread="1710000000.000100")
+    assert seen[0].thread == key
+    assert seen[0].text == "宫保鸡丁没有花生用什么代替?"  # mention stripped
+
+    # a follow-up in the thread without a new mention is answered, in the same thread, same memory key
+    h.deliver(message("那腰果要放多少?", ts="1710000001.000200", thread_ts="1710000000.000100"))
+    assert len(seen) == 2 and seen[1].thread == key and seen[1].text == "那腰果要放多少?"
+    posts = fake.calls_to("chat.postMessage")
+    assert len(posts) == 2 and posts[1]["thread_ts"] == "1710000000.000100"
+    assert len(fake.calls_to("chat.update")) == 2
+
+    # a message in some other thread without a mention is not answered
+    h.deliver(message("random chatter", ts="1710000002.000300", thread_ts="1710000099.000001"))
+    # nor is a top-level channel message without a mention
+    h.deliver(message("hello all", ts="1710000003.000400"))
+    assert len(seen) == 2
+
+
+def test_follow_threads_can_be_disabled(core, fake, settings):
+    seen: list = []
+    s = settings.model_copy(update={"slack_follow_threads": False})
+    h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), s), fake)
+    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000000.000100"))
+    h.deliver(message("还有呢?", ts="1710000001.000200", thread_ts="1710000000.000100"))
+    assert len(seen) == 1
+
+
+def test_dm_answered_and_bots_ignored(core, fake, settings):
+    seen: list = []
+    h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), settings), fake)
+    h.deliver(message("花生可以用什么代替?", ts="1710000010.000100", channel="D0001", channel_type="im"))
+    assert len(seen) == 1
+    assert seen[0].thread == ThreadKey(platform="slack", workspace=FakeSlack.TEAM, channel="D0001",
+                                       thread="1710000010.000100")
+    assert fake.calls_to("chat.update")[0]["channel"] == "D0001"
+    # another bot, a bot_message subtype, and our own user are all ignored
+    h.deliver(message("I am a bot", ts="1710000011.000100", channel="D0001", channel_type="im", bot_id="B999"))
+    h.deliver(message("legacy bot", ts="1710000012.000100", channel="D0001", channel_type="im",
+                      subtype="bot_message"))
+    h.deliver(message("echo", ts="1710000013.000100", channel="D0001", channel_type="im", user=FakeSlack.BOT_USER))
+    h.deliver(message("edited", ts="1710000014.000100", channel="D0001", channel_type="im",
+                      subtype="message_changed"))
+    assert len(seen) == 1
+
+
+def test_retried_delivery_answered_once(core, fake, settings):
+    seen: list = []
+    h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), settings), fake)
+    ev = mention("宫保鸡丁没有花生用什么代替?", ts="1710000020.000100")
+    assert h.deliver(ev, event_id="EvRETRY1").status == 200
+    assert h.deliver(ev, event_id="EvRETRY1", retry_num=1).status == 200
+    assert h.deliver(ev, event_id="EvRETRY1", retry_num=2).status == 200
+    # the same message also delivered as a message.channels event (different event id) is answered once
+    h.deliver(message(ev["text"], ts=ev["ts"]), event_id="EvOTHER")
+    assert len(seen) == 1
+    assert len(fake.calls_to("chat.postMessage")) == 1
+    assert len(fake.calls_to("chat.update")) == 1
+
+
+def test_bad_signature_rejected(core, fake, settings):
+    seen: list = []
+    h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), settings), fake)
+    resp = h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000030.000100"), bad=True)
+    assert resp.status == 401
+    time.sleep(0.1)
+    assert seen == [] and fake.calls_to("chat.postMessage") == []
+
+
+def test_long_answer_split_into_sections(core, fake, settings):
+    paragraph = "宫保鸡丁的花生可以换成腰果 & <b>杏仁</b>。" * 10  # ~260 chars
+    long_text = "\n\n".join(f"{i:03d} {paragraph}" for i in range(40))
+    assert len(long_text) > 10_000
+
+    def longer(answer: Answer) -> Answer:
+        return answer.model_copy(update={"answer": long_text})
+
+    h = Harness(tg_slack.create_app(derive_bot(core, after=longer), settings), fake)
+    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000040.000100"))
+    replies = h.replies()
+    sections = [t for r in replies for t in section_texts(r["blocks"])]
+    assert len(sections) >= 4
+    assert all(len(t) <= 3000 for t in sections)
+    assert all(len(r["blocks"]) <= 50 for r in replies)
+    # every paragraph arrives whole and in order, nothing lost
+    joined = "\n\n".join(unescape(t) for t in sections)
+    assert joined == long_text
+    assert "<b>" not in "".join(sections) and "&lt;b&gt;" in sections[0]
+
+
+def test_special_characters_survive(core, fake, settings):
+    tricky = "用 <b>腰果</b> & *花生* _酱_ 🥜🌶️ 代替; a<b & c>d **bold**"
+    seen: list = []
+    h = Harness(tg_slack.create_app(derive_bot(core, seen=seen,
+                                               after=lambda a: a.model_copy(update={"answer": tricky})), settings), fake)
+    # Slack escapes &, <, > in incoming text; the core gets the original characters back
+    incoming = "宫保鸡丁 &lt;b&gt;花生&lt;/b&gt; &amp; *辣椒* _酱_ 🥜?"
+    h.deliver(mention(incoming, ts="1710000050.000100"))
+    assert seen[0].text == "宫保鸡丁 <b>花生</b> & *辣椒* _酱_ 🥜?"
+    update = fake.wait_for("chat.update")[0]
+    text = section_texts(update["blocks"])[0]
+    assert "<" not in text and ">" not in text
+    assert unescape(text) == tricky
+    assert unescape(update["text"]) == tricky
+
+
+def test_core_exception_gives_apology_and_next_message_answered(core, fake, settings):
+    calls = {"n": 0}
+
+    def explode_once(message):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("kaboom in the core")
+
+    h = Harness(tg_slack.create_app(derive_bot(core, before=explode_once), settings), fake)
+    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000060.000100"))
+    first = fake.wait_for("chat.update")[0]
+    assert "Sorry" in first["text"]
+    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000061.000100"))
+    second = fake.wait_for("chat.update", 2)[1]
+    assert "Sorry" not in second["text"] and second["blocks"][-1]["type"] == "actions"
+
+
+def test_channel_allowlist(core, fake, settings):
+    seen: list = []
+    s = settings.model_copy(update={"slack_channel_allowlist": ["CALLOWED"]})
+    h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), s), fake)
+    resp = h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000070.000100", channel="CBLOCKED"))
+    assert resp.status == 200
+    assert seen == [] and fake.calls_to("chat.postMessage") == []
+    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000071.000100", channel="CALLOWED"))
+    assert len(seen) == 1 and fake.calls_to("chat.postMessage")[0]["channel"] == "CALLOWED"
+
+
+def test_vote_buttons_store_feedback_with_answer(core, fake, settings):
+    h = Harness(tg_slack.create_app(core, settings), fake)
+    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000080.000100"))
+    update = fake.wait_for("chat.update")[0]
+    actions = update["blocks"][-1]
+    assert [e["action_id"] for e in actions["elements"]] == ["threadgraph_vote_up", "threadgraph_vote_down"]
+    answer_id = actions["elements"][0]["value"]
+    payload = {"type": "block_actions", "team": {"id": FakeSlack.TEAM}, "user": {"id": "U0042"},
+               "api_app_id": "A0001", "token": "legacy", "trigger_id": "1.2.3",
+               "channel": {"id": "C0001"}, "container": {"type": "message"},
+               "message": {"ts": update["ts"], "thread_ts": "1710000080.000100", "text": "x"},
+               "actions": [{**actions["elements"][0], "block_id": "threadgraph_vote", "type": "button",
+                            "action_ts": "1710000081.0"}]}
+    body = "payload=" + urllib.parse.quote(json.dumps(payload))
+    headers = slack_headers(SECRET, body)
+    headers["content-type"] = "application/x-www-form-urlencoded"
+    resp = h.app.dispatch(BoltRequest(body=body, headers=headers))
+    assert resp.status == 200
+    votes = h.adapter.feedback.votes()
+    assert len(votes) == 1
+    v = votes[0]
+    assert v["vote"] == 1 and v["user"] == "U0042" and v["answer_id"] == answer_id
+    assert v["thread"] == f"slack/{FakeSlack.TEAM}/C0001/1710000080.000100"
+    assert v["answer"]["question"] == "宫保鸡丁没有花生用什么代替?" and "answer" in v["answer"]
+
+
+def test_mounted_on_existing_app_keeps_its_handlers(core, fake, settings):
+    team_events: list = []
+    mw_calls: list = []
+    app = App(client=WebClient(token="xoxb-team", base_url=fake.url), signing_secret=SECRET,
+              process_before_response=True)
+
+    @app.middleware
+    def team_middleware(body, next):
+        mw_calls.append(body.get("event_id"))
+        return next()
+
+    @app.event("app_mention")
+    def team_mention(event, ack):
+        ack()
+        team_events.append(("team_mention", event["ts"]))
+
+    seen: list = []
+    tg_slack.install(app, derive_bot(core, seen=seen), settings)
+
+    @app.event("reaction_added")  # registered after install: must still run
+    def team_reaction(event):
+        team_events.append(("team_reaction", event["reaction"]))
+
+    @app.event("message")  # registered after install: must still run
+    def team_message(event):
+        team_events.append(("team_message", event["ts"]))
+
+    h = Harness(app, fake)
+    assert h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000090.000100")).status == 200
+    assert ("team_mention", "1710000090.000100") in team_events
+    assert len(seen) == 1 and fake.wait_for("chat.update")[0]["channel"] == "C0001"
+    h.deliver({"type": "reaction_added", "user": "U1", "reaction": "tada", "item": {"type": "message"},
+               "event_ts": "1710000091.0"})
+    assert ("team_reaction", "tada") in team_events
+    h.deliver(message("hello team", ts="1710000092.000100"))
+    assert ("team_message", "1710000092.000100") in team_events
+    assert len(mw_calls) == 3 and len(seen) == 1
+
+
+def test_render_splits_over_messages_at_50_blocks():
+    facts = [Fact(id=f"f-{i:016x}", subject=f"原料{i} <&>", relation="SUBSTITUTES", object=f"替代{i}" + "x" * 400,
+                  source=Source(doc=f"dishes/d{i}.md", line=i + 1)) for i in range(400)]
+    text = "\n\n".join("段落" * 1400 for _ in range(60))
+    answer = Answer(thread="t", question="q", intent="substitution", found=True, answer=text, facts=facts)
+    messages = render_answer(answer, "abc123")
+    assert len(messages) >= 2
+    for m in messages:
+        assert 1 <= len(m["blocks"]) <= 50
+        assert len(m["text"]) <= 3000
+        for b in m["blocks"]:
+            if b["type"] == "section":
+                assert len(b["text"]["text"]) <= 3000
+            if b["type"] == "context":
+                assert len(b["elements"]) <= 10 and all(len(e["text"]) <= 3000 for e in b["elements"])
+    all_blocks = [b for m in messages for b in m["blocks"]]
+    assert all_blocks[-1]["type"] == "actions"  # buttons once, at the very end
+    assert sum(b["type"] == "actions" for b in all_blocks) == 1
+    context_text = "\n".join(e["text"] for b in all_blocks if b["type"] == "context" for e in b["elements"])
+    assert all(f"原料{i} &lt;&amp;&gt;" in context_text for i in range(400))
