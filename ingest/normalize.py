@@ -155,7 +155,7 @@ class Normalizer:
         self._load(BUNDLED_ALIASES)
         if alias_csv:
             self._load(Path(alias_csv))
-        self.seen: dict[str, list[str]] = {}
+        self.seen: dict[tuple[str, str], list[str]] = {}
         self._seen_set: dict[str, set[str]] = {}
         self.merges: list[Merge] = []
         self._merged: set[tuple[str, str, str]] = set()
@@ -209,7 +209,8 @@ class Normalizer:
                 res = (c, method, 100.0)
             else:
                 res = (c, method, 100.0)
-                cands = self.seen.get(type_)
+                # bucketed by first character: fuzzy_allowed() demands it anyway
+                cands = self.seen.get((type_, c[:1].lower()))
                 if cands and self.threshold < 100:
                     best = process.extractOne(c, cands, scorer=fuzz.WRatio, score_cutoff=self.threshold)
                     if best is not None and best[0] != c and fuzzy_allowed(c, best[0]):
@@ -228,7 +229,7 @@ class Normalizer:
         seen = self._seen_set.setdefault(type_, set())
         if canon not in seen:
             seen.add(canon)
-            self.seen.setdefault(type_, []).append(canon)
+            self.seen.setdefault((type_, canon[:1].lower()), []).append(canon)
         surf = re.sub(r"\s+", " ", surface).strip()
         if canon != surf:
             k = (surf, canon, type_)

@@ -66,7 +66,9 @@ class Block:
     the list nesting depth (1 = top level). ``ordered`` marks numbered-list
     items, ``order`` is the 1-based position within its list, ``parent`` the
     index (in ``ParsedDocument.blocks``) of the enclosing list item or -1,
-    ``header`` marks table header rows."""
+    ``header`` marks table header rows. ``bolds`` are the texts set in
+    ``**bold**`` and ``lead_bold`` the bold text the block starts with (the
+    term of a ``**Term** - definition`` line), ``""`` if none."""
 
     kind: str
     text: str
@@ -79,6 +81,8 @@ class Block:
     parent: int = -1
     header: bool = False
     cells: list[str] = field(default_factory=list)
+    bolds: list[str] = field(default_factory=list)
+    lead_bold: str = ""
 
 
 @dataclass(slots=True)
@@ -163,16 +167,35 @@ def _blank_comments(text: str) -> str:
 def _inline_text(tok) -> str:
     """Plain text of an inline token: text, code spans and link texts kept,
     images and HTML tags dropped, soft breaks become newlines."""
+    return _inline(tok)[0]
+
+
+def _inline(tok) -> tuple[str, list[str], str]:
+    """``(text, bold texts, leading bold text)`` of an inline token."""
     out: list[str] = []
-    for ch in tok.children or ():
+    bolds: list[str] = []
+    lead = ""
+    cur: list[str] | None = None
+    starts = False
+    for idx, ch in enumerate(tok.children or ()):
         t = ch.type
         if t == "text" or t == "code_inline":
             out.append(ch.content)
+            if cur is not None:
+                cur.append(ch.content)
         elif t in ("softbreak", "hardbreak"):
             out.append("\n")
-        elif t == "html_inline" or t == "image":
-            continue
-    return "".join(out).strip()
+        elif t == "strong_open":
+            cur = []
+            starts = not "".join(out).strip()
+        elif t == "strong_close" and cur is not None:
+            b = "".join(cur).strip()
+            if b:
+                bolds.append(b)
+                if starts and not lead:
+                    lead = b
+            cur = None
+    return "".join(out).strip(), bolds, lead
 
 
 def parse_markdown(text: str) -> tuple[list[Block], str]:
@@ -236,17 +259,20 @@ def parse_markdown(text: str) -> tuple[list[Block], str]:
             parent = next((b for b in reversed(items[:-1]) if b >= 0), -1)
             start, end = item_pending[-1]
             ln = tok.map[0] + 1 if tok.map else start
+            txt, bolds, lead = _inline(tok)
             blocks.append(
-                Block("item", _inline_text(tok), ln, max(ln, tok.map[1] if tok.map else end), path,
-                      level=len(lists), ordered=ordered, order=counter, parent=parent)
+                Block("item", txt, ln, max(ln, tok.map[1] if tok.map else end), path,
+                      level=len(lists), ordered=ordered, order=counter, parent=parent,
+                      bolds=bolds, lead_bold=lead)
             )
             items[-1] = len(blocks) - 1
         elif t == "inline" and tokens[i - 1].type == "paragraph_open":
             m = tokens[i - 1].map or [0, 0]
-            txt = _inline_text(tok)
+            txt, bolds, lead = _inline(tok)
             if txt:
                 parent = next((b for b in reversed(items) if b >= 0), -1)
-                blocks.append(Block("paragraph", txt, m[0] + 1, m[1], path, parent=parent))
+                blocks.append(Block("paragraph", txt, m[0] + 1, m[1], path, parent=parent,
+                                    bolds=bolds, lead_bold=lead))
         elif t == "thead_open":
             in_table_head = True
         elif t == "thead_close":

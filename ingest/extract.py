@@ -1,0 +1,561 @@
+"""Rule-based extraction from parsed documents (no file-name special cases).
+
+Documents are classified by *structure and language*, not by path:
+
+* **Recipe** – a document with a heading naming an ingredients section
+  (原料/材料/配料/食材/用料/Ingredients/What you need…) that holds list
+  items. It yields a ``recipe`` entity, ``CONTAINS`` recipe→ingredient/tool
+  edges and ``SUBSTITUTES`` ingredient→ingredient edges (see
+  :class:`RecipeExtractor`).
+* **Generic / SOP document** – everything else: ``document`` → ``section``
+  → ``step`` ``CONTAINS`` edges, role mentions and role stand-ins (see
+  :class:`DocumentExtractor`).
+
+Roles are found across the whole corpus first (:func:`collect_roles`), so a
+step in one file can link to a role defined in another.
+
+Every fact carries a :class:`Provenance` with the document path, heading path,
+1-based source line, the rule name and a confidence (list items 0.9, free
+text 0.7).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from threadgraph.ingest.normalize import Normalizer, clean_name, is_cjk
+from threadgraph.ingest.parsers import Block, ParsedDocument
+from threadgraph.knowledge.records import Entity, Provenance, Triple, entity_id
+
+# --------------------------------------------------------------------------- headings
+ING_HEAD = re.compile(r"原料|材料|配料|食材|用料|主料|辅料|ingredients?|what you(?:'ll| will)? need|shopping list", re.I)
+TOOL_HEAD = re.compile(r"工具|器具|器材|厨具|用具|tools?\b|equipment|utensils", re.I)
+AMOUNT_HEAD = re.compile(r"计算|用量|分量|份量|配比|quantit|amounts?\b|measurements?", re.I)
+OPTIONAL_LABEL = re.compile(r"可选|进阶|选用|选配|optional", re.I)
+REQUIRED_LABEL = re.compile(r"必须|必备|必需|required", re.I)
+
+# --------------------------------------------------------------------------- tools
+TOOL_WORDS = (
+    "微波炉 烤箱 空气炸锅 电饭煲 电饭锅 高压锅 压力锅 蒸锅 砂锅 炒锅 平底锅 汤锅 奶锅 不粘锅 铁锅 锅铲 锅盖 "
+    "保鲜膜 保鲜袋 保鲜盒 剪刀 厨房纸 吸油纸 烘焙纸 油纸 锡纸 铝箔纸 量杯 量勺 砧板 案板 菜板 菜刀 刀具 "
+    "牙签 竹签 温度计 模具 打蛋器 料理机 搅拌机 破壁机 榨汁机 豆浆机 面包机 绞肉机 漏勺 擀面杖 筷子 "
+    "蒸笼 蒸架 烤盘 烤架 烤网 筛网 滤网 纱布 厨房秤 电子秤 裱花袋 刮刀 刮板 夹子 锅 刀 碗 盘 铲 勺 盆 "
+    "盘子 碟子 汤勺 饭勺 勺子 铲子 电磁炉 燃气灶 烤炉 冰箱 密封罐 玻璃瓶 容器"
+).split()
+_TOOL_SUFFIX_1 = ("锅", "刀", "碗", "盘", "铲", "勺", "盆", "炉", "机", "器", "杖", "笼", "罐", "筷", "秤", "架", "网", "膜")
+_NOT_TOOLS = {"锅巴", "锅包肉", "刀豆", "刀鱼", "碗豆", "勺子菜", "火锅底料", "蒸肉米粉"}
+_TOOL_EN = re.compile(
+    r"\b(?:pans?|pots?|skillets?|woks?|knife|knives|ovens?|bowls?|plates?|spatula|whisk|blender|mixer|"
+    r"thermometer|foil|tray|sheet pan|baking sheet|cutting board|board|saucepan|dutch oven|microwave|"
+    r"air fryer|steamer|ladle|tongs|colander|sieve|rolling pin|grater|peeler|spoon|chopsticks?)\b",
+    re.I,
+)
+
+
+def is_tool(name: str) -> bool:
+    """True when a (cleaned) list-item name denotes kitchen equipment.
+
+    Chinese: exact word from the tool vocabulary (锅, 刀, 碗, 砧板, 微波炉, 烤箱,
+    空气炸锅, 保鲜膜, 厨房纸…), a name containing a multi-character tool word,
+    or ending in a one-character tool suffix (炒锅, 菜刀, 料理机, 打蛋器…),
+    minus known foods (锅巴, 刀豆…). English: pan, pot, knife, oven, bowl…"""
+    if not name:
+        return False
+    if name in _NOT_TOOLS:
+        return False
+    if is_cjk(name):
+        if name in TOOL_WORDS:
+            return True
+        if any(len(w) >= 2 and w in name for w in TOOL_WORDS):
+            return True
+        return name.endswith(_TOOL_SUFFIX_1) and len(name) <= 5
+    return bool(_TOOL_EN.search(name))
+
+
+# --------------------------------------------------------------------------- alternatives
+_OPT_MARK = re.compile(r"[（(]\s*(?:可选|选用|optional|可不加|可省略)[^）)]*[）)]|\boptional\b|^可选[:：]?", re.I)
+_PAREN = re.compile(r"[（(]([^（）()]*)[）)]")
+_SYM_ALT = re.compile(r"^\s*(?:或者|或是|或|也可以是|or)\s*(.+?)\s*$", re.I)
+_NO_X_USE_Y = re.compile(
+    r"(?P<cond>没有(?P<x>[^，,。；;]*?)(?:时|的话)?)[，,\s]*(?:就|则|可以|也可以|可)?\s*(?:用|使用|换成|换用|替换为|改用)\s*(?P<y>.+?)\s*(?:代替|替代|替换|来代替)?\s*$"
+)
+_CAN_USE_Y = re.compile(r"^\s*(?:也?可(?:以)?(?:用|使用|换成|替换为|改为|改用)|替换为|改为|改用)\s*(?P<y>.+?)\s*(?:代替|替代|替换)?\s*$")
+_EN_IF_NOT = re.compile(r"^\s*(?P<cond>if (?:you )?(?:do not|don't|can't|cannot)\s+(?:have|find)[^,]*|if not available|if unavailable)\s*,?\s*(?:use\s+)?(?P<y>.+?)\s*$", re.I)
+_EN_OR = re.compile(r"^\s*(?:or|alternatively,?)\s+(?:use\s+)?(?P<y>.+?)\s*$", re.I)
+
+_METHOD_ZH = re.compile(r"^(?:切|剁|拍|煎|烤|炒|煮|蒸|炸|焯|炖|焖|拌|腌|卤|熏|烧|烙|削|刨|撕|掰|捣|磨|打)[\u4e00-\u9fff]?$")
+_METHOD_EN = {
+    "chop", "dice", "slice", "mince", "fry", "bake", "grill", "roast", "boil", "steam", "saute", "sauté",
+    "stir", "mix", "whisk", "blend", "simmer", "poach", "broil", "toast", "peel", "grate", "shred", "cut",
+    "chopped", "diced", "sliced", "minced", "grated", "shredded", "peeled", "crush", "crushed",
+}
+_MEASURE_ONLY = re.compile(
+    r"^\s*(?:约|大约|about|approx\.?)?\s*[\d./½¼¾\-–~～至到\s]+\s*[a-zA-Z\u4e00-\u9fff]{0,12}\s*$"
+)
+
+
+def _is_measure(raw: str) -> bool:
+    """True for a pure quantity like ``400 grams``, ``240ml``, ``2-3 个``, ``1 杯``."""
+    raw = raw.strip()
+    if not raw or not re.search(r"\d", raw):
+        return False
+    return clean_name(raw, "ingredient") == "" or bool(re.fullmatch(
+        r"(?:约|大约|about)?\s*[\d./½¼¾]+(?:\s*[-–~～至到]\s*[\d./]+)?\s*"
+        r"(?:[a-zA-Z]{1,12}|[个只根片勺杯碗瓣块颗粒把条张支斤两滴袋包盒罐瓶份克升毫升千克公斤]{1,3})\.?", raw, re.I))
+
+
+def _is_method(name: str) -> bool:
+    if not name:
+        return False
+    if is_cjk(name):
+        return bool(_METHOD_ZH.match(name))
+    first = name.lower().split()[0]
+    return first in _METHOD_EN
+
+
+def _split_top(text: str, seps: str) -> list[str]:
+    """Split ``text`` at any char of ``seps`` outside parentheses."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "（(【[":
+            depth += 1
+        elif ch in "）)】]":
+            depth = max(0, depth - 1)
+        if ch in seps and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p for p in (x.strip() for x in parts) if p]
+
+
+@dataclass(slots=True)
+class Alternative:
+    """A stand-in found next to an ingredient: ``raw`` surface text of Y,
+    ``symmetric`` for plain "X or Y", ``condition`` text (``"没有时"``, …)."""
+
+    raw: str
+    symmetric: bool
+    condition: str = ""
+
+
+@dataclass(slots=True)
+class ItemParse:
+    """One ingredient mention of a list item: surface ``name``, ``amount``
+    as written (``""`` if none), ``optional`` marker, ``alternatives``."""
+
+    name: str
+    amount: str = ""
+    optional: bool = False
+    alternatives: list[Alternative] = field(default_factory=list)
+
+
+def _alts_from_note(note: str) -> list[Alternative]:
+    """Alternatives in a parenthesised note (或者 Y / 没有…就用 Y 代替 / 可用 Y 代替 /
+    or Y / if you don't have it, use Y). Compound stand-ins (``A + B``) yield
+    one alternative per part."""
+    m = _SYM_ALT.match(note)
+    if m:
+        return [Alternative(p, True) for p in _split_top(m.group(1), "/／、")]
+    m = _NO_X_USE_Y.search(note)
+    if m:
+        cond = m.group("cond").strip()
+        cond = "没有时" if not m.group("x").strip() else cond
+        return [Alternative(p, False, cond) for p in _split_top(m.group("y"), "+＋、和及")]
+    m = _CAN_USE_Y.match(note)
+    if m:
+        return [Alternative(p, False) for p in _split_top(m.group("y"), "+＋、")]
+    m = _EN_IF_NOT.match(note)
+    if m:
+        return [Alternative(m.group("y"), False, m.group("cond").strip())]
+    m = _EN_OR.match(note)
+    if m:
+        return [Alternative(m.group("y"), not note.lower().lstrip().startswith("alternatively"))]
+    return []
+
+
+_AMOUNT_TAIL = re.compile(
+    r"^(?P<name>.+?)\s+(?P<amount>(?:约|大约)?\s*[\d.½¼¾]+.*|适量.*|少许.*|若干.*)$"
+)
+
+
+def parse_item(text: str) -> list[ItemParse]:
+    """Parse one ingredient/amount list item into ingredient mentions.
+
+    Handles the HowToCook phrasings ``X（或者 Y）``, ``X（或 Y）``, ``X(或Y)``,
+    ``X/Y``, ``X（可选）``, ``X（没有就用 Y 代替）``, ``X = 150g``,
+    ``X 500 g（约 3 只）``, several items in one line split at ``、``/``，``,
+    and English ``X or Y``, ``X (optional)``, ``X, alternatively Y``.
+    Pure measurement alternatives (``1 杯或 240ml``) are not alternatives."""
+    text = text.strip().strip("*").strip()
+    if not text:
+        return []
+    amount = ""
+    m = re.match(r"^(?P<name>[^=＝]+?)\s*[=＝]\s*(?P<amount>.*)$", text)
+    if m:
+        text, amount = m.group("name").strip(), m.group("amount").strip()
+    else:
+        m = _AMOUNT_TAIL.match(text)
+        if m and not _is_measure(m.group("name")):
+            text, amount = m.group("name").strip(), m.group("amount").strip()
+    optional = bool(_OPT_MARK.search(text)) or bool(re.search(r"（可选|\(optional", amount, re.I))
+    # notes in parentheses after the name (and in the amount tail)
+    alts: list[Alternative] = []
+    for note in _PAREN.findall(text) + _PAREN.findall(amount):
+        alts.extend(_alts_from_note(note))
+    base = _PAREN.sub("", text).strip()
+    base = _OPT_MARK.sub("", base).strip(" ：:,，")
+    if is_cjk(base):
+        parts = _split_top(base, "、，,；;")
+    else:
+        parts = [base]
+    out: list[ItemParse] = []
+    for part in parts:
+        name, palts = part, list(alts) if len(parts) == 1 else []
+        if is_cjk(part):
+            bits = _split_top(part, "/／")
+            if len(bits) == 1:
+                bits = [b for b in re.split(r"或者|或是|或", part) if b.strip()]
+            if len(bits) > 1 and not any(_is_measure(b) for b in bits):
+                name = bits[0]
+                palts += [Alternative(b, True) for b in bits[1:]]
+        else:
+            m2 = re.match(r"^(?P<x>.+?),?\s+(?:or|alternatively,?)\s+(?P<y>.+)$", part, re.I)
+            if m2 and not _is_measure(m2.group("x")):
+                name = m2.group("x")
+                palts.append(Alternative(m2.group("y"), "alternatively" not in part.lower()))
+            elif m2:
+                name = m2.group("y")  # "14 ounces or 400 grams tomatoes" -> tomatoes
+                name = re.sub(r"^[\d./\s]+\w*\s+", "", name) if _is_measure(m2.group("x")) else name
+            else:
+                slash = _split_top(part, "/")
+                if len(slash) > 1 and not any(_is_measure(b) for b in slash):
+                    name = slash[0]
+                    palts += [Alternative(b, True) for b in slash[1:]]
+        out.append(ItemParse(name.strip(), amount, optional, palts))
+    return out
+
+
+# --------------------------------------------------------------------------- results
+@dataclass
+class DocResult:
+    """What one document yields: entities (not yet deduplicated), triples,
+    and the recipe/document entity id (``root``)."""
+
+    root: str = ""
+    entities: list[Entity] = field(default_factory=list)
+    triples: list[Triple] = field(default_factory=list)
+
+
+def _children(blocks: list[Block]) -> dict[int, list[int]]:
+    kids: dict[int, list[int]] = {}
+    for i, b in enumerate(blocks):
+        if b.parent >= 0:
+            kids.setdefault(b.parent, []).append(i)
+    return kids
+
+
+def _sect(path: tuple[str, ...]) -> str:
+    return " > ".join(path)
+
+
+def is_recipe(doc: ParsedDocument) -> bool:
+    """A recipe has a non-title heading naming an ingredients section (see
+    :data:`ING_HEAD`) with at least one list item under it."""
+    for b in doc.blocks:
+        if b.kind == "item" and any(ING_HEAD.search(p) for p in b.path) and not any(
+            AMOUNT_HEAD.search(p) for p in b.path
+        ):
+            return True
+    return False
+
+
+def recipe_name(doc: ParsedDocument) -> str:
+    """The H1 with a trailing ``的做法``/``做法``/``recipe`` stripped, else the
+    front-matter title, else the file stem."""
+    name = doc.h1 or doc.front_matter.get("title", "") or doc.stem
+    name = re.sub(r"\s*(?:的做法|做法|的制作方法|制作方法)\s*$", "", name)
+    name = re.sub(r"\s*\b(?:recipe)\s*$", "", name, flags=re.I)
+    return name.strip() or doc.stem
+
+
+# --------------------------------------------------------------------------- recipes
+_TEXT_SUB_PATTERNS = [
+    # 没有 X 就用 Y (代替)  /  没有 X 的话可以用 Y 代替
+    (re.compile(r"(?P<cond>没有(?P<x>[^，,。；;！!？?]{1,12}?)(?:时|的话)?)[，,\s]*(?:就|则|可以|也可以|可)?\s*(?:用|使用|换成|换用|改用)\s*(?P<y>[^，,。；;！!？?（(]{1,20}?)\s*(?:代替|替代|替换)"), False),
+    # 可用 Y 代替 X / 用 Y 代替 X / 用 Y 替代 X
+    (re.compile(r"(?:也?可(?:以)?)?(?:用|使用)\s*(?P<y>[^，,。；;！!？?（(]{1,12}?)\s*(?:来)?(?:代替|替代|替换)\s*(?P<x>[^，,。；;！!？?（(]{1,12})"), False),
+    # X 可用 Y 代替 / X 也可以用 Y 替代
+    (re.compile(r"(?P<x>[^，,。；;！!？?（(\s]{1,12}?)\s*(?:也)?可(?:以)?(?:用|使用)\s*(?P<y>[^，,。；;！!？?（(]{1,12}?)\s*(?:来)?(?:代替|替代|替换)"), False),
+    # X 替换为 / 改为 / 换成 Y
+    (re.compile(r"(?P<x>[^，,。；;！!？?（(]{1,20}?)\s*(?:替换为|替换成|改为|换成)\s*[“\"「]?(?P<y>[^，,。；;！!？?）)”\"」]{1,20})"), False),
+    # English: Y instead of X / substitute Y for X / X can be replaced with Y
+    (re.compile(r"(?:use\s+)?(?P<y>[\w\s-]{2,30}?)\s+instead of\s+(?P<x>[\w\s-]{2,30})", re.I), False),
+    (re.compile(r"substitute\s+(?P<y>[\w\s-]{2,30}?)\s+for\s+(?P<x>[\w\s-]{2,30})", re.I), False),
+    (re.compile(r"(?P<x>[\w\s-]{2,30}?)\s+can be (?:replaced|substituted) (?:with|by)\s+(?P<y>[\w\s-]{2,30})", re.I), False),
+]
+
+
+class RecipeExtractor:
+    """Extract a recipe: entities ``recipe``/``ingredient``/``tool``,
+    ``CONTAINS`` (``required``, ``amount``, ``order``) and ``SUBSTITUTES``
+    (``context`` = recipe id, ``condition``, ``symmetric``)."""
+
+    LIST_CONF = 0.9
+    TEXT_CONF = 0.7
+
+    def __init__(self, norm: Normalizer) -> None:
+        self.norm = norm
+
+    def extract(self, doc: ParsedDocument) -> DocResult:
+        """Run all recipe rules on ``doc``; never raises on odd content."""
+        rel = doc.rel
+        name = recipe_name(doc)
+        rid = entity_id("recipe", name)
+        res = DocResult(rid)
+        aliases = [doc.h1] if doc.h1 and doc.h1 != name else []
+        res.entities.append(Entity(rid, name, "recipe", aliases, doc.language, rel))
+        blocks = doc.blocks
+        kids = _children(blocks)
+        contains: dict[str, Triple] = {}  # object id -> CONTAINS triple
+        surfaces: set[str] = set()  # cleaned surface names of this recipe's ingredients
+        subs: dict[tuple[str, str], Triple] = {}
+        order = 0
+
+        def ent(surface: str, type_: str, line: int) -> tuple[str, str]:
+            canon = self.norm.canonical(surface, type_, doc=rel, line=line)
+            if not canon:
+                return "", ""
+            eid = entity_id(type_, canon)
+            al = [surface.strip()] if surface.strip() != canon else []
+            res.entities.append(Entity(eid, canon, type_, al, "zh" if is_cjk(canon) else "en"))
+            return eid, canon
+
+        def add_sub(x: str, y_raw: str, sym: bool, cond: str, b: Block, conf: float, rule: str, x_type: str = "") -> None:
+            if _is_measure(y_raw) or _is_measure(x):
+                return
+            xc = clean_name(x, "ingredient")
+            yc = clean_name(y_raw, "ingredient")
+            if not xc or not yc or _is_method(xc) or _is_method(yc):
+                return
+            tx = x_type or ("tool" if is_tool(xc) else "ingredient")
+            ty = "tool" if is_tool(yc) else "ingredient"
+            if tx != ty:
+                return
+            xid, xcan = ent(x, tx, b.line)
+            yid, ycan = ent(y_raw, ty, b.line)
+            if not xid or not yid or xid == yid:
+                return
+            key = (xid, yid)
+            if key in subs or (sym and (yid, xid) in subs):
+                return
+            subs[key] = Triple(
+                xid, "SUBSTITUTES", yid,
+                {"context": rid, "condition": cond, "symmetric": sym},
+                Provenance(rel, _sect(b.path), b.line, rule, conf),
+            )
+
+        def add_contains(surface: str, required: bool, amount: str, b: Block, conf: float, rule: str, force_tool: bool) -> str:
+            nonlocal order
+            c = clean_name(surface, "ingredient")
+            if not c:
+                return ""
+            type_ = "tool" if (force_tool or is_tool(c)) else "ingredient"
+            if type_ == "ingredient":
+                surfaces.add(c)
+            eid, _ = ent(surface, type_, b.line)
+            if not eid:
+                return ""
+            have = contains.get(eid)
+            if have is not None:
+                if amount and not have.properties.get("amount"):
+                    have.properties["amount"] = amount
+                return type_
+            order += 1
+            contains[eid] = Triple(
+                rid, "CONTAINS", eid, {"required": required, "amount": amount, "order": order},
+                Provenance(rel, _sect(b.path), b.line, rule, conf),
+            )
+            return type_
+
+        used: set[int] = set()
+        # 1) ingredient sections (and amount sections, which may list more)
+        for pass_amounts in (False, True):
+            for i, b in enumerate(blocks):
+                if b.kind != "item":
+                    continue
+                in_amt = any(AMOUNT_HEAD.search(p) for p in b.path)
+                in_ing = any(ING_HEAD.search(p) or TOOL_HEAD.search(p) for p in b.path) and not in_amt
+                if (in_amt if pass_amounts else not in_ing):
+                    continue
+                if not pass_amounts and not in_ing:
+                    continue
+                if i in kids and not re.search(r"[=＝\d]", b.text) and len(b.text) <= 12:
+                    continue  # a group label like "必须配料" / "进阶配料"
+                used.add(i)
+                labels = [p for p in b.path[1:]] if len(b.path) > 1 else []
+                par = b.parent
+                while par >= 0:
+                    labels.append(blocks[par].text)
+                    par = blocks[par].parent
+                optional = any(OPTIONAL_LABEL.search(lb) for lb in labels)
+                heading_tool = any(TOOL_HEAD.search(p) and not ING_HEAD.search(p) for p in b.path)
+                for ip in parse_item(b.text):
+                    if not ip.name:
+                        continue
+                    req = not (optional or ip.optional)
+                    conf = self.LIST_CONF if not pass_amounts else 0.8
+                    rule = "recipe.amount_item" if pass_amounts else "recipe.ingredient_item"
+                    if pass_amounts and b.line and not re.search(r"[=＝\d]|适量|少许", b.text):
+                        continue  # prose bullet in a 计算 section
+                    t = add_contains(ip.name, req, ip.amount, b, conf, rule, heading_tool)
+                    if not t:
+                        continue
+                    for alt in ip.alternatives:
+                        add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
+                                "recipe.item_alternative", t)
+        # 2) free text: steps, tips, notes
+        known = {t.object.split(":", 1)[1] for t in contains.values() if t.object.startswith("ingredient:")}
+        known |= surfaces
+        for i, b in enumerate(blocks):
+            if i in used or b.kind not in ("item", "paragraph"):
+                continue
+            self._text_subs(b, known, add_sub)
+        res.triples.extend(contains.values())
+        res.triples.extend(subs.values())
+        return res
+
+    def _text_subs(self, b: Block, known: set[str], add_sub) -> None:
+        """Substitutions in prose (操作/附加内容/注意 text): parenthesised notes
+        after a known ingredient (``蜂蜜（没有时使用白糖…代替）``) and the
+        sentence patterns of :data:`_TEXT_SUB_PATTERNS`. The replaced side must
+        mention an ingredient of this recipe."""
+        text = b.text
+        for m in re.finditer(r"([\u4e00-\u9fffA-Za-z]{1,12})\s*[\d.]*\s*\w{0,3}\s*[（(]([^（）()]+)[）)]", text):
+            head = m.group(1)
+            x = _longest_known_suffix(head, known)
+            if not x:
+                continue
+            for alt in _alts_from_note(m.group(2)):
+                add_sub(x, alt.raw, alt.symmetric, alt.condition, b, self.TEXT_CONF, "recipe.text_note")
+        for rx, sym in _TEXT_SUB_PATTERNS:
+            for m in rx.finditer(text):
+                xs = _mentions(m.group("x"), known)
+                if not xs:
+                    continue
+                y = m.group("y").strip()
+                ys = _mentions(y, known) or [y]
+                cond = m.group("cond") if "cond" in rx.groupindex and m.group("cond") else ""
+                cond = "没有时" if cond.startswith("没有") else cond
+                add_sub(xs[-1], ys[0], sym, cond, b, self.TEXT_CONF, "recipe.text_pattern")
+
+
+def _longest_known_suffix(head: str, known: set[str]) -> str:
+    for k in range(len(head)):
+        if head[k:] in known and len(head) - k >= 1:
+            return head[k:]
+    return ""
+
+
+def _mentions(span: str, known: set[str]) -> list[str]:
+    """Known names occurring in ``span``, longest-first at each position, in order."""
+    out, i = [], 0
+    names = sorted(known, key=len, reverse=True)
+    while i < len(span):
+        for n in names:
+            if len(n) >= 1 and span.startswith(n, i):
+                out.append(n)
+                i += len(n)
+                break
+        else:
+            i += 1
+    return out
+
+
+# --------------------------------------------------------------------------- generic documents
+class DocumentExtractor:
+    """Extract a generic/SOP document: ``document`` → ``section`` (heading
+    hierarchy) → ``step`` (numbered list items) ``CONTAINS`` edges with an
+    ``order``; role links are added by :class:`RoleBook`.
+
+    Section ids are ``entity_id("section", f"{doc}#{heading path}")``, step ids
+    ``entity_id("step", f"{doc}#{line}")`` so they are unique per document."""
+
+    def __init__(self, roles: RoleBook | None = None) -> None:
+        self.roles = roles
+
+    def extract(self, doc: ParsedDocument) -> DocResult:
+        """Run the structure rules (and role rules if a :class:`RoleBook` is
+        set) on ``doc``."""
+        rel = doc.rel
+        did = entity_id("document", rel)
+        res = DocResult(did)
+        res.entities.append(Entity(did, doc.title, "document", [], doc.language, rel))
+        blocks = doc.blocks
+        kids = _children(blocks)
+        sec_ids: dict[tuple[str, ...], str] = {(): did}
+        counters: dict[str, int] = {}
+
+        def parent_of(path: tuple[str, ...]) -> str:
+            while path and path not in sec_ids:
+                path = path[:-1]
+            return sec_ids.get(path, did)
+
+        def nxt(pid: str) -> int:
+            counters[pid] = counters.get(pid, 0) + 1
+            return counters[pid]
+
+        for i, b in enumerate(blocks):
+            if b.kind == "heading" and b.path:
+                sid = entity_id("section", f"{rel}#{_sect(b.path)}")
+                if sid in sec_ids.values():
+                    continue
+                pid = parent_of(b.path[:-1])
+                sec_ids[b.path] = sid
+                res.entities.append(Entity(sid, b.text, "section", [], doc.language, rel))
+                res.triples.append(Triple(pid, "CONTAINS", sid, {"required": True, "amount": "", "order": nxt(pid)},
+                                          Provenance(rel, _sect(b.path), b.line, "doc.heading", 1.0)))
+            elif b.kind == "item" and b.ordered:
+                stid = entity_id("step", f"{rel}#{b.line}")
+                text = b.text
+                for k in kids.get(i, []):
+                    if blocks[k].kind in ("item", "paragraph") and not blocks[k].ordered:
+                        text += "\n- " + blocks[k].text
+                pid = parent_of(b.path)
+                if b.parent >= 0 and blocks[b.parent].ordered:
+                    pid = entity_id("step", f"{rel}#{blocks[b.parent].line}")
+                name = text.split("\n", 1)[0]
+                name = name if len(name) <= 80 else name[:77] + "..."
+                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, text))
+                res.triples.append(Triple(pid, "CONTAINS", stid, {"required": True, "amount": "", "order": b.order},
+                                          Provenance(rel, _sect(b.path), b.line, "doc.numbered_item", 0.9)))
+        if self.roles is not None:
+            self.roles.link(doc, res)
+        return res
+
+
+class RoleBook:
+    """Roles known across the corpus (filled by :func:`collect_roles`).
+
+    ``names`` maps canonical role name → aliases. :meth:`link` adds step→role
+    ``RELATED`` (``predicate="mentions_role"``) and role stand-in
+    ``SUBSTITUTES`` to a document result."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, list[str]] = {}
+        self.triples: list[Triple] = []
+
+    def entities(self) -> list[Entity]:
+        """One ``role`` entity per canonical role, aliases included."""
+        return [Entity(entity_id("role", n), n, "role", list(a), "en") for n, a in self.names.items()]
+
+    def link(self, doc: ParsedDocument, res: DocResult) -> None:
+        """Placeholder until role rules are registered (no-op)."""
+        return None
+
+
+def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
+    """Find role names across ``docs`` (see the rules in :class:`RoleBook`)."""
+    return RoleBook()

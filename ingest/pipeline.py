@@ -1,0 +1,284 @@
+"""Corpus-level extraction: walk files, parse, extract, normalize, chunk, link.
+
+The lead's loader calls :func:`extract_corpus`; nothing here touches a
+database.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from threadgraph.ingest.extract import DocumentExtractor, RecipeExtractor, RoleBook, collect_roles, is_recipe
+from threadgraph.ingest.normalize import Normalizer, is_cjk
+from threadgraph.ingest.parsers import SUPPORTED_EXTENSIONS, Block, DocumentError, ParsedDocument, detect_language, parse_file
+from threadgraph.knowledge.records import Chunk, Extraction, SkippedFile, stable_id
+
+CHUNK_MAX_CHARS = 800
+LINKED_TYPES = ("recipe", "ingredient", "tool", "role")
+
+
+def _iter_files(paths: Iterable[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend(sorted((f for f in p.rglob("*") if f.is_file() and not any(
+                part.startswith(".") for part in f.relative_to(p).parts)), key=lambda f: f.as_posix()))
+        else:
+            out.append(p)
+    seen: set[Path] = set()
+    uniq = []
+    for f in out:
+        r = f.resolve()
+        if r not in seen:
+            seen.add(r)
+            uniq.append(f)
+    return uniq
+
+
+def _rel(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+# ---------------------------------------------------------------------------- chunks
+def _block_text(b: Block) -> str:
+    if b.kind == "item":
+        indent = "  " * max(0, b.level - 1)
+        return f"{indent}{b.order}. {b.text}" if b.ordered else f"{indent}- {b.text}"
+    return b.text
+
+
+def _split_long(text: str, limit: int) -> list[str]:
+    """Split one over-long block at sentence ends (then hard) to ``limit``."""
+    parts, cur = [], ""
+    for sent in re.split(r"(?<=[。！？.!?；;\n])", text):
+        if len(cur) + len(sent) > limit and cur:
+            parts.append(cur)
+            cur = ""
+        while len(sent) > limit:
+            parts.append(sent[:limit])
+            sent = sent[limit:]
+        cur += sent
+    if cur.strip():
+        parts.append(cur)
+    return parts
+
+
+def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[Chunk]:
+    """Section-aware passages of ``doc``.
+
+    A new passage starts at every H2/H3 (deeper headings stay inside their
+    H3; the heading text itself is not in ``text`` but in ``section``).
+    Sections longer than ``max_chars`` are split between blocks (paragraphs,
+    list items, rows), a single longer block at sentence ends. ``line`` is the
+    first source line of the passage, ``id`` is ``stable_id(doc, line)``."""
+    groups: list[tuple[tuple[str, ...], list[Block]]] = []
+    cur_path: tuple[str, ...] | None = None
+    for b in doc.blocks:
+        if b.kind == "heading":
+            if b.level <= 3 or cur_path is None:
+                key = b.path[:2] if b.level > 3 else b.path
+                groups.append((key, []))
+                cur_path = key
+            continue
+        if not groups:
+            groups.append(((), []))
+            cur_path = ()
+        groups[-1][1].append(b)
+    chunks: list[Chunk] = []
+    for path, blocks in groups:
+        section = " > ".join(path)
+        buf: list[str] = []
+        start = 0
+        size = 0
+
+        def flush() -> None:
+            nonlocal buf, size
+            text = "\n".join(buf).strip()
+            if text:
+                chunks.append(Chunk(stable_id(doc.rel, start, len(chunks)), doc.rel, section, text, start,
+                                    detect_language(text) or doc.language))
+            buf, size = [], 0
+
+        for b in blocks:
+            t = _block_text(b)
+            if not t.strip():
+                continue
+            if len(t) > max_chars:
+                flush()
+                for piece in _split_long(t, max_chars):
+                    start = b.line
+                    buf, size = [piece], len(piece)
+                    flush()
+                continue
+            if size + len(t) + 1 > max_chars and buf:
+                flush()
+            if not buf:
+                start = b.line
+            buf.append(t)
+            size += len(t) + 1
+        flush()
+    return chunks
+
+
+# ---------------------------------------------------------------------------- linking
+def _trie_regex(words: Iterable[str]) -> str:
+    """A regex alternation built from a character trie (fast: no
+    backtracking over thousands of alternatives)."""
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = True
+
+    def build(node: dict) -> str:
+        end = "" in node
+        alts = [re.escape(ch) + build(sub) for ch, sub in sorted((k, v) for k, v in node.items() if k)]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if end else body
+
+    return build(trie)
+
+
+class EntityLinker:
+    """Longest-match lookup of entity names and aliases in text.
+
+    ``names`` maps surface → entity ids. CJK names match anywhere; Latin
+    names need word boundaries, and match case-insensitively unless they are
+    all-caps abbreviations (``IC``). Names shorter than 2 characters are
+    ignored."""
+
+    def __init__(self, names: dict[str, list[str]]) -> None:
+        self.ids: dict[str, list[str]] = {}
+        cjk, latin, abbr = [], [], []
+        for surf, ids in names.items():
+            if len(surf) < 2:
+                continue
+            if is_cjk(surf):
+                key = surf
+                cjk.append(surf)
+            elif surf.isupper() and len(surf) <= 6:
+                key = surf
+                abbr.append(surf)
+            else:
+                key = surf.lower()
+                latin.append(key)
+            lst = self.ids.setdefault(key, [])
+            for i in ids:
+                if i not in lst:
+                    lst.append(i)
+        pats = []
+        if cjk:
+            pats.append(f"(?P<c>{_trie_regex(cjk)})")
+        self.rx_cjk = re.compile(pats[0]) if pats else None
+        self.rx_lat = re.compile(rf"(?<![\w])(?P<l>{_trie_regex(latin)})(?:s|es|'s|’s)?(?![\w])", re.I) if latin else None
+        self.rx_abbr = re.compile(rf"(?<![\w])(?P<a>{_trie_regex(abbr)})(?:s|'s|’s)?(?![\w])") if abbr else None
+
+    def find(self, text: str) -> list[str]:
+        """Entity ids mentioned in ``text``, in first-mention order, unique."""
+        out: list[str] = []
+        seen: set[str] = set()
+        hits: list[tuple[int, str]] = []
+        if self.rx_cjk is not None and is_cjk(text):
+            hits += [(m.start(), m.group(0)) for m in self.rx_cjk.finditer(text)]
+        if self.rx_lat is not None:
+            hits += [(m.start(), m.group("l").lower()) for m in self.rx_lat.finditer(text)]
+        if self.rx_abbr is not None:
+            hits += [(m.start(), m.group("a")) for m in self.rx_abbr.finditer(text)]
+        hits.sort()
+        for _, key in hits:
+            for i in self.ids.get(key, ()):
+                if i not in seen:
+                    seen.add(i)
+                    out.append(i)
+        return out
+
+
+# ---------------------------------------------------------------------------- main entry
+def extract_corpus(
+    paths: list[Path],
+    *,
+    root: Path | None = None,
+    settings=None,
+    progress: Callable[[str], None] | None = None,
+) -> Extraction:
+    """Extract everything from ``paths`` (files and/or folders).
+
+    Folders are walked recursively in sorted posix order (hidden entries
+    skipped). ``.md``/``.markdown``/``.txt`` files are parsed; other files
+    with an extension are reported in ``Extraction.skipped`` as "unsupported
+    file type", files without an extension (LICENSE, SOURCE…) are ignored
+    silently. Empty, binary and non-UTF-8 documents are reported with their
+    line and never stop the run. ``root`` makes document paths relative
+    (posix); it defaults to the single folder given, else paths stay as given.
+    ``settings`` (a :class:`threadgraph.settings.Settings`) supplies
+    ``fuzzy_threshold`` and ``alias_csv``; ``progress`` receives one message
+    per document. The result is deterministic: same input → same Extraction,
+    ordering included."""
+    if settings is None:
+        from threadgraph.settings import Settings
+
+        settings = Settings()
+    paths = [Path(p) for p in paths]
+    if root is None and len(paths) == 1 and paths[0].is_dir():
+        root = paths[0]
+    root = Path(root) if root is not None else None
+    norm = Normalizer(settings.fuzzy_threshold, settings.alias_csv)
+    ex = Extraction()
+    docs: list[ParsedDocument] = []
+    for f in _iter_files(paths):
+        rel = _rel(f, root)
+        if not f.suffix:
+            continue  # LICENSE, SOURCE, Makefile...: not documents, ignored silently
+        if f.suffix.lower() not in SUPPORTED_EXTENSIONS:
+            ex.skipped.append(SkippedFile(rel, "unsupported file type", 0))
+            continue
+        try:
+            docs.append(parse_file(f, rel))
+        except DocumentError as err:
+            ex.skipped.append(SkippedFile(rel, err.reason, err.line))
+            if progress:
+                progress(f"skipped {rel}: {err.reason}")
+        except Exception as err:  # noqa: BLE001 - a malformed document never stops the run
+            ex.skipped.append(SkippedFile(rel, f"parse error: {type(err).__name__}: {err}", 0))
+    roles = collect_roles(docs, norm)
+    rex = RecipeExtractor(norm)
+    dex = DocumentExtractor(roles)
+    for d in docs:
+        try:
+            res = rex.extract(d) if is_recipe(d) else dex.extract(d)
+        except Exception as err:  # noqa: BLE001
+            ex.skipped.append(SkippedFile(d.rel, f"extraction error: {type(err).__name__}: {err}", 0))
+            continue
+        ex.documents[d.rel] = d.title
+        for e in res.entities:
+            ex.add_entity(e)
+        ex.triples.extend(res.triples)
+        ex.chunks.extend(make_chunks(d))
+        if progress:
+            progress(f"extracted {d.rel}")
+    for e in roles.entities():
+        ex.add_entity(e)
+    ex.triples.extend(roles.triples)
+    ex.merges = list(norm.merges)
+    # link chunks to the entities they mention
+    names: dict[str, list[str]] = {}
+    for e in ex.entities.values():
+        if e.type not in LINKED_TYPES:
+            continue
+        for s in [e.name, *e.aliases]:
+            names.setdefault(s, []).append(e.id)
+    linker = EntityLinker(names)
+    for c in ex.chunks:
+        c.entity_ids = linker.find(c.text)
+    return ex
