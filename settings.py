@@ -46,6 +46,7 @@ class Settings(BaseSettings):
     llm_mode: str = Field("MD_JSON", description="instructor mode: TOOLS, JSON, JSON_SCHEMA or MD_JSON.")
     llm_timeout_s: float = Field(20.0, gt=0)
     llm_max_retries: int = Field(1, ge=0)
+    llm_max_calls: int = Field(1, ge=0, description="LLM calls allowed per question (instructor re-asks count as part of one call).")
 
     # Slack
     slack_bot_token: SecretStr | None = Field(None, validation_alias=AliasChoices("SLACK_BOT_TOKEN"))
