@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from threadgraph.ingest.normalize import Normalizer, clean_name, is_cjk
 from threadgraph.ingest.parsers import Block, ParsedDocument
-from threadgraph.knowledge.records import Entity, Provenance, Triple, entity_id
+from threadgraph.knowledge.records import Entity, Merge, Provenance, Triple, entity_id
 
 # --------------------------------------------------------------------------- headings
 ING_HEAD = re.compile(r"原料|材料|配料|食材|用料|主料|辅料|ingredients?|what you(?:'ll| will)? need|shopping list", re.I)
@@ -388,9 +388,7 @@ class RecipeExtractor:
                     continue
                 in_amt = any(AMOUNT_HEAD.search(p) for p in b.path)
                 in_ing = any(ING_HEAD.search(p) or TOOL_HEAD.search(p) for p in b.path) and not in_amt
-                if (in_amt if pass_amounts else not in_ing):
-                    continue
-                if not pass_amounts and not in_ing:
+                if (pass_amounts and not in_amt) or (not pass_amounts and not in_ing):
                     continue
                 if i in kids and not re.search(r"[=＝\d]", b.text) and len(b.text) <= 12:
                     continue  # a group label like "必须配料" / "进阶配料"
@@ -552,10 +550,274 @@ class RoleBook:
         return [Entity(entity_id("role", n), n, "role", list(a), "en") for n, a in self.names.items()]
 
     def link(self, doc: ParsedDocument, res: DocResult) -> None:
-        """Placeholder until role rules are registered (no-op)."""
-        return None
+        """Add role facts of ``doc`` to ``res``: step→role ``RELATED``
+        (``predicate="mentions_role"``) for steps naming a role, and role
+        stand-in ``SUBSTITUTES`` (subject = role being covered, object = the
+        stand-in, ``context=""``, ``condition`` = the if/should clause) from
+        these phrasings:
+
+        * "the B might also take on the responsibilities of the A1 and A2"
+        * "If A is not available …, the B is responsible for …"
+        * "(hot standby|backup|hot-swap standby) A" said of role B (B = a role
+          in the heading path, a bold role in the block, or "As a B, …")
+        * "B will/can act as the A"
+        * "take over (command) from the A" said of role B
+        * "handover to another B and assume the role of (an) A" (A is then
+          covered by the B stepping down)."""
+        if not self.names:
+            return
+        rules = self._rules()
+        rel = doc.rel
+        blocks = doc.blocks
+        for e in res.entities:
+            if e.type != "step":
+                continue
+            line = int(e.id.rsplit("#", 1)[1])
+            for r in rules.mentions(e.text):
+                res.triples.append(Triple(e.id, "RELATED", entity_id("role", r), {"predicate": "mentions_role"},
+                                          Provenance(rel, "", line, "role.step_mention", 0.8)))
+        title_role = rules.canon(doc.title.replace("_", " ")) or rules.canon(doc.stem.replace("_", " "))
+        done: set[tuple[str, str]] = set()
+        R = rules.role_rx
+        pats = [
+            ("take_on", re.compile(rf"(?P<b>{R})\s+(?:might|may|can|could|will|should|would)\s+(?:also\s+)?"
+                                   rf"(?:take on|take over|assume|cover)\s+the\s+(?:responsibilities|role|roles|duties)\s+of\s+(?P<rest>.+)")),
+            ("not_available", re.compile(rf"(?P<cond>if\s+(?:the\s+)?(?P<a>{R})\s+(?:is|are)\s+(?:not available|unavailable|absent|not present))[^,]*,\s*(?:then\s+)?(?:the\s+)?(?P<b>{R})", re.I)),
+            ("standby", re.compile(rf"(?:hot[- ]standby|hot-swap standby|backup|stand-?in|standby)[\"”]?\s+(?:for\s+(?:the\s+)?)?(?P<a>{R})")),
+            ("act_as", re.compile(rf"(?P<b>{R})\s+(?:will|can|may|might|could|should|would)\s+(?:also\s+)?act as\s+(?:the|a|an)\s+(?P<a>{R})")),
+            ("take_over", re.compile(rf"take over (?:command |the role )?from\s+(?:the\s+)?(?P<a>{R})")),
+            ("handover", re.compile(rf"hand\s?over to another\s+(?P<b>{R})\s+and assume the role of\s+(?:an?\s+|the\s+)?(?P<a>{R})", re.I)),
+        ]
+        for b in blocks:
+            if b.kind not in ("paragraph", "item", "code"):
+                continue
+            head_role = next((rules.canon(p) for p in reversed(b.path) if rules.canon(p)), "")
+            bold_roles = [rules.canon(x) for x in b.bolds if rules.canon(x)]
+            pos = 0
+            for sent in _sentences(b.text):
+                at = b.text.find(sent, pos)
+                pos = max(pos, at)
+                sline = b.line + b.text.count("\n", 0, max(at, 0))
+                m_as = re.match(rf"^As (?:a|an|the) (?P<o>{R}),", sent)
+                owner = (rules.canon(m_as.group("o")) if m_as else "") or head_role or (bold_roles[0] if bold_roles else "") or title_role
+                for rule, rx in pats:
+                    for m in rx.finditer(sent):
+                        gd = m.groupdict()
+                        if rule == "take_on":
+                            subs = [(a, rules.canon(m.group("b"))) for a in rules.mentions(m.group("rest"))]
+                        elif rule == "handover":
+                            subs = [(rules.canon(m.group("a")), rules.canon(m.group("b")))]
+                        else:
+                            obj = rules.canon(gd["b"]) if gd.get("b") else owner
+                            subs = [(rules.canon(m.group("a")), obj)]
+                        if rule == "not_available":
+                            cond = m.group("cond")
+                        else:
+                            cm = re.search(r"\b((?:if|should|when|unless)\s[^,.;:]+)", sent, re.I)
+                            cond = cm.group(1).strip() if cm else ""
+                        cond = cond[:1].lower() + cond[1:]
+                        for a, o in subs:
+                            if not a or not o or a == o or (a, o) in done:
+                                continue
+                            done.add((a, o))
+                            res.triples.append(Triple(
+                                entity_id("role", a), "SUBSTITUTES", entity_id("role", o),
+                                {"context": "", "condition": cond, "symmetric": False},
+                                Provenance(rel, _sect(b.path), sline, f"role.{rule}", 0.8 if b.kind == "item" else 0.7),
+                            ))
+
+    def _rules(self) -> _RoleRules:
+        if getattr(self, "_cached", None) is None:
+            self._cached = _RoleRules(self)
+        return self._cached
+
+
+# --------------------------------------------------------------------------- roles
+_ROLE_CHILD = re.compile(r"^(?:what is it\??|what are the responsibilities\??|responsibilities|what do they do\??)$", re.I)
+_PERSON_DEF = re.compile(
+    r"^(?:typically |usually |basically |essentially )?(?:the |a |an )?(?:backup\b|person\b|individual\b|someone\b|"
+    r"somebody\b|member\b|people\b|equivalent of (?:an? |the )?(?P<eq>[A-Z][\w ]+))",
+    re.I,
+)
+_QUOTED_EXPANSION = re.compile(r'^["“](?P<name>[A-Z][A-Za-z ]+)["”],?\s*(?:someone|a person|the person|an individual)', re.I)
+_ALIAS_PHRASE = re.compile(r"(?:sometimes called|also (?:referred to|known) as|a\.k\.a\.|aka)\s+(?:an? |the )?[\"“]?(?P<a>[A-Z][\w]*(?: [A-Z][\w]*)*)", re.I)
+_ROLE_SENTENCE = re.compile(r"\b(?:A|An|The) (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+){0,3}) is the (?:individual|person) responsible")
+_ABBR = re.compile(r"^[A-Z]{2,6}s?$")
+
+
+def _split_role_name(raw: str) -> tuple[str, list[str]]:
+    """``"Incident Commander (IC)"`` → ("Incident Commander", ["IC"]);
+    ``"Incident Commander / IC"`` likewise; ``"SME"`` → ("SME", [])."""
+    raw = re.sub(r"\s+", " ", raw).strip().strip("*:").strip()
+    aliases: list[str] = []
+    m = re.match(r"^(?P<n>.+?)\s*\((?P<a>[^)]+)\)\s*$", raw)
+    if m:
+        raw, extra = m.group("n"), m.group("a")
+        aliases += [x.strip() for x in re.split(r"[/,]", extra) if x.strip()]
+    parts = [p.strip() for p in raw.split("/") if p.strip()]
+    full = [p for p in parts if not _ABBR.match(p)]
+    aliases += [p for p in parts if _ABBR.match(p)]
+    name = max(full, key=len) if full else (parts[0] if parts else raw)
+    aliases += [p for p in full if p != name]
+    return name, [a for a in aliases if a != name]
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
+
+
+class _RoleRules:
+    """Build the role regex and run stand-in rules over sentences."""
+
+    def __init__(self, book: RoleBook) -> None:
+        self.book = book
+        self.lookup: dict[str, str] = {}
+        for canon, al in book.names.items():
+            for s in [canon, *al]:
+                self.lookup[s.lower() if not _ABBR.match(s) else s] = canon
+        words = sorted(self.lookup, key=len, reverse=True)
+        ci = [re.escape(w) for w in words if not _ABBR.match(w)]
+        ab = [re.escape(w) for w in words if _ABBR.match(w)]
+        alts = []
+        if ci:
+            alts.append("(?i:" + "|".join(ci) + ")")
+        if ab:
+            alts.append("|".join(ab))
+        self.role_rx = "(?:" + "|".join(alts) + r")(?:s|'s|’s)?" if alts else r"(?!x)x"
+        self.find_rx = re.compile(r"(?<![\w])" + self.role_rx + r"(?![\w])")
+
+    def canon(self, surface: str) -> str:
+        s = re.sub(r"(?:'s|’s)$", "", surface.strip())
+        for cand in (s, s[:-1] if s.endswith("s") else s):
+            c = self.lookup.get(cand) or self.lookup.get(cand.lower())
+            if c:
+                return c
+        return ""
+
+    def mentions(self, text: str) -> list[str]:
+        out: list[str] = []
+        for m in self.find_rx.finditer(text):
+            c = self.canon(m.group(0))
+            if c and c not in out:
+                out.append(c)
+        return out
 
 
 def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
-    """Find role names across ``docs`` (see the rules in :class:`RoleBook`)."""
-    return RoleBook()
+    """Find role names across ``docs`` (nothing is hard-coded):
+
+    1. a heading whose child headings include "What is it?" / "What are the
+       responsibilities?" names a role (``## Incident Commander (IC)``);
+    2. a glossary heading whose first paragraph defines a person ("The X is
+       the person responsible…", "Typically the backup IC", "A person who…",
+       ``"Subject Matter Expert", someone who…``, "The Scribe's job is…");
+    3. a ``**Term (ABBR)** - the individual responsible…`` / "- the
+       equivalent of an Incident Commander" bold-term definition;
+    4. a sentence "A Crisis Team Leader is the individual responsible…";
+    5. a table column headed "Role"/"Participant".
+
+    An abbreviation in parentheses or after ``/`` becomes an alias; "also
+    referred to as an SME" / 'sometimes called a "Resolver"' join a name to an
+    existing role as alias. Role names pass through the normalizer (alias
+    table: IC, SME…)."""
+    book = RoleBook()
+    alias_links: list[tuple[str, str, ParsedDocument, int]] = []
+
+    def add(raw: str, extra: list[str], doc: ParsedDocument, line: int, definition: str = "") -> str:
+        name, aliases = _split_role_name(raw)
+        qm = _QUOTED_EXPANSION.match(definition or "")
+        if qm and _ABBR.match(name):
+            aliases.append(name)
+            name = qm.group("name").strip()
+        if not name or len(name.split()) > 5 or not name[:1].isalpha():
+            return ""
+        name = name[0].upper() + name[1:]
+        existing = {k.lower(): k for k in book.names}
+        canon = existing.get(name.lower()) or norm.canonical(name, "role", doc=doc.rel, line=line)
+        lst = book.names.setdefault(canon, [])
+        for a in [name, *aliases, *extra]:
+            a = a.strip()
+            if a and a != canon and a not in lst:
+                lst.append(a)
+        am = re.search(rf"\\b{re.escape(name)}\\s*\\((?P<a>[A-Z]{{2,6}})\\)", definition or "")
+        if am and am.group("a") not in lst and am.group("a") != canon:
+            lst.append(am.group("a"))  # "A Subject Matter Expert (SME), ..."
+        for am in _ALIAS_PHRASE.finditer(definition or ""):
+            alias_links.append((canon, am.group("a").strip(), doc, line))
+        return canon
+
+    for doc in docs:
+        if doc.language != "en":
+            continue
+        blocks = doc.blocks
+        heads = [(i, b) for i, b in enumerate(blocks) if b.kind == "heading"]
+        for hi, (i, h) in enumerate(heads):
+            if _ROLE_CHILD.match(h.text) or h.text.endswith("?") or len(h.text.split()) > 6:
+                continue
+            # rule 1: role sections
+            kids = []
+            for _, h2 in heads[hi + 1:]:
+                if h2.level <= h.level:
+                    break
+                if h2.level == h.level + 1:
+                    kids.append(h2.text)
+            body = [b for b in blocks[i + 1:] if b.path == h.path and b.kind != "heading"]
+            first = body[0].text if body and body[0].kind == "paragraph" else ""
+            if any(re.match(r"^what is it\??$", k, re.I) for k in kids):
+                sub = " ".join(b.text for b in blocks[i + 1:] if b.path[:len(h.path)] == h.path and b.kind == "paragraph")
+                add(h.text, [], doc, h.line, sub)
+                continue
+            # rule 2: glossary heading definitions
+            if first and h.level >= 2:
+                s0 = _sentences(first)[0] if _sentences(first) else ""
+                name0 = _split_role_name(h.text)[0]
+                if (_PERSON_DEF.match(s0) or _QUOTED_EXPANSION.match(s0) or re.match(
+                        rf"^(?:the |a |an )?{re.escape(name0)}(?:'s|’s) job is|^(?:the |a |an )?{re.escape(name0)} is the (?:person|individual)",
+                        s0, re.I)):
+                    add(h.text, [], doc, h.line, first)
+        for b in blocks:
+            # rule 3: **Term** - definition
+            if b.lead_bold and b.kind in ("item", "paragraph"):
+                rest = b.text[len(b.lead_bold):] if b.text.startswith(b.lead_bold) else ""
+                rest = rest.lstrip(" -–—:")
+                if rest and _PERSON_DEF.match(rest):
+                    add(b.lead_bold, [], doc, b.line, rest)
+            # rule 4: sentences
+            if b.kind in ("paragraph", "item"):
+                for m in _ROLE_SENTENCE.finditer(b.text):
+                    add(m.group("name"), [], doc, b.line)
+        # rule 5: tables with a Role column
+        header: list[str] = []
+        for b in blocks:
+            if b.kind != "row":
+                header = [] if b.kind != "row" else header
+                continue
+            if b.header:
+                header = b.cells
+                continue
+            for ci, hd in enumerate(header):
+                if re.fullmatch(r"(?:roles?|participants?)", hd.strip(), re.I) and ci < len(b.cells) and b.cells[ci]:
+                    add(b.cells[ci], [], doc, b.line)
+    # alias phrases: join names to roles
+    for canon, alias, doc, line in alias_links:
+        if canon not in book.names:
+            continue
+        existing = {k.lower(): k for k in book.names}
+        target = existing.get(alias.lower()) or norm.alias(alias, "role")
+        if not target:
+            for k, al in book.names.items():
+                if alias in al:
+                    target = k
+        if target and target != canon and target in book.names:
+            # two names of one role: the one defined first survives
+            order = list(book.names)
+            keep, drop = (canon, target) if order.index(canon) < order.index(target) else (target, canon)
+            moved = book.names.pop(drop)
+            lst = book.names[keep]
+            for a in [drop, *moved]:
+                if a != keep and a not in lst:
+                    lst.append(a)
+            norm.merges.append(Merge(drop, keep, "role", "alias", 100.0, doc.rel, line))
+        elif not target and alias not in book.names[canon]:
+            book.names[canon].append(alias)
+    return book
