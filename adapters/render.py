@@ -9,6 +9,9 @@ boundaries, then spaces, and only cutting inside a word as a last resort.
 from __future__ import annotations
 
 import re
+import threading
+import time
+from collections import OrderedDict
 from typing import Callable, Iterable
 
 from threadgraph.bot.answer import Answer, Fact, Passage
@@ -141,3 +144,46 @@ HELP_TEXT = (
 )
 
 APOLOGY_TEXT = "Sorry, something went wrong while answering. Please try again in a moment. (抱歉，出错了，请稍后再试。)"
+
+
+class TTLSet:
+    """A bounded set whose members expire after ``ttl`` seconds (thread-safe).
+
+    ``add_if_new(key)`` returns True the first time a key is seen within its lifetime."""
+
+    def __init__(self, ttl: float = 3600.0, max_size: int = 50_000):
+        self.ttl, self.max_size = ttl, max_size
+        self._items: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _expire(self, now: float) -> None:
+        while self._items:
+            key, t = next(iter(self._items.items()))
+            if now - t > self.ttl or len(self._items) > self.max_size:
+                self._items.popitem(last=False)
+            else:
+                break
+
+    def add_if_new(self, key: str) -> bool:
+        """Add ``key``; True when it was not present (or had expired)."""
+        now = time.monotonic()
+        with self._lock:
+            self._expire(now)
+            if key in self._items:
+                return False
+            self._items[key] = now
+            return True
+
+    def add(self, key: str) -> None:
+        """Add or refresh ``key``."""
+        now = time.monotonic()
+        with self._lock:
+            self._items.pop(key, None)
+            self._items[key] = now
+            self._expire(now)
+
+    def __contains__(self, key: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            self._expire(now)
+            return key in self._items

@@ -301,3 +301,77 @@ def tg_message(text: str, chat_id: int = 42, user_id: int = 7, message_id: int |
     if reply_to is not None:
         msg["reply_to_message"] = reply_to
     return msg
+
+
+# ---------------------------------------------------------------------------------------------
+# Running async servers from synchronous tests
+
+
+class LoopThread:
+    """An asyncio event loop in a daemon thread; ``run(coro, timeout)`` runs a coroutine on it and
+    returns its result; ``submit(coro)`` returns a concurrent Future. ``close()`` stops the loop."""
+
+    def __init__(self):
+        import asyncio
+
+        self.asyncio = asyncio
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def submit(self, coro):
+        return self.asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def run(self, coro, timeout: float = 20.0):
+        return self.submit(coro).result(timeout=timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+        self.loop.close()
+
+
+class RunningServe:
+    """``threadgraph.adapters.serve.serve_async`` running on a :class:`LoopThread` until
+    :meth:`close`, which sets the stop event and waits for the drain to finish."""
+
+    def __init__(self, bot, settings, platforms=("all",), role="all", port: int | None = 0, drain_timeout=10.0):
+        from threadgraph.adapters.serve import serve_async
+
+        self.lt = LoopThread()
+        self.stop = self.lt.run(self._make_event())
+        started = threading.Event()
+        self.server = None
+
+        def on_started(server):
+            self.server = server
+            started.set()
+
+        self.future = self.lt.submit(serve_async(bot, settings, platforms, role, host="127.0.0.1", port=port,
+                                                 stop=self.stop, drain_timeout=drain_timeout, started=on_started))
+        deadline = time.monotonic() + 20
+        while not started.is_set():
+            if self.future.done():
+                self.future.result()  # raises the start-up error
+                raise AssertionError("serve_async returned before starting")
+            if time.monotonic() > deadline:
+                raise AssertionError("serve_async did not start")
+            time.sleep(0.02)
+
+    async def _make_event(self):
+        import asyncio
+
+        return asyncio.Event()
+
+    def close(self, timeout: float = 30.0) -> None:
+        try:
+            self.lt.loop.call_soon_threadsafe(self.stop.set)
+            self.future.result(timeout=timeout)
+        finally:
+            self.lt.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -50,11 +50,11 @@ def core_bot(request, tmp_path):
         return StandInBot(Settings(data_dir=tmp_path / "data"))
 
 
-def derive_bot(bot, *, before=None, after=None, seen: list | None = None):
+def derive_bot(bot, *, before=None, after=None, seen: list | None = None, resets: list | None = None):
     """A copy of ``bot`` whose class is a subclass of the real bot's class, overriding
     ``answer``: ``before(message)`` runs first (raise there to simulate a core failure), the
     real answer is computed, then ``after(answer)`` may return a changed Answer. Each message
-    is appended to ``seen``."""
+    is appended to ``seen``, each reset key to ``resets``."""
     import copy
 
     base = type(bot)
@@ -67,6 +67,11 @@ def derive_bot(bot, *, before=None, after=None, seen: list | None = None):
                 before(message)
             result = super().answer(message, retrieval)
             return after(result) if after is not None else result
+
+        def reset(self, thread):
+            if resets is not None:
+                resets.append(thread)
+            return super().reset(thread)
 
     derived = copy.copy(bot)
     derived.__class__ = Derived

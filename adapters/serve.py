@@ -1,0 +1,358 @@
+"""Serving threadgraph on Slack and Telegram from one process (used by ``threadgraph serve``).
+
+Entry point for the CLI::
+
+    serve(bot, settings, platforms=("slack", "telegram"), role="all", host="0.0.0.0", port=None)
+
+* ``platforms``: any of ``"slack"``, ``"telegram"``; ``"all"`` (or both names) serves every platform
+  whose token is configured. A platform named explicitly without its token raises ``ValueError``.
+* ``role``: which transports this process runs —
+  ``"http"`` (Procfile ``web:``): the HTTP endpoints only — Slack Events API (when no
+  ``SLACK_APP_TOKEN``) at ``POST /slack/events`` and the Telegram webhook (when
+  ``THREADGRAPH_TELEGRAM_WEBHOOK_URL`` is set) at the URL's path (default ``/telegram/webhook``);
+  ``"worker"`` (Procfile ``worker:``): Slack Socket Mode (when ``SLACK_APP_TOKEN`` is set) and
+  Telegram long polling (when no webhook URL); ``"all"`` (default): both, whatever is configured.
+  A web and a worker process started from the same configuration never serve the same platform
+  twice. When a role has nothing to serve, ``serve`` logs that and returns.
+* ``port``: HTTP port; default ``$PORT``, else ``settings.slack_port`` (Slack over HTTP) or
+  ``settings.telegram_port``. ``GET /healthz`` answers ``ok``.
+
+SIGTERM / SIGINT stop intake, drain in-flight answers (up to ``drain_timeout`` seconds) and return.
+One failing update never stops the process (the adapters answer with an apology and log the
+traceback with the event/update id). Secret values from ``settings`` are redacted from log output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import os
+import signal
+import threading
+from dataclasses import dataclass, field
+from urllib.parse import urlparse
+
+from aiohttp import web
+
+from threadgraph.settings import Settings
+
+log = logging.getLogger("threadgraph.serve")
+
+ROLES = ("all", "http", "worker")
+
+
+class RedactSecrets(logging.Filter):
+    """Logging filter replacing each secret value (token, signing secret…) with ``***``."""
+
+    def __init__(self, secrets: list[str]):
+        super().__init__()
+        self.secrets = [s for s in secrets if s and len(s) >= 6]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secrets:
+            return True
+        msg = record.getMessage()
+        redacted = msg
+        for s in self.secrets:
+            redacted = redacted.replace(s, "***")
+        if redacted != msg:
+            record.msg, record.args = redacted, None
+        return True
+
+
+def _secrets(settings: Settings) -> list[str]:
+    out = []
+    for name in ("slack_bot_token", "slack_app_token", "slack_signing_secret", "telegram_bot_token",
+                 "telegram_webhook_secret", "openai_api_key"):
+        v = getattr(settings, name, None)
+        if v is not None:
+            out.append(v.get_secret_value())
+    return out
+
+
+def install_log_redaction(settings: Settings) -> RedactSecrets:
+    """Attach a :class:`RedactSecrets` filter to every root handler, and quiet ``httpx`` (it logs
+    request URLs, which contain the Telegram token) to WARNING. Returns the filter."""
+    flt = RedactSecrets(_secrets(settings))
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for h in root.handlers:
+        h.addFilter(flt)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    return flt
+
+
+@dataclass
+class Plan:
+    """What one process serves: ``slack`` is ``None``/``"http"``/``"socket"``, ``telegram`` is
+    ``None``/``"webhook"``/``"polling"``."""
+
+    slack: str | None = None
+    telegram: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def needs_http(self) -> bool:
+        return self.slack == "http" or self.telegram == "webhook"
+
+    @property
+    def empty(self) -> bool:
+        return self.slack is None and self.telegram is None
+
+
+def plan(settings: Settings, platforms=("all",), role: str = "all") -> Plan:
+    """Decide what to serve from ``settings``, ``platforms`` and ``role`` (see module doc).
+
+    Raises ``ValueError`` for an unknown platform or role, or a platform named explicitly
+    whose token is missing."""
+    if isinstance(platforms, str):
+        platforms = (platforms,)
+    names = set()
+    for p in platforms:
+        if p == "all":
+            names |= {"slack", "telegram"}
+        elif p in ("slack", "telegram"):
+            names.add(p)
+        else:
+            raise ValueError(f"unknown platform {p!r} (slack, telegram or all)")
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r} ({', '.join(ROLES)})")
+    explicit = "all" not in platforms
+    result = Plan()
+    if "slack" in names:
+        if settings.slack_bot_token is None:
+            if explicit:
+                raise ValueError("serving Slack needs SLACK_BOT_TOKEN")
+            result.notes.append("Slack skipped: SLACK_BOT_TOKEN not set")
+        else:
+            mode = "socket" if settings.slack_app_token is not None else "http"
+            if mode == "http" and settings.slack_signing_secret is None:
+                raise ValueError("Slack over HTTP needs SLACK_SIGNING_SECRET (or set SLACK_APP_TOKEN for Socket Mode)")
+            if role == "all" or (role == "http") == (mode == "http"):
+                result.slack = mode
+            else:
+                result.notes.append(f"Slack ({mode}) is served by the {'http' if mode == 'http' else 'worker'} role")
+    if "telegram" in names:
+        if settings.telegram_bot_token is None:
+            if explicit:
+                raise ValueError("serving Telegram needs TELEGRAM_BOT_TOKEN")
+            result.notes.append("Telegram skipped: TELEGRAM_BOT_TOKEN not set")
+        else:
+            mode = "webhook" if settings.telegram_webhook_url else "polling"
+            if role == "all" or (role == "http") == (mode == "webhook"):
+                result.telegram = mode
+            else:
+                result.notes.append(f"Telegram ({mode}) is served by the {'http' if mode == 'webhook' else 'worker'} role")
+    return result
+
+
+def webhook_path(settings: Settings) -> str:
+    """The local path of the Telegram webhook (path of ``telegram_webhook_url``, default
+    ``/telegram/webhook``)."""
+    path = urlparse(settings.telegram_webhook_url or "").path
+    return path if path and path != "/" else "/telegram/webhook"
+
+
+class Server:
+    """The running pieces of :func:`serve`, startable and stoppable from a running event loop
+    (tests drive it directly). ``await start()`` then ``await stop()``; ``port`` is the bound
+    HTTP port (``None`` without HTTP)."""
+
+    def __init__(self, bot, settings: Settings, platforms=("all",), role: str = "all",
+                 host: str = "0.0.0.0", port: int | None = None, drain_timeout: float = 30.0):
+        self.bot, self.settings = bot, settings
+        self.plan = plan(settings, platforms, role)
+        self.host = host
+        self.requested_port = port
+        self.port: int | None = None
+        self.drain_timeout = drain_timeout
+        self.slack_app = None
+        self.slack_adapter = None
+        self.socket_handler = None
+        self.application = None
+        self._runner: web.AppRunner | None = None
+        self._secret = (settings.telegram_webhook_secret.get_secret_value()
+                        if settings.telegram_webhook_secret else "")
+
+    # -- HTTP --------------------------------------------------------------------------------
+
+    def web_app(self) -> web.Application:
+        """The aiohttp app with ``POST /slack/events``, the Telegram webhook route and
+        ``GET /healthz``."""
+        app = web.Application(client_max_size=2 * 1024 * 1024)
+        app.router.add_get("/healthz", self._healthz)
+        if self.plan.slack == "http":
+            app.router.add_post("/slack/events", self._slack_events)
+        if self.plan.telegram == "webhook":
+            app.router.add_post(webhook_path(self.settings), self._telegram_webhook)
+        return app
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    async def _slack_events(self, request: web.Request) -> web.Response:
+        from slack_bolt.request import BoltRequest
+
+        body = await request.text()
+        bolt_req = BoltRequest(body=body, query=request.query_string,
+                               headers={k.lower(): v for k, v in request.headers.items()})
+        resp = await asyncio.to_thread(self.slack_app.dispatch, bolt_req)
+        headers = {k: v[0] for k, v in resp.headers.items() if v and k.lower() != "content-length"}
+        return web.Response(status=resp.status, body=resp.body.encode() if isinstance(resp.body, str) else resp.body,
+                            headers=headers)
+
+    async def _telegram_webhook(self, request: web.Request) -> web.Response:
+        from telegram import Update
+
+        got = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+        if self._secret and not hmac.compare_digest(got.encode(), self._secret.encode()):
+            log.warning("telegram webhook: request with a wrong secret token rejected")
+            return web.Response(status=403, text="forbidden")
+        try:
+            data = json.loads(await request.text())
+            update = Update.de_json(data, self.application.bot)
+        except Exception:  # noqa: BLE001
+            log.warning("telegram webhook: unparsable update rejected", exc_info=True)
+            return web.Response(status=400, text="bad update")
+        await self.application.update_queue.put(update)
+        return web.Response(text="ok")
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Build and start everything in the plan. Raises on configuration or start-up errors
+        (e.g. ``auth.test`` or ``getMe`` failing)."""
+        for note in self.plan.notes:
+            log.info(note)
+        if self.plan.slack:
+            from threadgraph.adapters.slack import create_app
+
+            self.slack_app = await asyncio.to_thread(create_app, self.bot, self.settings)
+            self.slack_adapter = self.slack_app.threadgraph_adapter
+            if self.plan.slack == "socket":
+                from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+                self.socket_handler = SocketModeHandler(
+                    self.slack_app, self.settings.slack_app_token.get_secret_value())
+                await asyncio.to_thread(self.socket_handler.connect)
+                log.info("Slack: Socket Mode connected")
+        if self.plan.telegram:
+            from threadgraph.adapters.telegram import build_application
+
+            polling = self.plan.telegram == "polling"
+            self.application = build_application(self.bot, self.settings, updater=polling)
+            await self.application.initialize()
+            await self.application.start()
+            if polling:
+                await self.application.updater.start_polling(
+                    allowed_updates=["message", "edited_message", "callback_query"], poll_interval=0.0,
+                    timeout=10, bootstrap_retries=3)
+                log.info("Telegram: long polling as @%s", self.application.bot.username)
+            else:
+                await self.application.bot.set_webhook(
+                    url=self.settings.telegram_webhook_url, secret_token=self._secret or None,
+                    allowed_updates=["message", "edited_message", "callback_query"])
+                log.info("Telegram: webhook set for @%s", self.application.bot.username)
+        if self.plan.needs_http:
+            port = self.requested_port
+            if port is None:
+                env_port = os.environ.get("PORT")
+                port = int(env_port) if env_port else (
+                    self.settings.slack_port if self.plan.slack == "http" else self.settings.telegram_port)
+            self._runner = web.AppRunner(self.web_app(), shutdown_timeout=self.drain_timeout, access_log=None)
+            await self._runner.setup()
+            site = web.TCPSite(self._runner, self.host, port)
+            await site.start()
+            self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            log.info("HTTP endpoints listening on %s:%s", self.host, self.port)
+
+    async def stop(self) -> None:
+        """Stop intake, drain in-flight answers (``drain_timeout``), release everything.
+        Never raises; problems are logged."""
+        steps = []
+        if self._runner is not None:
+            steps.append(("http", self._runner.cleanup()))
+        for name, coro in steps:
+            try:
+                await coro
+            except Exception:  # noqa: BLE001
+                log.exception("stopping %s failed", name)
+        if self.socket_handler is not None:
+            try:
+                await asyncio.to_thread(self.socket_handler.close)
+            except Exception:  # noqa: BLE001
+                log.exception("closing Socket Mode failed")
+        if self.application is not None:
+            app = self.application
+            try:
+                if app.updater is not None and app.updater.running:
+                    await app.updater.stop()
+                if app.running:
+                    await asyncio.wait_for(app.stop(), timeout=self.drain_timeout)  # awaits in-flight handlers
+                await app.shutdown()
+            except Exception:  # noqa: BLE001
+                log.exception("stopping Telegram failed")
+        if self.slack_adapter is not None:
+            ok = await asyncio.to_thread(self.slack_adapter.drain, self.drain_timeout)
+            if not ok:
+                log.warning("Slack: some answers were still running after %.0f s", self.drain_timeout)
+        log.info("threadgraph stopped")
+
+
+async def serve_async(bot, settings: Settings, platforms=("all",), role: str = "all", host: str = "0.0.0.0",
+                      port: int | None = None, stop: asyncio.Event | None = None,
+                      drain_timeout: float = 30.0, started=None) -> None:
+    """Async form of :func:`serve`: runs until ``stop`` is set (or SIGTERM/SIGINT when this runs
+    in the main thread), then drains and returns. ``started(server)`` is called once up."""
+    server = Server(bot, settings, platforms, role, host, port, drain_timeout)
+    if server.plan.empty:
+        for note in server.plan.notes:
+            log.info(note)
+        log.warning("nothing to serve for platforms=%s role=%s", list(platforms), role)
+        return
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    installed = []
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(sig, stop.set)
+                installed.append(sig)
+            except (NotImplementedError, RuntimeError):
+                pass
+    try:
+        await server.start()
+        if started is not None:
+            started(server)
+        await stop.wait()
+        log.info("stop requested: draining in-flight answers")
+    finally:
+        await server.stop()
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+
+
+def serve(bot, settings: Settings | None = None, platforms=("all",), role: str = "all", host: str = "0.0.0.0",
+          port: int | None = None, drain_timeout: float = 30.0) -> None:
+    """Serve ``bot`` (a ``ThreadGraphBot``) until SIGTERM/SIGINT; see the module docstring.
+
+    ``platforms``: iterable of ``"slack"``/``"telegram"``/``"all"`` (a single string is accepted);
+    ``role``: ``"all"``, ``"http"`` (Procfile ``web``) or ``"worker"`` (Procfile ``worker``);
+    ``port``: HTTP port (default ``$PORT``, then the settings). Installs secret redaction on the
+    root log handlers. Raises ``ValueError`` on a bad platform/role or a missing token."""
+    settings = settings or getattr(bot, "settings", None) or Settings()
+    install_log_redaction(settings)
+    asyncio.run(serve_async(bot, settings, platforms, role, host, port, drain_timeout=drain_timeout))
+
+
+def serve_slack(bot, settings: Settings | None = None, role: str = "all", port: int | None = None) -> None:
+    """``serve(bot, settings, ("slack",), role, port=port)``."""
+    serve(bot, settings, ("slack",), role, port=port)
+
+
+def serve_telegram(bot, settings: Settings | None = None, role: str = "all", port: int | None = None) -> None:
+    """``serve(bot, settings, ("telegram",), role, port=port)``."""
+    serve(bot, settings, ("telegram",), role, port=port)

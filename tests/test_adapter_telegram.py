@@ -1,0 +1,296 @@
+"""Telegram adapter end to end: the real python-telegram-bot Application (long polling or our
+webhook endpoint) against a fake Telegram Bot API on 127.0.0.1."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+from html.parser import HTMLParser
+
+import pytest
+from pydantic import SecretStr
+from telegram import Update
+from telegram.ext import Application, CommandHandler
+
+from fakes_platform import FakeTelegram, LoopThread, RunningServe, tg_message
+from standin_bot import core_bot, derive_bot
+from threadgraph.adapters import telegram as tg_telegram
+from threadgraph.adapters.telegram import render_html
+from threadgraph.bot.answer import Answer
+from threadgraph.bot.message import ThreadKey
+
+TOKEN = "123456:TEST-telegram-token"
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def core(request, tmp_path):
+    return core_bot(request, tmp_path)
+
+
+@pytest.fixture
+def fake():
+    with FakeTelegram() as server:
+        yield server
+
+
+@pytest.fixture
+def settings(core, fake, tmp_path):
+    return core.settings.model_copy(update={
+        "telegram_bot_token": SecretStr(TOKEN), "telegram_api_url": fake.root,
+        "telegram_webhook_url": None, "telegram_webhook_secret": None,
+        "slack_bot_token": None, "slack_app_token": None, "data_dir": tmp_path / "tg-data"})
+
+
+class HTMLCheck(HTMLParser):
+    """Checks Telegram HTML: only known tags, all balanced; collects the visible text."""
+
+    ALLOWED = {"b", "i", "u", "s", "code", "pre", "a", "tg-spoiler", "blockquote"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        assert tag in self.ALLOWED, tag
+        self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, (tag, self.stack)
+        self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def visible(html_text: str) -> str:
+    p = HTMLCheck()
+    p.feed(html_text)
+    p.close()
+    assert p.stack == [], p.stack
+    return "".join(p.text)
+
+
+def sent(fake: FakeTelegram, count: int = 1, timeout: float = 10.0) -> list[dict]:
+    return fake.wait_for("sendMessage", count, timeout)
+
+
+def test_private_chat_answered_and_follow_up_same_thread(core, fake, settings):
+    seen: list = []
+    with RunningServe(derive_bot(core, seen=seen), settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        first = sent(fake)[0]
+        assert first["chat_id"] == 42 and first["parse_mode"] == "HTML"
+        visible(first["text"])
+        actions = fake.calls_to("sendChatAction")
+        assert actions and actions[0]["action"] == "typing" and actions[0]["chat_id"] == 42
+        fake.push({"message": tg_message("那腰果要放多少?", chat_id=42, message_id=2)})
+        sent(fake, 2)
+    key = ThreadKey(platform="telegram", workspace="42", channel="42", thread="")
+    assert [m.thread for m in seen] == [key, key]
+    assert seen[1].text == "那腰果要放多少?"
+
+
+def test_group_mention_reply_chain_and_ask(core, fake, settings):
+    seen: list = []
+    with RunningServe(derive_bot(core, seen=seen), settings, ("telegram",), role="worker"):
+        chat = -1001
+        fake.push({"message": tg_message("just chatting", chat_id=chat, message_id=10)})
+        uname = f"@{FakeTelegram.USERNAME}"
+        q = f"{uname} 宫保鸡丁没有花生用什么代替?"
+        fake.push({"message": tg_message(q, chat_id=chat, message_id=11,
+                                         entities=[{"type": "mention", "offset": 0, "length": len(uname)}])})
+        answer_msg = sent(fake)[0]
+        assert answer_msg["chat_id"] == chat
+        assert answer_msg["reply_parameters"]["message_id"] == 11  # quoted reply to the question
+        assert seen[0].text == "宫保鸡丁没有花生用什么代替?"
+        # the bot's answer as Telegram would echo it back in reply_to_message
+        bot_reply = {"message_id": 5001, "date": int(time.time()), "chat": {"id": chat, "type": "supergroup"},
+                     "from": fake.bot_user(), "text": "answer"}
+        fake.push({"message": tg_message("那腰果要放多少?", chat_id=chat, message_id=12, reply_to=bot_reply)})
+        sent(fake, 2)
+        fake.push({"message": tg_message("/ask 红烧肉可以不放糖吗?", chat_id=chat, message_id=20)})
+        third = sent(fake, 3)[2]
+        assert third["reply_parameters"]["message_id"] == 20
+    assert len(seen) == 3  # "just chatting" was ignored
+    root = ThreadKey(platform="telegram", workspace=str(chat), channel=str(chat), thread="11")
+    assert seen[0].thread == root and seen[1].thread == root  # reply to the bot continues the memory
+    assert seen[2].thread.thread == "20" and seen[2].text == "红烧肉可以不放糖吗?"
+
+
+def test_forum_topic_reply_stays_in_topic(core, fake, settings):
+    seen: list = []
+    with RunningServe(derive_bot(core, seen=seen), settings, ("telegram",), role="worker"):
+        uname = f"@{FakeTelegram.USERNAME}"
+        fake.push({"message": tg_message(f"{uname} 花生可以用什么代替?", chat_id=-1002, message_id=30, thread_id=7,
+                                         entities=[{"type": "mention", "offset": 0, "length": len(uname)}])})
+        msg = sent(fake)[0]
+        assert msg["message_thread_id"] == 7
+        assert fake.calls_to("sendChatAction")[0]["message_thread_id"] == 7
+    assert seen[0].thread == ThreadKey(platform="telegram", workspace="-1002", channel="-1002", thread="7")
+
+
+def test_long_answer_split_with_valid_html(core, fake, settings):
+    paragraph = "宫保鸡丁 <b>花生</b> & 腰果 *星* _下划线_ 🥜。" * 8
+    long_text = "\n\n".join(f"{i:03d} {paragraph}" for i in range(45))
+    assert len(long_text) > 10_000
+    bot = derive_bot(core, after=lambda a: a.model_copy(update={"answer": long_text}))
+    with RunningServe(bot, settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        fake.wait_for("sendMessage", 4)
+        time.sleep(0.3)
+        msgs = fake.calls_to("sendMessage")
+    assert len(msgs) >= 4
+    assert all(len(m["text"]) <= 4096 for m in msgs)
+    texts = [visible(m["text"]) for m in msgs]  # every message is balanced HTML on its own
+    body = "\n\n".join(texts)
+    for i in range(45):
+        assert f"{i:03d} {paragraph}" in body  # each paragraph arrived whole, unchanged
+    assert body.index("000 ") < body.index("044 ")
+
+
+def test_special_characters_survive(core, fake, settings):
+    tricky = "用 <b>腰果</b> & *花生* _酱_ 🥜🌶️ 代替; a<b & c>d"
+    seen: list = []
+    bot = derive_bot(core, seen=seen, after=lambda a: a.model_copy(update={"answer": tricky}))
+    with RunningServe(bot, settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message("宫保鸡丁 <b>花生</b> & *辣椒* _酱_ 🥜?", chat_id=42, message_id=1)})
+        msg = sent(fake)[0]
+    assert seen[0].text == "宫保鸡丁 <b>花生</b> & *辣椒* _酱_ 🥜?"
+    assert msg["text"].startswith(html.escape(tricky, quote=False))
+    assert visible(msg["text"]).startswith(tricky)
+
+
+def test_core_exception_apology_then_next_answered(core, fake, settings):
+    calls = {"n": 0}
+
+    def explode_once(message):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("kaboom in the core")
+
+    with RunningServe(derive_bot(core, before=explode_once), settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        assert "Sorry" in sent(fake)[0]["text"]
+        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=2)})
+        second = sent(fake, 2)[1]
+    assert "Sorry" not in second["text"] and calls["n"] == 2
+
+
+def test_flood_limit_waited_out(core, fake, settings):
+    fake.fail_with_429("sendMessage", retry_after=1)
+    with RunningServe(core, settings, ("telegram",), role="worker"):
+        t0 = time.monotonic()
+        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        msg = sent(fake, timeout=15)[0]
+        elapsed = time.monotonic() - t0
+    assert [m for m, _ in fake.calls if m.startswith("sendMessage")][:2] == ["sendMessage!failed", "sendMessage"]
+    assert elapsed >= 1.0
+    assert msg["chat_id"] == 42 and msg["text"]
+
+
+def test_commands_start_help_reset(core, fake, settings):
+    resets: list = []
+    with RunningServe(derive_bot(core, resets=resets), settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message("/start", chat_id=42, message_id=1)})
+        fake.push({"message": tg_message("/help", chat_id=42, message_id=2)})
+        texts = [m["text"] for m in sent(fake, 2)]
+        assert all("/reset" in t for t in texts)
+        fake.push({"message": tg_message("/reset", chat_id=42, message_id=3)})
+        sent(fake, 3)
+    assert resets == [ThreadKey(platform="telegram", workspace="42", channel="42", thread="")]
+
+
+def _post(url: str, data: dict, secret: str | None) -> int:
+    req = urllib.request.Request(url, data=json.dumps(data).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    if secret is not None:
+        req.add_header("X-Telegram-Bot-Api-Secret-Token", secret)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_webhook_secret_checked(core, fake, settings):
+    seen: list = []
+    s = settings.model_copy(update={"telegram_webhook_url": "https://bot.example.com/tg/hook",
+                                    "telegram_webhook_secret": SecretStr("s3cret-token")})
+    with RunningServe(derive_bot(core, seen=seen), s, ("telegram",), role="http") as running:
+        hook = fake.calls_to("setWebhook")[0]
+        assert hook["url"] == "https://bot.example.com/tg/hook" and hook["secret_token"] == "s3cret-token"
+        url = f"http://127.0.0.1:{running.server.port}/tg/hook"
+        update = {"update_id": 900, "message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)}
+        assert _post(url, update, "wrong") == 403
+        assert _post(url, update, None) == 403
+        time.sleep(0.2)
+        assert seen == [] and fake.calls_to("sendMessage") == []
+        assert _post(url, update, "s3cret-token") == 200
+        assert sent(fake)[0]["chat_id"] == 42
+    assert fake.calls_to("getUpdates") == []  # webhook mode never polls
+    assert len(seen) == 1
+
+
+def test_sigterm_style_stop_drains_in_flight_answer(core, fake, settings):
+    seen: list = []
+    bot = derive_bot(core, seen=seen, before=lambda m: time.sleep(1.0))
+    running = RunningServe(bot, settings, ("telegram",), role="worker")
+    try:
+        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        deadline = time.monotonic() + 10
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert seen and fake.calls_to("sendMessage") == []  # answer in flight
+    finally:
+        running.close()  # stop requested now; must wait for the answer
+    assert len(fake.calls_to("sendMessage")) == 1
+
+
+def test_mounted_on_existing_application_keeps_its_command(core, fake, settings):
+    async def ping(update: Update, context):
+        await update.effective_message.reply_text("pong")
+
+    application = (Application.builder().token(TOKEN).base_url(f"{fake.root}/bot")
+                   .base_file_url(f"{fake.root}/file/bot").build())
+    application.add_handler(CommandHandler("ping", ping))
+    seen: list = []
+    tg_telegram.install(application, derive_bot(core, seen=seen), settings)
+    lt = LoopThread()
+    try:
+        async def start():
+            await application.initialize()
+            await application.start()
+            await application.updater.start_polling(poll_interval=0.0, timeout=1)
+
+        async def stop():
+            await application.updater.stop()
+            await application.stop()
+            await application.shutdown()
+
+        lt.run(start())
+        try:
+            fake.push({"message": tg_message("/ping", chat_id=42, message_id=1)})
+            assert sent(fake)[0]["text"] == "pong"
+            fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=2)})
+            sent(fake, 2)
+        finally:
+            lt.run(stop())
+    finally:
+        lt.close()
+    assert len(seen) == 1 and seen[0].thread.workspace == "42"
+
+
+def test_render_html_escapes_and_respects_limit():
+    text = "\n\n".join(["<b>" + "长" * 5000 + "</b> & more"] + ["短段落 & <i>"] * 3)
+    answer = Answer(thread="t", question="q", intent="x", found=False, answer=text, follow_ups=["<script>?"])
+    chunks = render_html(answer)
+    assert all(len(c) <= 4096 for c in chunks)
+    vis = "".join(visible(c) for c in chunks)
+    assert vis.count("长") == 5000 and "<script>?" in vis
+    assert not re.search(r"<(?!/?(b|i|code)>)", "".join(chunks))
