@@ -377,19 +377,17 @@ def _install_redactor(secret: str) -> None:
 
 
 def _describe_failure(exc: BaseException) -> str:
-    """``ExcType[ status=N][ attempts=N][ <- RootType]`` without any message text."""
-    root = exc
-    attempts = getattr(exc, "n_attempts", None)
-    seen = 0
-    while getattr(root, "__cause__", None) is not None and seen < 5:
-        root = root.__cause__  # type: ignore[assignment]
-        seen += 1
-    parts = [type(exc).__name__]
-    if root is not exc:
-        parts.append(f"<- {type(root).__name__}")
-    status = getattr(root, "status_code", None) or getattr(exc, "status_code", None)
+    """``Type <- CauseType <- ...[ status=N][ attempts=N]`` — exception types along
+    the ``__cause__`` chain, HTTP status and attempt count, never message text
+    (which may quote headers, bodies or keys)."""
+    chain = [exc]
+    while getattr(chain[-1], "__cause__", None) is not None and len(chain) < 4:
+        chain.append(chain[-1].__cause__)  # type: ignore[arg-type]
+    parts = [" <- ".join(type(e).__name__ for e in chain)]
+    status = next((getattr(e, "status_code") for e in chain if getattr(e, "status_code", None) is not None), None)
     if status is not None:
         parts.append(f"status={status}")
+    attempts = getattr(exc, "n_attempts", None)
     if attempts is not None:
         parts.append(f"attempts={attempts}")
     return " ".join(parts)
