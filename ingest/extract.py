@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from threadgraph.ingest.normalize import Normalizer, clean_name, is_cjk
+from threadgraph.ingest.normalize import _UNITS_EN, Normalizer, clean_name, is_cjk
 from threadgraph.ingest.parsers import Block, ParsedDocument
 from threadgraph.knowledge.records import Entity, Merge, Provenance, Triple, entity_id
 
@@ -176,6 +176,8 @@ def _alts_from_note(note: str) -> list[Alternative]:
     return []
 
 
+_Q = r"(?:about\s+)?[\d½¼¾][\d./½¼¾-]*\s*(?:(?:%s)\.?)?" % _UNITS_EN
+_EN_LEAD_AMOUNT = re.compile(rf"^(?P<amount>{_Q}(?:\s*(?:or|/)\s*{_Q})?)\s+(?:of\s+)?(?P<name>[A-Za-z].*)$", re.I)
 _AMOUNT_TAIL = re.compile(
     r"^(?P<name>.+?)\s+(?P<amount>(?:约|大约)?\s*[\d.½¼¾]+.*|适量.*|少许.*|若干.*)$"
 )
@@ -196,6 +198,10 @@ def parse_item(text: str) -> list[ItemParse]:
     m = re.match(r"^(?P<name>[^=＝]+?)\s*[=＝]\s*(?P<amount>.*)$", text)
     if m:
         text, amount = m.group("name").strip(), m.group("amount").strip()
+    elif not is_cjk(text):
+        m = _EN_LEAD_AMOUNT.match(text)
+        if m:
+            text, amount = m.group("name").strip(), m.group("amount").strip()
     else:
         m = _AMOUNT_TAIL.match(text)
         if m and not _is_measure(m.group("name")):

@@ -1,0 +1,250 @@
+"""Extraction + normalization tests on the bundled corpora (no database)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from threadgraph.ingest.extract import is_tool, parse_item
+from threadgraph.ingest.normalize import Normalizer
+from threadgraph.ingest.parsers import DocumentError, parse_file
+from threadgraph.ingest.pipeline import extract_corpus
+from threadgraph.knowledge.records import entity_id
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT / "corpora"
+GBJD = "howtocook/dishes/meat_dish/宫保鸡丁/宫保鸡丁.md"
+
+
+@pytest.fixture(scope="module")
+def ex():
+    return extract_corpus([CORPORA], root=CORPORA)
+
+
+def _norm() -> Normalizer:
+    return Normalizer(90.0)
+
+
+def _contains(ex, recipe: str, ingredient: str):
+    canon = _norm().canonical(ingredient, "ingredient")
+    hits = [t for t in ex.triples if t.relation == "CONTAINS" and t.subject == entity_id("recipe", recipe)
+            and t.object == entity_id("ingredient", canon)]
+    assert hits, f"{recipe} CONTAINS {ingredient} ({canon}) missing"
+    return hits[0]
+
+
+def _line_of(path: Path, needle: str) -> int:
+    for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip() == needle:
+            return no
+    raise AssertionError(f"{needle!r} not in {path}")
+
+
+def test_gongbao_contains_dacong_required(ex):
+    t = _contains(ex, "宫保鸡丁", "大葱")
+    assert t.properties["required"] is True
+    assert t.properties["amount"].startswith("1 根")
+    assert t.provenance.doc == GBJD
+
+
+def test_tomato_egg_sugar_optional(ex):
+    t = _contains(ex, "西红柿炒鸡蛋", "糖")
+    assert t.properties["required"] is False
+    assert _contains(ex, "西红柿炒鸡蛋", "鸡蛋").properties["required"] is True
+
+
+def test_gongbao_optional_subheading(ex):
+    assert _contains(ex, "宫保鸡丁", "莴笋").properties["required"] is False
+
+
+def test_gongbao_substitutions(ex):
+    n = _norm()
+    line = _line_of(CORPORA / GBJD, "- 手枪腿（或者鸡胸脯肉）")
+    subs = [t for t in ex.triples if t.relation == "SUBSTITUTES"
+            and t.subject == entity_id("ingredient", n.canonical("手枪腿", "ingredient"))
+            and t.object == entity_id("ingredient", n.canonical("鸡胸脯肉", "ingredient"))]
+    assert subs, "手枪腿 -> 鸡胸脯肉 missing"
+    t = subs[0]
+    assert t.properties["context"] == "recipe:宫保鸡丁"
+    assert t.properties["symmetric"] is True
+    assert t.provenance.line == line
+    assert t.provenance.doc == GBJD
+    assert any(t.subject == "ingredient:干辣椒" and t.object == "ingredient:二荆条" for t in ex.triples
+               if t.relation == "SUBSTITUTES")
+
+
+def test_directional_substitution_with_condition(ex):
+    subs = [t for t in ex.triples if t.relation == "SUBSTITUTES" and t.properties.get("context") == "recipe:照烧鸡腿饭"]
+    honey = [t for t in subs if t.subject == "ingredient:蜂蜜" and t.object == "ingredient:白糖"]
+    assert honey and honey[0].properties["symmetric"] is False and "没有" in honey[0].properties["condition"]
+
+
+def test_tools_never_ingredients(ex):
+    names = {e.name for e in ex.entities.values() if e.type == "ingredient"}
+    for tool in ("锅", "砧板", "微波炉", "烤箱", "空气炸锅", "保鲜膜", "剪刀", "厨房纸", "电饭煲"):
+        assert tool not in names
+    tools = {e.name for e in ex.entities.values() if e.type == "tool"}
+    assert {"微波炉", "烤箱", "锅"} <= tools
+    for t in ex.triples:
+        if t.relation == "SUBSTITUTES" and (t.subject.startswith("tool:") or t.object.startswith("tool:")):
+            assert t.subject.startswith("tool:") and t.object.startswith("tool:")
+    assert is_tool("平底锅") and not is_tool("锅巴") and not is_tool("大葱")
+
+
+def _mini(tmp_path: Path, name: str, body: str):
+    d = tmp_path / "docs"
+    d.mkdir(exist_ok=True)
+    (d / name).write_text(body, encoding="utf-8")
+    return extract_corpus([d], root=d)
+
+
+def test_unit_and_method_alternatives_are_not_substitutions(tmp_path):
+    ex = _mini(tmp_path, "soup.md", (
+        "# Tomato soup\n\n## Ingredients\n\n- 14 ounces or 400 grams canned tomatoes\n- 1 onion\n\n"
+        "## Steps\n\n1. Chop or dice the onion.\n2. Simmer.\n"))
+    assert not [t for t in ex.triples if t.relation == "SUBSTITUTES"]
+    objs = {t.object for t in ex.triples if t.relation == "CONTAINS"}
+    assert "ingredient:canned tomato" in objs and "ingredient:onion" in objs
+    ex = _mini(tmp_path, "汤.md", "# 番茄汤的做法\n\n## 必备原料和工具\n\n- 牛奶 1 杯或 240ml\n- 土豆 2-3 个\n- 胡萝卜（切片或切丝）\n")
+    assert not [t for t in ex.triples if t.relation == "SUBSTITUTES"]
+    assert {"ingredient:牛奶", "ingredient:胡萝卜"} <= {t.object for t in ex.triples}
+
+
+def test_english_alternatives(tmp_path):
+    ex = _mini(tmp_path, "r.md", "# Pancakes\n\n## What you need\n\n- butter or margarine\n- milk (optional)\n- a pan\n\n"
+               "## Method\n\nUse honey instead of sugar.\n\n- sugar\n")
+    subs = {(t.subject, t.object, t.properties["symmetric"]) for t in ex.triples if t.relation == "SUBSTITUTES"}
+    assert ("ingredient:butter", "ingredient:margarine", True) in subs
+    contains = {t.object: t for t in ex.triples if t.relation == "CONTAINS"}
+    assert contains["ingredient:milk"].properties["required"] is False
+    assert "tool:pan" in contains
+
+
+def test_parse_item_phrasings():
+    p = parse_item("西兰花（没有就用不辣的青椒代替）")[0]
+    assert p.name == "西兰花" and p.alternatives[0].raw.endswith("青椒") and not p.alternatives[0].symmetric
+    p = parse_item("干辣椒(或二荆条)")[0]
+    assert p.alternatives[0].raw == "二荆条" and p.alternatives[0].symmetric
+    p = parse_item("糖（可选）")[0]
+    assert p.optional and p.name == "糖"
+    p = parse_item("大葱 = 1 根（约 180g）")[0]
+    assert p.name == "大葱" and p.amount == "1 根（约 180g）"
+
+
+def test_pagerduty_roles(ex):
+    roles = {e.name: e for e in ex.entities.values() if e.type == "role"}
+    for name in ("Incident Commander", "Deputy", "Scribe", "Subject Matter Expert", "Customer Liaison",
+                 "Internal Liaison", "Crisis Team Leader"):
+        assert name in roles, name
+    assert "IC" in roles["Incident Commander"].aliases
+    assert "SME" in roles["Subject Matter Expert"].aliases
+    assert "IC" not in roles and "SME" not in roles
+
+
+def _role_sub(ex, a: str, b: str):
+    return [t for t in ex.triples if t.relation == "SUBSTITUTES"
+            and t.subject == entity_id("role", a) and t.object == entity_id("role", b)]
+
+
+def test_role_standins(ex):
+    subs = _role_sub(ex, "Scribe", "Deputy")
+    assert subs and subs[0].properties["condition"] == "if the incident is small enough in scope"
+    path = CORPORA / "pagerduty-incident-response/docs/before/different_roles.md"
+    text = path.read_text(encoding="utf-8").splitlines()
+    assert "take on the responsibilities of the Scribe" in text[subs[0].provenance.line - 1]
+    assert _role_sub(ex, "Internal Liaison", "Deputy")
+    cl = _role_sub(ex, "Customer Liaison", "Incident Commander")
+    assert cl and cl[0].properties["condition"] == "if Customer Liaison is not available"
+    assert _role_sub(ex, "Incident Commander", "Deputy")
+
+
+def test_sop_structure(ex):
+    doc = "pagerduty-incident-response/docs/before/different_roles.md"
+    did = entity_id("document", doc)
+    assert did in ex.entities
+    sections = [t.object for t in ex.triples if t.relation == "CONTAINS" and t.subject == did]
+    assert entity_id("section", f"{doc}#Deputy") in sections
+    steps = [t for t in ex.triples if t.relation == "CONTAINS" and t.object.startswith("step:")
+             and t.provenance.doc == doc]
+    assert len(steps) > 10
+    mentions = [t for t in ex.triples if t.relation == "RELATED" and t.properties.get("predicate") == "mentions_role"]
+    assert any(t.object == "role:Incident Commander" for t in mentions)
+
+
+def test_chunks(ex):
+    assert ex.chunks
+    assert all(len(c.text) <= 800 for c in ex.chunks)
+    gb = [c for c in ex.chunks if c.doc == GBJD]
+    assert any(c.section == "必备原料和工具" and c.language == "zh" for c in gb)
+    assert any("recipe:宫保鸡丁" in c.entity_ids or "ingredient:大葱" in c.entity_ids for c in gb)
+    pd = [c for c in ex.chunks if c.doc.endswith("different_roles.md")]
+    assert any(c.language == "en" and "role:Deputy" in c.entity_ids for c in pd)
+    assert len({c.id for c in ex.chunks}) == len(ex.chunks)
+
+
+def test_bad_files_skipped(tmp_path):
+    d = tmp_path / "c"
+    d.mkdir()
+    (d / "good.md").write_text("# Good\n\nSome text about the Deputy.\n", encoding="utf-8")
+    (d / "empty.md").write_text("", encoding="utf-8")
+    (d / "bin.md").write_bytes(b"# x\n\x00\x01\x02")
+    (d / "latin1.md").write_bytes("# ok\n\nline two\ncaf\xe9\n".encode("latin-1"))
+    (d / "image.png").write_bytes(b"\x89PNG")
+    (d / "LICENSE").write_text("MIT", encoding="utf-8")
+    (d / "notes.txt").write_text("First paragraph.\n\nSecond paragraph.\n", encoding="utf-8")
+    ex = extract_corpus([d], root=d)
+    skipped = {s.path: s for s in ex.skipped}
+    assert skipped["empty.md"].reason == "empty file"
+    assert "binary" in skipped["bin.md"].reason and skipped["bin.md"].line == 2
+    assert "UTF-8" in skipped["latin1.md"].reason and skipped["latin1.md"].line == 4
+    assert skipped["image.png"].reason == "unsupported file type"
+    assert "LICENSE" not in skipped
+    assert set(ex.documents) == {"good.md", "notes.txt"}
+    assert [c.text for c in ex.chunks if c.doc == "notes.txt"] == ["First paragraph.\nSecond paragraph."]
+
+
+def test_parse_errors_and_front_matter(tmp_path):
+    p = tmp_path / "x.rst"
+    p.write_text("hello", encoding="utf-8")
+    with pytest.raises(DocumentError) as err:
+        parse_file(p)
+    assert err.value.reason == "unsupported file type"
+    q = tmp_path / "fm.md"
+    q.write_text("---\ntitle: Hello\n---\n<!-- hidden\ncomment -->\n## Sec\n\n- item ![img](a.png)\n", encoding="utf-8")
+    doc = parse_file(q)
+    assert doc.title == "Hello"
+    item = [b for b in doc.blocks if b.kind == "item"][0]
+    assert item.line == 8 and item.text == "item" and item.path == ("Sec",)
+
+
+def test_determinism():
+    a = extract_corpus([CORPORA], root=CORPORA)
+    b = extract_corpus([CORPORA], root=CORPORA)
+    assert list(a.entities) == list(b.entities)
+    assert [(t.id, t.properties) for t in a.triples] == [(t.id, t.properties) for t in b.triples]
+    assert [(c.id, c.text, c.entity_ids) for c in a.chunks] == [(c.id, c.text, c.entity_ids) for c in b.chunks]
+    assert [(m.surface, m.canonical) for m in a.merges] == [(m.surface, m.canonical) for m in b.merges]
+
+
+def test_normalization_guards():
+    n = Normalizer(90.0)
+    assert n.canonical("西红柿", "ingredient") == n.canonical("番茄", "ingredient") == "番茄"
+    for a, b in (("白糖", "红糖"), ("生抽", "老抽"), ("白醋", "香醋"), ("鸡蛋", "鸡蛋清")):
+        assert n.canonical(a, "ingredient") != n.canonical(b, "ingredient"), (a, b)
+    # even a very permissive threshold never merges short Chinese names
+    loose = Normalizer(50.0)
+    assert loose.canonical("白糖", "ingredient") != loose.canonical("红糖", "ingredient")
+    assert loose.canonical("生抽", "ingredient") != loose.canonical("老抽", "ingredient")
+    assert n.canonical("生抽酱油", "ingredient") == "生抽"
+    assert n.canonical("IC", "role") == "Incident Commander"
+    assert n.canonical("新鲜的鸡蛋 2 个", "ingredient") == "鸡蛋"
+    assert n.canonical("tomatoes", "ingredient") == n.canonical("tomato", "ingredient")
+    assert any(m.surface == "西红柿" and m.canonical == "番茄" and m.method == "alias" for m in n.merges)
+
+
+def test_fuzzy_merge_latin():
+    n = Normalizer(90.0)
+    n.canonical("worcestershire sauce", "ingredient")
+    assert n.canonical("worcestershire sause", "ingredient") == "worcestershire sauce"
+    assert n.merges[-1].method == "fuzzy"
