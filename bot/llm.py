@@ -30,6 +30,11 @@ per-question limit the core takes ``budget = client.new_budget()`` (allowing
 ``settings.llm_max_calls`` calls, default 1) and passes ``budget=budget`` to
 each method; a method whose budget is spent returns ``None`` without any request.
 
+Latency: each HTTP attempt is bounded by ``settings.llm_timeout_s`` and the
+OpenAI SDK's own retries are off (``max_retries=0``); only invalid output is
+re-asked, so one call takes at most ``(llm_max_retries + 1) * llm_timeout_s``.
+A timeout, connection error or HTTP error status ends the call at once.
+
 ``openai`` and ``instructor`` are imported lazily (in ``LLMClient.__init__``):
 importing openai costs ~1.5 s.
 """
@@ -70,6 +75,7 @@ _MAX_LISTED_IDS = 60          # ids spelled out in an error message
 _MAX_KNOWN_ENTITIES = 80      # KB names offered to ``understand``
 _MAX_HISTORY_TURNS = 6
 _MAX_PASSAGE_CHARS = 1200
+_MAX_HISTORY_CHARS = 300      # per remembered turn
 
 # --------------------------------------------------------------------------- prompts
 
@@ -301,6 +307,11 @@ class LLMAnswer(BaseModel):
 # --------------------------------------------------------------------------- helpers
 
 
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def format_fact(f: Fact) -> str:
     """``[id] subject -RELATION-> object (k=v, ...) (source doc:line)``; the
     properties group is omitted when empty."""
@@ -313,9 +324,7 @@ def format_fact(f: Fact) -> str:
 def format_passage(p: Passage) -> str:
     """``[id] doc § section: text`` with whitespace collapsed and text cut at
     ``_MAX_PASSAGE_CHARS``."""
-    text = " ".join(p.text.split())
-    if len(text) > _MAX_PASSAGE_CHARS:
-        text = text[:_MAX_PASSAGE_CHARS] + "…"
+    text = _clip(p.text, _MAX_PASSAGE_CHARS)
     section = f" § {p.section}" if p.section else ""
     return f"[{p.id}] {p.doc}{section}: {text}"
 
@@ -472,7 +481,6 @@ class LLMClient:
                 messages=messages,
                 max_retries=self.max_retries,
                 context=context,
-                temperature=0,
             )
         except Exception as exc:  # noqa: BLE001 - the contract is "never raise"
             logger.warning(
@@ -507,7 +515,7 @@ class LLMClient:
                 "role": "user",
                 "content": UNDERSTAND_USER.format(
                     known="、".join(known) if known else "(none)",
-                    history="\n".join(f"- {h}" for h in hist) if hist else "(none)",
+                    history="\n".join(f"- {_clip(h, _MAX_HISTORY_CHARS)}" for h in hist) if hist else "(none)",
                     question=question,
                 ),
             },
