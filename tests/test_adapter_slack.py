@@ -317,3 +317,55 @@ def test_render_splits_over_messages_at_50_blocks():
     assert sum(b["type"] == "actions" for b in all_blocks) == 1
     context_text = "\n".join(e["text"] for b in all_blocks if b["type"] == "context" for e in b["elements"])
     assert all(f"原料{i} &lt;&amp;&gt;" in context_text for i in range(400))
+
+
+def _http_post(url: str, body: str, headers: dict) -> tuple[int, str]:
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(url, data=body.encode(), method="POST", headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, resp.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def test_http_events_endpoint_via_serve(core, fake, settings):
+    from fakes_platform import RunningServe
+
+    seen: list = []
+    s = settings.model_copy(update={"telegram_bot_token": None})
+    with RunningServe(derive_bot(core, seen=seen), s, ("slack",), role="http") as running:
+        url = f"http://127.0.0.1:{running.server.port}/slack/events"
+        challenge = json.dumps({"token": "legacy", "challenge": "abc123", "type": "url_verification"})
+        status, text = _http_post(url, challenge, slack_headers(SECRET, challenge))
+        assert status == 200 and "abc123" in text
+        body = slack_event_body(mention("宫保鸡丁没有花生用什么代替?", ts="1710000100.000100"), "EvHTTP1")
+        status, _ = _http_post(url, body, slack_headers(SECRET, body, bad=True))
+        assert status == 401
+        t0 = time.monotonic()
+        status, _ = _http_post(url, body, slack_headers(SECRET, body))
+        assert status == 200 and time.monotonic() - t0 < 3.0  # acknowledged within Slack's 3 s
+        status, _ = _http_post(url, body, slack_headers(SECRET, body, retry_num=1))
+        assert status == 200
+        update = fake.wait_for("chat.update")[0]
+        assert update["channel"] == "C0001"
+    assert len(seen) == 1 and seen[0].thread.thread == "1710000100.000100"
+    assert len(fake.calls_to("chat.update")) == 1
+
+
+def test_serve_plan_splits_web_and_worker(settings):
+    from threadgraph.adapters.serve import plan
+
+    both = settings.model_copy(update={"telegram_bot_token": SecretStr("1:x"), "slack_app_token": SecretStr("xapp-1")})
+    assert (plan(both, ("all",), "worker").slack, plan(both, ("all",), "worker").telegram) == ("socket", "polling")
+    assert plan(both, ("all",), "http").empty
+    hooked = settings.model_copy(update={"telegram_bot_token": SecretStr("1:x"),
+                                         "telegram_webhook_url": "https://x.example/tg"})
+    web, worker = plan(hooked, ("all",), "http"), plan(hooked, ("all",), "worker")
+    assert (web.slack, web.telegram) == ("http", "webhook") and worker.empty
+    with pytest.raises(ValueError):
+        plan(settings.model_copy(update={"slack_bot_token": None}), ("slack",), "all")
+    with pytest.raises(ValueError):
+        plan(settings, ("discord",), "all")

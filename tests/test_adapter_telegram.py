@@ -294,3 +294,56 @@ def test_render_html_escapes_and_respects_limit():
     vis = "".join(visible(c) for c in chunks)
     assert vis.count("长") == 5000 and "<script>?" in vis
     assert not re.search(r"<(?!/?(b|i|code)>)", "".join(chunks))
+
+
+_SERVE_SCRIPT = r'''
+import logging, sys, time
+sys.path.insert(0, sys.argv[3])
+from pydantic import SecretStr
+from standin_bot import StandInBot
+from threadgraph.adapters.serve import serve
+from threadgraph.settings import Settings
+
+class SlowBot(StandInBot):
+    def answer(self, message, retrieval="hybrid"):
+        if "boom" in message.text:
+            raise RuntimeError("core failure for " + message.text)
+        print("ANSWERING", flush=True)
+        time.sleep(1.0)
+        return super().answer(message, retrieval)
+
+logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+s = Settings(data_dir=sys.argv[2], telegram_bot_token=SecretStr(sys.argv[4]), telegram_api_url=sys.argv[1])
+serve(SlowBot(s), s, ("telegram",), role="worker", drain_timeout=10)
+print("EXITED CLEANLY", flush=True)
+'''
+
+
+def test_sigterm_in_a_real_process_drains_and_never_logs_the_token(fake, tmp_path):
+    """The process-level contract (signal handling, log redaction) with a test-only stand-in
+    core in a subprocess; the adapters' behaviour with the real core is covered above."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    here = os.path.dirname(__file__)
+    proc = subprocess.Popen([sys.executable, "-c", _SERVE_SCRIPT, fake.root, str(tmp_path / "d"), here, TOKEN],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        fake.wait_for("getUpdates", 1, timeout=20)
+        fake.push({"message": tg_message("boom please", chat_id=42, message_id=1)})
+        assert "Sorry" in sent(fake, 1, timeout=15)[0]["text"]  # apology, process alive
+        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=2)})
+        assert proc.stdout.readline().strip() == "ANSWERING"
+        proc.send_signal(signal.SIGTERM)  # while the answer is in flight
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err[-3000:]
+    assert "EXITED CLEANLY" in out
+    assert len(fake.calls_to("sendMessage")) == 2  # the in-flight answer was delivered before exit
+    assert "RuntimeError: core failure" in err and "telegram update" in err  # traceback with update id
+    assert TOKEN not in err and TOKEN.split(":")[1] not in err
