@@ -41,7 +41,7 @@ TOOL_WORDS = (
     "保鲜膜 保鲜袋 保鲜盒 剪刀 厨房纸 吸油纸 烘焙纸 油纸 锡纸 铝箔纸 量杯 量勺 砧板 案板 菜板 菜刀 刀具 "
     "牙签 竹签 温度计 模具 打蛋器 料理机 搅拌机 破壁机 榨汁机 豆浆机 面包机 绞肉机 漏勺 擀面杖 筷子 "
     "蒸笼 蒸架 烤盘 烤架 烤网 筛网 滤网 纱布 厨房秤 电子秤 裱花袋 刮刀 刮板 夹子 锅 刀 碗 盘 铲 勺 盆 "
-    "盘子 碟子 汤勺 饭勺 勺子 铲子 电磁炉 燃气灶 烤炉 冰箱 密封罐 玻璃瓶 容器"
+    "盘子 碟子 汤勺 饭勺 勺子 铲子 电磁炉 燃气灶 烤炉 冰箱 密封罐 玻璃瓶 容器 密封袋 手套 刷子 笊篱 秒表 计时器 定时器 盘夹 夹子 纱布"
 ).split()
 _TOOL_SUFFIX_1 = ("锅", "刀", "碗", "盘", "铲", "勺", "盆", "炉", "机", "器", "杖", "笼", "罐", "筷", "秤", "架", "网", "膜")
 _NOT_TOOLS = {"锅巴", "锅包肉", "刀豆", "刀鱼", "碗豆", "勺子菜", "火锅底料", "蒸肉米粉"}
@@ -103,6 +103,20 @@ def _is_measure(raw: str) -> bool:
     return clean_name(raw, "ingredient") == "" or bool(re.fullmatch(
         r"(?:约|大约|about)?\s*[\d./½¼¾]+(?:\s*[-–~～至到]\s*[\d./]+)?\s*"
         r"(?:[a-zA-Z]{1,12}|[个只根片勺杯碗瓣块颗粒把条张支斤两滴袋包盒罐瓶份克升毫升千克公斤]{1,3})\.?", raw, re.I))
+
+
+_PROSE_START = re.compile(r"^(?:将|把|在|取|用|加入|放入|倒入|准备|如果|如|可以|需要|使用|当|先|再|然后|每|以|和|与|不|为|也|即|所以|但|后|时候|差不多|看)")
+
+
+def plausible_name(name: str) -> bool:
+    """Reject list-item prose that is not a thing's name: Chinese names over
+    8 characters, names with sentence punctuation, digits or ``°``, or that
+    start like an instruction (将/把/加入/如果…); English names over 5 words."""
+    if not name or re.search(r"[。！？；;!?°\d%：:，,（）()]", name):
+        return False
+    if is_cjk(name):
+        return len(name) <= 8 and not _PROSE_START.match(name)
+    return len(name.split()) <= 5
 
 
 def _is_method(name: str) -> bool:
@@ -213,6 +227,13 @@ def parse_item(text: str) -> list[ItemParse]:
         alts.extend(_alts_from_note(note))
     base = _PAREN.sub("", text).strip()
     base = _OPT_MARK.sub("", base).strip(" ：:,，")
+    lab = re.match(r"^(?P<l>[^：:]{1,8})[：:]\s*(?P<r>.+)$", base)
+    if lab and is_cjk(base):
+        if re.search(r"原料|材料|配料|食材|调料|工具|必备|可选|其他|主料|辅料", lab.group("l")):
+            optional = optional or bool(OPTIONAL_LABEL.search(lab.group("l")))
+            base = lab.group("r")  # "工具：锅" / "可选：葱花"
+        else:
+            base = lab.group("l")  # "翘嘴鱼：最佳…" / "盐：约 3g"
     if is_cjk(base):
         parts = _split_top(base, "、，,；;")
     else:
@@ -223,7 +244,7 @@ def parse_item(text: str) -> list[ItemParse]:
         if is_cjk(part):
             bits = _split_top(part, "/／")
             if len(bits) == 1:
-                bits = [b for b in re.split(r"或者|或是|或", part) if b.strip()]
+                bits = [b for b in re.split(r"或者|或是|或|(?<![A-Za-z])or(?![A-Za-z])", part) if b.strip()]
             if len(bits) > 1 and not any(_is_measure(b) for b in bits):
                 name = bits[0]
                 palts += [Alternative(b, True) for b in bits[1:]]
@@ -344,7 +365,7 @@ class RecipeExtractor:
                 return
             xc = clean_name(x, "ingredient")
             yc = clean_name(y_raw, "ingredient")
-            if not xc or not yc or _is_method(xc) or _is_method(yc):
+            if not (plausible_name(xc) and plausible_name(yc)) or _is_method(xc) or _is_method(yc):
                 return
             tx = x_type or ("tool" if is_tool(xc) else "ingredient")
             ty = "tool" if is_tool(yc) else "ingredient"
@@ -366,7 +387,7 @@ class RecipeExtractor:
         def add_contains(surface: str, required: bool, amount: str, b: Block, conf: float, rule: str, force_tool: bool) -> str:
             nonlocal order
             c = clean_name(surface, "ingredient")
-            if not c:
+            if not c or not plausible_name(c):
                 return ""
             type_ = "tool" if (force_tool or is_tool(c)) else "ingredient"
             if type_ == "ingredient":

@@ -95,7 +95,8 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
     while prev != s:
         prev = s
         s = _PARENS.sub("", s)
-    s = re.split(r"[=＝]", s, maxsplit=1)[0]
+    s = re.split(r"[=＝（(]", s, maxsplit=1)[0]  # also drops an unclosed "(note…" tail
+    s = re.sub(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\u2460-\u24FF\uFE0F]", "", s)
     if is_cjk(s):
         s = _AMOUNT_ZH.sub("", s)
         s = _QUALIFIERS_ZH.sub("", s)
