@@ -361,6 +361,12 @@ class RecipeExtractor:
             return eid, canon
 
         def add_sub(x: str, y_raw: str, sym: bool, cond: str, b: Block, conf: float, rule: str, x_type: str = "") -> None:
+            ys = [p for p in re.split(r"或者|或是|或", y_raw) if p.strip()] if is_cjk(y_raw) else [y_raw]
+            if len(ys) > 1:
+                for y in ys:
+                    add_sub(x, y, sym, cond, b, conf, rule, x_type)
+                return
+            y_raw = re.sub(r"^(?:了|的|将|把)", "", y_raw.strip())
             if _is_measure(y_raw) or _is_measure(x):
                 return
             xc = clean_name(x, "ingredient")
