@@ -29,7 +29,7 @@ class Settings(BaseSettings):
     embedding_model_path: Path | None = Field(
         None, description="Local model folder (model.onnx + tokenizer); when set no hub is contacted."
     )
-    embedding_batch_size: int = Field(64, ge=1)
+    embedding_batch_size: int = Field(16, ge=1, description="Passages per model call (small batches of length-sorted texts pad least).")
     alias_csv: Path | None = Field(None, description="Extra alias table (CSV: alias,canonical[,type]) merged over the bundled one.")
     fuzzy_threshold: float = Field(90.0, ge=0, le=100, description="rapidfuzz WRatio score above which two names merge.")
 

@@ -62,7 +62,7 @@ def build_kb(
     embedder=None,
     embedder_error: str | None = None,
     inputs: Sequence[Path] = (),
-    batch_size: int = 64,
+    batch_size: int = 16,
     progress: Progress | None = None,
 ) -> IngestReport:
     """Write ``extraction`` as a new build under ``data_dir`` and publish it.
@@ -84,17 +84,18 @@ def build_kb(
     chunk_vecs = ent_vecs = None
     linkable = [e for e in entities if e.type not in ("section", "step")]
     if embedder is not None:
-        import numpy as np
+        from ..knowledge.embeddings import EmbeddingCache
 
-        parts = []
-        total = len(chunks)
-        for i in range(0, total, 256):
-            batch = chunks[i : i + 256]
-            parts.append(embedder.embed_passages([f"{c.section}\n{c.text}" if c.section else c.text for c in batch], batch_size))
-            if progress:
-                progress("embedding passages", min(i + 256, total), total)
-        chunk_vecs = np.concatenate(parts) if parts else np.zeros((0, embedder.dim), dtype="float32")
-        ent_vecs = embedder.embed_queries([e.name for e in linkable]) if linkable else None
+        cache = EmbeddingCache(Path(data_dir) / "cache" / "embeddings.sqlite")
+        try:
+            texts = [f"{c.section}\n{c.text}" if c.section else c.text for c in chunks]
+            chunk_vecs = cache.embed(
+                embedder, texts, batch_size=batch_size,
+                progress=(lambda d, t: progress("embedding passages", d, t)) if progress else None,
+            )
+            ent_vecs = cache.embed(embedder, [e.name for e in linkable], kind="query") if linkable else None
+        finally:
+            cache.close()
         report.embedding_model = embedder.name
 
     if progress:

@@ -12,6 +12,7 @@ score = Σ 1/(k + rank), k = 60).
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -22,6 +23,9 @@ import pyarrow as pa
 from .records import Chunk, Entity
 
 log = logging.getLogger(__name__)
+
+# Lance logs "No existing dataset ... will be created" at WARN for every new table.
+os.environ.setdefault("LANCE_LOG", "error")
 
 CHUNKS = "chunks"
 ENTITIES = "entities"

@@ -1,0 +1,295 @@
+"""Graph retrieval: one parameterized Cypher query per question type, plus
+subgraph expansion for open questions.
+
+Every function takes a :class:`~threadgraph.knowledge.graph.GraphStore` and
+entity ids (never user text as query text) and returns :class:`GraphFact`
+records with provenance, best first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .graph import GraphStore
+
+_PROV = "r.id AS fid, r.doc AS doc, r.section AS section, r.line AS line, r.confidence AS confidence"
+
+
+@dataclass
+class GraphFact:
+    """One triple with provenance. ``subject``/``object`` are names;
+    ``subject_id``/``object_id`` entity ids; ``properties`` relation-specific
+    (``required``, ``amount``, ``context``, ``context_name``, ``condition``,
+    ``symmetric``, ``predicate``, ``hop``, ``via``)."""
+
+    id: str
+    subject: str
+    relation: str
+    object: str
+    subject_id: str
+    object_id: str
+    properties: dict = field(default_factory=dict)
+    doc: str = ""
+    section: str = ""
+    line: int = 0
+    confidence: float = 1.0
+
+
+def _fact(row: dict, relation: str, props: dict) -> GraphFact:
+    return GraphFact(
+        id=row["fid"], subject=row["sn"], relation=relation, object=row["on"],
+        subject_id=row["s"], object_id=row["o"], properties={k: v for k, v in props.items() if v not in (None, "")},
+        doc=row["doc"] or "", section=row["section"] or "", line=int(row["line"] or 0),
+        confidence=float(row["confidence"] if row["confidence"] is not None else 1.0),
+    )
+
+
+def _sub_fact(row: dict, **extra) -> GraphFact:
+    return _fact(
+        row, "SUBSTITUTES",
+        {"context": row["ctx"], "context_name": row["ctxn"], "condition": row["cond"], "symmetric": row["sym"], **extra},
+    )
+
+
+_SUB_COLS = (
+    "a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.context AS ctx, r.context_name AS ctxn, "
+    "r.cond AS cond, r.symmetric AS sym, " + _PROV
+)
+
+
+def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None = None, *, limit: int = 12) -> list[GraphFact]:
+    """Stand-ins for any of ``item_ids`` (ingredients, tools or roles).
+
+    Order: substitutions recorded in ``context_id`` (e.g. the recipe) first,
+    then general ones (no context), then those recorded in other contexts,
+    then 2-hop ones through an intermediate item (``properties.hop = 2``,
+    ``via``). A symmetric edge ``A or B`` counts in both directions; a
+    directed edge ``X -> Y`` means "Y can replace X".
+    """
+    if not item_ids:
+        return []
+    direct = graph.query(
+        f"MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE a.id IN $ids RETURN {_SUB_COLS}", {"ids": item_ids}
+    )
+    reverse = graph.query(
+        f"MATCH (b:Entity)-[r:SUBSTITUTES]->(a:Entity) WHERE a.id IN $ids AND r.symmetric RETURN {_SUB_COLS}",
+        {"ids": item_ids},
+    )
+    facts: list[GraphFact] = []
+    seen: set[str] = set()
+    for row in direct:
+        facts.append(_sub_fact(row))
+    for row in reverse:
+        # present the symmetric edge from the asked item's side
+        row = {**row, "s": row["o"], "sn": row["on"], "o": row["s"], "on": row["sn"]}
+        facts.append(_sub_fact(row))
+
+    def rank(f: GraphFact) -> tuple:
+        ctx = f.properties.get("context", "")
+        tier = 0 if (context_id and ctx == context_id) else 1 if not ctx else 2
+        return (tier, -f.confidence, f.object, f.id)
+
+    facts.sort(key=rank)
+    out = []
+    for f in facts:
+        key = (f.object_id, f.properties.get("context", ""))
+        if f.object_id in item_ids or key in seen:
+            continue
+        seen.add(key)
+        out.append(f)
+    if len(out) < limit:
+        two_hop = _two_hop(graph, item_ids)
+        have = {f.object_id for f in out}
+        for row in two_hop:
+            if row["o"] in have:
+                continue
+            have.add(row["o"])
+            out.append(_sub_fact(row, hop=2, via=row["via"]))
+    return out[:limit]
+
+
+def _two_hop(graph: GraphStore, item_ids: list[str]) -> list[dict]:
+    """Items that replace a replacement of the asked item (A→M→B), directed
+    unless the edge is symmetric."""
+    rows = graph.query(
+        "MATCH (a:Entity)-[r1:SUBSTITUTES]->(m:Entity)-[r:SUBSTITUTES]->(b:Entity) "
+        "WHERE a.id IN $ids AND NOT b.id IN $ids AND a.type = b.type "
+        f"RETURN m.name AS via, a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.context AS ctx, "
+        f"r.context_name AS ctxn, r.cond AS cond, r.symmetric AS sym, {_PROV} "
+        "ORDER BY r.confidence DESC, b.name LIMIT 20",
+        {"ids": item_ids},
+    )
+    for row in rows:
+        row["confidence"] = float(row["confidence"] or 1.0) * 0.5
+    return rows
+
+
+def contains(graph: GraphStore, parent_id: str, *, types: list[str] | None = None, limit: int = 80) -> list[GraphFact]:
+    """What ``parent_id`` CONTAINS (a recipe's ingredients and tools with
+    ``required`` and ``amount``, a document's sections...), in source order."""
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id = $id AND b.type IN $types "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, b.type AS otype, r.required AS req, "
+        f"r.amount AS amount, r.ord AS ord, {_PROV} ORDER BY r.ord, r.line LIMIT $limit",
+        {"id": parent_id, "types": types or ["ingredient", "tool"], "limit": limit},
+    )
+    return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"], "type": r["otype"]}) for r in rows]
+
+
+def contains_edge(graph: GraphStore, parent_id: str, item_ids: list[str]) -> list[GraphFact]:
+    """The CONTAINS edges from ``parent_id`` to any of ``item_ids``."""
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id = $id AND b.id IN $ids "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, b.type AS otype, r.required AS req, "
+        f"r.amount AS amount, {_PROV} ORDER BY r.ord",
+        {"id": parent_id, "ids": item_ids},
+    )
+    return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"], "type": r["otype"]}) for r in rows]
+
+
+def used_in(graph: GraphStore, item_ids: list[str], *, limit: int = 30) -> list[GraphFact]:
+    """Recipes (or other parents) that CONTAIN any of ``item_ids``."""
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE b.id IN $ids AND a.type = 'recipe' "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.required AS req, r.amount AS amount, {_PROV} "
+        "ORDER BY r.required DESC, a.name LIMIT $limit",
+        {"ids": item_ids, "limit": limit},
+    )
+    return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]}) for r in rows]
+
+
+def shared(graph: GraphStore, a_id: str, b_id: str) -> list[tuple[GraphFact, GraphFact]]:
+    """Items both ``a_id`` and ``b_id`` CONTAIN, as pairs of edges."""
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(i:Entity)<-[r2:CONTAINS]-(b:Entity) "
+        "WHERE a.id = $a AND b.id = $b AND i.type = 'ingredient' "
+        f"RETURN a.id AS s, a.name AS sn, i.id AS o, i.name AS on, r.required AS req, r.amount AS amount, {_PROV}, "
+        "b.id AS s2, b.name AS sn2, r2.id AS fid2, r2.doc AS doc2, r2.section AS section2, r2.line AS line2, "
+        "r2.confidence AS confidence2, r2.required AS req2, r2.amount AS amount2 ORDER BY r.ord",
+        {"a": a_id, "b": b_id},
+    )
+    out = []
+    for r in rows:
+        f1 = _fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]})
+        r2 = {"fid": r["fid2"], "s": r["s2"], "sn": r["sn2"], "o": r["o"], "on": r["on"], "doc": r["doc2"],
+              "section": r["section2"], "line": r["line2"], "confidence": r["confidence2"]}
+        out.append((f1, _fact(r2, "CONTAINS", {"required": r["req2"], "amount": r["amount2"]})))
+    return out
+
+
+def recipes_without(graph: GraphStore, exclude_ids: list[str], include_ids: list[str] | None = None, *, limit: int = 15) -> tuple[int, list[GraphFact]]:
+    """Recipes that CONTAIN none of ``exclude_ids`` (and, when given, some of
+    ``include_ids``). Returns ``(total count, facts)``; with ``include_ids`` the
+    facts are the positive CONTAINS edges, otherwise synthetic "lacks" facts
+    are not invented: the list is of recipes as RELATED-free name facts."""
+    if include_ids:
+        rows = graph.query(
+            "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.type = 'recipe' AND b.id IN $inc "
+            "AND NOT EXISTS { MATCH (a)-[:CONTAINS]->(x:Entity) WHERE x.id IN $exc } "
+            f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.required AS req, r.amount AS amount, {_PROV} "
+            "ORDER BY a.name",
+            {"inc": include_ids, "exc": exclude_ids},
+        )
+        facts = [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]}) for r in rows]
+        return len(facts), facts[:limit]
+    total = graph.query(
+        "MATCH (a:Entity) WHERE a.type = 'recipe' AND NOT EXISTS { MATCH (a)-[:CONTAINS]->(x:Entity) WHERE x.id IN $exc } "
+        "RETURN count(a) AS n",
+        {"exc": exclude_ids},
+    )[0]["n"]
+    return int(total), []
+
+
+def recipe_names_without(graph: GraphStore, exclude_ids: list[str], *, limit: int = 15) -> list[dict]:
+    """Names and docs of recipes that CONTAIN none of ``exclude_ids``."""
+    return graph.query(
+        "MATCH (a:Entity) WHERE a.type = 'recipe' AND NOT EXISTS { MATCH (a)-[:CONTAINS]->(x:Entity) WHERE x.id IN $exc } "
+        "RETURN a.id AS id, a.name AS name, a.doc AS doc ORDER BY a.name LIMIT $limit",
+        {"exc": exclude_ids, "limit": limit},
+    )
+
+
+def related(graph: GraphStore, entity_ids: list[str], *, limit: int = 20) -> list[GraphFact]:
+    """RELATED triples touching ``entity_ids`` (either side)."""
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:RELATED]->(b:Entity) WHERE a.id IN $ids OR b.id IN $ids "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.predicate AS pred, {_PROV} "
+        "ORDER BY r.confidence DESC, r.doc, r.line LIMIT $limit",
+        {"ids": entity_ids, "limit": limit},
+    )
+    return [_fact(r, "RELATED", {"predicate": r["pred"]}) for r in rows]
+
+
+def steps(graph: GraphStore, doc: str, *, section_like: str | None = None, limit: int = 40) -> list[GraphFact]:
+    """Numbered steps of document ``doc`` in source order (parent section →
+    step, ``properties.text`` the step text). ``section_like`` keeps only
+    steps whose parent section name contains it (case-insensitive)."""
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE b.type = 'step' AND r.doc = $doc "
+        "AND ($sec = '' OR lower(a.name) CONTAINS lower($sec)) "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, b.text AS text, r.ord AS ord, {_PROV} "
+        "ORDER BY r.line LIMIT $limit",
+        {"doc": doc, "sec": section_like or "", "limit": limit},
+    )
+    return [_fact(r, "CONTAINS", {"text": r["text"], "order": r["ord"]}) for r in rows]
+
+
+def role_steps(graph: GraphStore, role_ids: list[str], *, limit: int = 30) -> list[GraphFact]:
+    """Steps that name one of ``role_ids`` (step CONTAINS/RELATED role), with
+    the step text — what the role does according to the SOPs."""
+    rows = graph.query(
+        "MATCH (b:Entity)-[r]->(a:Entity) WHERE a.id IN $ids AND b.type = 'step' "
+        f"RETURN b.id AS s, b.text AS sn, a.id AS o, a.name AS on, label(r) AS rel, {_PROV} "
+        "ORDER BY r.doc, r.line LIMIT $limit",
+        {"ids": role_ids, "limit": limit},
+    )
+    return [_fact(r, r["rel"], {}) for r in rows]
+
+
+def docs_of(graph: GraphStore, entity_ids: list[str], *, limit: int = 8) -> list[str]:
+    """Documents that define or mention ``entity_ids``: the entity's own doc
+    first, then docs whose chunks MENTION it most."""
+    own = graph.query("MATCH (e:Entity) WHERE e.id IN $ids AND e.doc <> '' RETURN DISTINCT e.doc AS doc", {"ids": entity_ids})
+    docs = [r["doc"] for r in own]
+    if len(docs) < limit:
+        rows = graph.query(
+            "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.id IN $ids RETURN c.doc AS doc, count(*) AS n "
+            "ORDER BY n DESC, doc LIMIT $limit",
+            {"ids": entity_ids, "limit": limit},
+        )
+        docs += [r["doc"] for r in rows if r["doc"] not in docs]
+    return docs[:limit]
+
+
+def neighbourhood(graph: GraphStore, entity_ids: list[str], *, per_hop: int = 12, hops: int = 2) -> list[GraphFact]:
+    """Subgraph expansion for open questions: up to ``per_hop`` triples per
+    hop, breadth-first from ``entity_ids`` over CONTAINS, SUBSTITUTES and
+    RELATED (structure nodes — sections and steps — are not expanded)."""
+    frontier = list(entity_ids)
+    seen_nodes = set(frontier)
+    out: list[GraphFact] = []
+    seen_facts: set[str] = set()
+    for hop in range(1, hops + 1):
+        if not frontier:
+            break
+        rows = []
+        for pattern in ("(a:Entity)-[r]->(b:Entity)", "(b:Entity)-[r]->(a:Entity)"):
+            rows += graph.query(
+                f"MATCH {pattern} WHERE a.id IN $ids AND NOT b.type IN ['section', 'step', 'document'] "
+                "AND label(r) <> 'MENTIONS' "
+                "RETURN CASE WHEN $out THEN a.id ELSE b.id END AS s, CASE WHEN $out THEN a.name ELSE b.name END AS sn, "
+                "CASE WHEN $out THEN b.id ELSE a.id END AS o, CASE WHEN $out THEN b.name ELSE a.name END AS on, "
+                f"label(r) AS rel, b.id AS nb, {_PROV} ORDER BY r.confidence DESC, r.doc, r.line LIMIT $limit",
+                {"ids": frontier, "limit": per_hop, "out": pattern.startswith("(a")},
+            )
+        nxt = []
+        for r in rows:
+            if r["fid"] in seen_facts:
+                continue
+            seen_facts.add(r["fid"])
+            out.append(_fact(r, r["rel"], {"hop": hop}))
+            if r["nb"] not in seen_nodes:
+                seen_nodes.add(r["nb"])
+                nxt.append(r["nb"])
+        frontier = nxt
+    return out
