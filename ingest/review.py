@@ -45,9 +45,9 @@ def export_graph(graph: GraphStore, out_dir: Path) -> tuple[int, int]:
             w.writerow({**n, "aliases": "|".join(n["aliases"] or [])})
     edges = []
     queries = {
-        "CONTAINS": "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) RETURN a.id AS s, b.id AS o, a.name AS sn, b.name AS on, r AS r",
-        "SUBSTITUTES": "MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) RETURN a.id AS s, b.id AS o, a.name AS sn, b.name AS on, r AS r",
-        "RELATED": "MATCH (a:Entity)-[r:RELATED]->(b:Entity) RETURN a.id AS s, b.id AS o, a.name AS sn, b.name AS on, r AS r",
+        "CONTAINS": "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) RETURN a.id AS s, b.id AS o, a.name AS sn, b.name AS obn, r AS r",
+        "SUBSTITUTES": "MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) RETURN a.id AS s, b.id AS o, a.name AS sn, b.name AS obn, r AS r",
+        "RELATED": "MATCH (a:Entity)-[r:RELATED]->(b:Entity) RETURN a.id AS s, b.id AS o, a.name AS sn, b.name AS obn, r AS r",
     }
     prov = {"id", "doc", "section", "line", "extractor", "confidence", "_src", "_dst", "_id", "_label"}
     for rel, q in queries.items():
@@ -57,7 +57,7 @@ def export_graph(graph: GraphStore, out_dir: Path) -> tuple[int, int]:
             edges.append(
                 {
                     "id": r["id"], "relation": rel, "subject": row["s"], "object": row["o"],
-                    "subject_name": row["sn"], "object_name": row["on"],
+                    "subject_name": row["sn"], "object_name": row["obn"],
                     "properties": json.dumps(props, ensure_ascii=False, sort_keys=True),
                     "doc": r["doc"], "section": r["section"], "line": r["line"],
                     "extractor": r["extractor"], "confidence": r["confidence"],

@@ -37,7 +37,7 @@ class GraphFact:
 
 def _fact(row: dict, relation: str, props: dict) -> GraphFact:
     return GraphFact(
-        id=row["fid"], subject=row["sn"], relation=relation, object=row["on"],
+        id=row["fid"], subject=row["sn"], relation=relation, object=row["obn"],
         subject_id=row["s"], object_id=row["o"], properties={k: v for k, v in props.items() if v not in (None, "")},
         doc=row["doc"] or "", section=row["section"] or "", line=int(row["line"] or 0),
         confidence=float(row["confidence"] if row["confidence"] is not None else 1.0),
@@ -52,7 +52,7 @@ def _sub_fact(row: dict, **extra) -> GraphFact:
 
 
 _SUB_COLS = (
-    "a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.context AS ctx, r.context_name AS ctxn, "
+    "a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, r.context AS ctx, r.context_name AS ctxn, "
     "r.cond AS cond, r.symmetric AS sym, " + _PROV
 )
 
@@ -81,7 +81,7 @@ def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None =
         facts.append(_sub_fact(row))
     for row in reverse:
         # present the symmetric edge from the asked item's side
-        row = {**row, "s": row["o"], "sn": row["on"], "o": row["s"], "on": row["sn"]}
+        row = {**row, "s": row["o"], "sn": row["obn"], "o": row["s"], "obn": row["sn"]}
         facts.append(_sub_fact(row))
 
     def rank(f: GraphFact) -> tuple:
@@ -114,7 +114,7 @@ def _two_hop(graph: GraphStore, item_ids: list[str]) -> list[dict]:
     rows = graph.query(
         "MATCH (a:Entity)-[r1:SUBSTITUTES]->(m:Entity)-[r:SUBSTITUTES]->(b:Entity) "
         "WHERE a.id IN $ids AND NOT b.id IN $ids AND a.type = b.type "
-        f"RETURN m.name AS via, a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.context AS ctx, "
+        f"RETURN m.name AS via, a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, r.context AS ctx, "
         f"r.context_name AS ctxn, r.cond AS cond, r.symmetric AS sym, {_PROV} "
         "ORDER BY r.confidence DESC, b.name LIMIT 20",
         {"ids": item_ids},
@@ -129,7 +129,7 @@ def contains(graph: GraphStore, parent_id: str, *, types: list[str] | None = Non
     ``required`` and ``amount``, a document's sections...), in source order."""
     rows = graph.query(
         "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id = $id AND b.type IN $types "
-        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, b.type AS otype, r.required AS req, "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, b.type AS otype, r.required AS req, "
         f"r.amount AS amount, r.ord AS ord, {_PROV} ORDER BY r.ord, r.line LIMIT $limit",
         {"id": parent_id, "types": types or ["ingredient", "tool"], "limit": limit},
     )
@@ -140,7 +140,7 @@ def contains_edge(graph: GraphStore, parent_id: str, item_ids: list[str]) -> lis
     """The CONTAINS edges from ``parent_id`` to any of ``item_ids``."""
     rows = graph.query(
         "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id = $id AND b.id IN $ids "
-        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, b.type AS otype, r.required AS req, "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, b.type AS otype, r.required AS req, "
         f"r.amount AS amount, {_PROV} ORDER BY r.ord",
         {"id": parent_id, "ids": item_ids},
     )
@@ -151,7 +151,7 @@ def used_in(graph: GraphStore, item_ids: list[str], *, limit: int = 30) -> list[
     """Recipes (or other parents) that CONTAIN any of ``item_ids``."""
     rows = graph.query(
         "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE b.id IN $ids AND a.type = 'recipe' "
-        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.required AS req, r.amount AS amount, {_PROV} "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, r.required AS req, r.amount AS amount, {_PROV} "
         "ORDER BY r.required DESC, a.name LIMIT $limit",
         {"ids": item_ids, "limit": limit},
     )
@@ -163,7 +163,7 @@ def shared(graph: GraphStore, a_id: str, b_id: str) -> list[tuple[GraphFact, Gra
     rows = graph.query(
         "MATCH (a:Entity)-[r:CONTAINS]->(i:Entity)<-[r2:CONTAINS]-(b:Entity) "
         "WHERE a.id = $a AND b.id = $b AND i.type = 'ingredient' "
-        f"RETURN a.id AS s, a.name AS sn, i.id AS o, i.name AS on, r.required AS req, r.amount AS amount, {_PROV}, "
+        f"RETURN a.id AS s, a.name AS sn, i.id AS o, i.name AS obn, r.required AS req, r.amount AS amount, {_PROV}, "
         "b.id AS s2, b.name AS sn2, r2.id AS fid2, r2.doc AS doc2, r2.section AS section2, r2.line AS line2, "
         "r2.confidence AS confidence2, r2.required AS req2, r2.amount AS amount2 ORDER BY r.ord",
         {"a": a_id, "b": b_id},
@@ -171,7 +171,7 @@ def shared(graph: GraphStore, a_id: str, b_id: str) -> list[tuple[GraphFact, Gra
     out = []
     for r in rows:
         f1 = _fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]})
-        r2 = {"fid": r["fid2"], "s": r["s2"], "sn": r["sn2"], "o": r["o"], "on": r["on"], "doc": r["doc2"],
+        r2 = {"fid": r["fid2"], "s": r["s2"], "sn": r["sn2"], "o": r["o"], "on": r["obn"], "doc": r["doc2"],
               "section": r["section2"], "line": r["line2"], "confidence": r["confidence2"]}
         out.append((f1, _fact(r2, "CONTAINS", {"required": r["req2"], "amount": r["amount2"]})))
     return out
@@ -186,7 +186,7 @@ def recipes_without(graph: GraphStore, exclude_ids: list[str], include_ids: list
         rows = graph.query(
             "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.type = 'recipe' AND b.id IN $inc "
             "AND NOT EXISTS { MATCH (a)-[:CONTAINS]->(x:Entity) WHERE x.id IN $exc } "
-            f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.required AS req, r.amount AS amount, {_PROV} "
+            f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, r.required AS req, r.amount AS amount, {_PROV} "
             "ORDER BY a.name",
             {"inc": include_ids, "exc": exclude_ids},
         )
@@ -213,7 +213,7 @@ def related(graph: GraphStore, entity_ids: list[str], *, limit: int = 20) -> lis
     """RELATED triples touching ``entity_ids`` (either side)."""
     rows = graph.query(
         "MATCH (a:Entity)-[r:RELATED]->(b:Entity) WHERE a.id IN $ids OR b.id IN $ids "
-        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, r.predicate AS pred, {_PROV} "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, r.predicate AS pred, {_PROV} "
         "ORDER BY r.confidence DESC, r.doc, r.line LIMIT $limit",
         {"ids": entity_ids, "limit": limit},
     )
@@ -227,7 +227,7 @@ def steps(graph: GraphStore, doc: str, *, section_like: str | None = None, limit
     rows = graph.query(
         "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE b.type = 'step' AND r.doc = $doc "
         "AND ($sec = '' OR lower(a.name) CONTAINS lower($sec)) "
-        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS on, b.text AS text, r.ord AS ord, {_PROV} "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, b.text AS text, r.ord AS ord, {_PROV} "
         "ORDER BY r.line LIMIT $limit",
         {"doc": doc, "sec": section_like or "", "limit": limit},
     )
@@ -239,7 +239,7 @@ def role_steps(graph: GraphStore, role_ids: list[str], *, limit: int = 30) -> li
     the step text — what the role does according to the SOPs."""
     rows = graph.query(
         "MATCH (b:Entity)-[r]->(a:Entity) WHERE a.id IN $ids AND b.type = 'step' "
-        f"RETURN b.id AS s, b.text AS sn, a.id AS o, a.name AS on, label(r) AS rel, {_PROV} "
+        f"RETURN b.id AS s, b.text AS sn, a.id AS o, a.name AS obn, label(r) AS rel, {_PROV} "
         "ORDER BY r.doc, r.line LIMIT $limit",
         {"ids": role_ids, "limit": limit},
     )
@@ -278,7 +278,7 @@ def neighbourhood(graph: GraphStore, entity_ids: list[str], *, per_hop: int = 12
                 f"MATCH {pattern} WHERE a.id IN $ids AND NOT b.type IN ['section', 'step', 'document'] "
                 "AND label(r) <> 'MENTIONS' "
                 "RETURN CASE WHEN $out THEN a.id ELSE b.id END AS s, CASE WHEN $out THEN a.name ELSE b.name END AS sn, "
-                "CASE WHEN $out THEN b.id ELSE a.id END AS o, CASE WHEN $out THEN b.name ELSE a.name END AS on, "
+                "CASE WHEN $out THEN b.id ELSE a.id END AS o, CASE WHEN $out THEN b.name ELSE a.name END AS obn, "
                 f"label(r) AS rel, b.id AS nb, {_PROV} ORDER BY r.confidence DESC, r.doc, r.line LIMIT $limit",
                 {"ids": frontier, "limit": per_hop, "out": pattern.startswith("(a")},
             )
