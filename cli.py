@@ -145,6 +145,153 @@ def export_graph_cmd(
     console.print(f"wrote {n} nodes and {e} edges to {out_dir}")
 
 
+def _open_bot(settings: Settings):
+    from .bot.core import ThreadGraphBot
+    from .knowledge.embeddings import EmbeddingUnavailable
+    from .knowledge.kb import KBNotFound, ModelMismatch
+
+    bot = ThreadGraphBot(settings)
+    try:
+        bot.kb.get()
+    except (KBNotFound, ModelMismatch, EmbeddingUnavailable) as exc:
+        console.print(f"[red]error[/red]: {exc}")
+        raise typer.Exit(2)
+    return bot
+
+
+RETRIEVAL_HELP = "hybrid (graph + passages, default), graph (Cypher only) or vector (LanceDB hits only)."
+
+
+@app.command()
+def ask(
+    question: Optional[str] = typer.Argument(None, help="The question (omit with --jsonl)."),
+    thread: str = typer.Option("cli", "--thread", help="Thread key; memory persists across invocations with the same key."),
+    as_json: bool = typer.Option(False, "--json", help="Print the Answer as JSON (the public contract)."),
+    jsonl: bool = typer.Option(False, "--jsonl", help='Read {"thread": ..., "text": ...} lines on stdin, write one answer JSON per line.'),
+    retrieval: str = typer.Option("hybrid", "--retrieval", help=RETRIEVAL_HELP),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+    verbose: bool = typer.Option(False, "--verbose", "-v"),
+) -> None:
+    """Answer one question (or a stream of JSON lines) from the knowledge base."""
+    import json
+
+    from .bot.message import IncomingMessage, ThreadKey
+
+    _logging(verbose)
+    if retrieval not in ("hybrid", "graph", "vector"):
+        console.print(f"[red]error[/red]: --retrieval must be hybrid, graph or vector, not {retrieval!r}")
+        raise typer.Exit(2)
+    bot = _open_bot(_settings(data_dir))
+    if jsonl:
+        failed = 0
+        for lineno, line in enumerate(sys.stdin, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                req = json.loads(line)
+                if not isinstance(req, dict) or not isinstance(req.get("text"), str):
+                    raise ValueError('expected an object with a "text" string')
+            except ValueError as exc:
+                failed += 1
+                print(json.dumps({"error": f"stdin line {lineno}: {exc}"}, ensure_ascii=False), flush=True)
+                continue
+            key = ThreadKey.parse(str(req.get("thread", thread)))
+            ans = bot.answer(IncomingMessage(thread=key, text=req["text"]), retrieval=req.get("retrieval", retrieval))
+            print(ans.model_dump_json(), flush=True)
+        raise typer.Exit(1 if failed else 0)
+    if not question:
+        console.print("[red]error[/red]: give a QUESTION or --jsonl")
+        raise typer.Exit(2)
+    ans = bot.answer(IncomingMessage(thread=ThreadKey.parse(thread), text=question), retrieval=retrieval)
+    if as_json:
+        print(ans.model_dump_json(indent=2))
+    else:
+        from .adapters.console import render_answer
+
+        render_answer(out, ans)
+
+
+@app.command()
+def chat(
+    thread: str = typer.Option("console", "--thread"),
+    retrieval: str = typer.Option("hybrid", "--retrieval", help=RETRIEVAL_HELP),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+) -> None:
+    """A console conversation (/reset clears the thread's memory, /quit leaves)."""
+    from .adapters.console import chat as run_chat
+
+    _logging(False)
+    run_chat(_open_bot(_settings(data_dir)), out, thread=thread, retrieval=retrieval)
+
+
+DEMO_SCRIPT = [
+    "宫保鸡丁没有手枪腿用什么代替？",
+    "那干辣椒呢？",
+    "宫保鸡丁需要哪些原料？",
+    "西红柿炒鸡蛋一定要放糖吗？",
+    "哪些菜用到花生？",
+    "who can stand in for the Incident Commander?",
+    "and the Scribe?",
+]
+
+
+@app.command()
+def demo(
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+    interactive: Optional[bool] = typer.Option(None, "--chat/--no-chat", help="Open chat after the script (default: when run in a terminal)."),
+) -> None:
+    """Ingest the bundled corpora if no KB exists, show a scripted conversation, then chat."""
+    from .adapters.console import ask_and_render, chat as run_chat
+    from .bot.message import ThreadKey
+    from .knowledge.kb import KBNotFound, current_build
+
+    _logging(False)
+    settings = _settings(data_dir)
+    try:
+        current_build(settings.data_dir)
+    except KBNotFound:
+        corpora = Path(__file__).resolve().parent / "corpora"
+        if not corpora.exists():
+            corpora = Path("corpora")
+        console.print(f"[bold]No knowledge base yet: ingesting {corpora} (first run embeds ~2,700 passages; later runs use the cache)…[/bold]")
+        report = run_ingest([corpora], settings, show_progress=sys.stderr.isatty())
+        print_report(report)
+    bot = _open_bot(settings)
+    import time as _time
+
+    thread = ThreadKey(platform="console", thread=f"demo-{int(_time.time())}")
+    for q in DEMO_SCRIPT:
+        out.print(f"\n[bold cyan]you>[/bold cyan] {q}")
+        ask_and_render(bot, out, thread, q)
+    if interactive is None:
+        interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if interactive:
+        out.print()
+        run_chat(bot, out, thread=thread.thread)
+
+
+@app.command()
+def serve(
+    platforms: list[str] = typer.Argument(None, help="slack, telegram or all (default all configured)."),
+    role: str = typer.Option("all", "--role", help="all, http (Events API + webhook) or worker (Socket Mode + polling)."),
+    host: str = typer.Option("0.0.0.0", "--host"),
+    port: Optional[int] = typer.Option(None, "--port", help="HTTP port (default $PORT, then the platform's setting)."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+) -> None:
+    """Run the Slack and/or Telegram bot (HTTP endpoints, Socket Mode, long polling)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from .adapters.serve import serve as run_serve
+
+    settings = _settings(data_dir)
+    bot = _open_bot(settings)
+    try:
+        run_serve(bot, settings, platforms=tuple(platforms or ["all"]), role=role, host=host, port=port)
+    except ValueError as exc:
+        console.print(f"[red]error[/red]: {exc}")
+        raise typer.Exit(2)
+
+
 def main() -> None:  # pragma: no cover
     """Entry point for ``python -m threadgraph.cli``."""
     app()

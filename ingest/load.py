@@ -118,6 +118,7 @@ def build_kb(
         {
             "embedding_model": embedder.name if embedder is not None else None,
             "dim": embedder.dim if embedder is not None else None,
+            "embedding_model_path": str(embedder.path.resolve()) if embedder is not None and embedder.path else None,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "counts": counts,
             "entity_types": report.entity_types,

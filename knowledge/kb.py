@@ -155,6 +155,10 @@ class KnowledgeBase:
                 if embedder is None:
                     from .embeddings import load_embedder
 
+                    recorded = manifest.get("embedding_model_path")
+                    if settings.embedding_model_path is None and recorded and Path(recorded).exists():
+                        # the folder the KB was embedded from: no hub needed to query it
+                        settings = settings.model_copy(update={"embedding_model_path": Path(recorded)})
                     embedder = load_embedder(settings)
             if embedder.dim != manifest.get("dim"):
                 raise ModelMismatch(

@@ -24,8 +24,8 @@ from .records import Chunk, Entity
 
 log = logging.getLogger(__name__)
 
-# Lance logs "No existing dataset ... will be created" at WARN for every new table.
-os.environ.setdefault("LANCE_LOG", "error")
+# Lance logs "No existing dataset" and column-projection notices at WARN; keep stderr for real errors.
+os.environ.setdefault("LANCEDB_LOG", "error")
 
 CHUNKS = "chunks"
 ENTITIES = "entities"
@@ -87,7 +87,11 @@ class VectorStore:
         self.path = Path(path)
         self._db = lancedb.connect(str(self.path))
         self.chunks = self._db.open_table(CHUNKS)
-        names = set(self._db.table_names())
+        try:
+            listed = self._db.list_tables()
+            names = set(getattr(listed, "tables", listed))
+        except AttributeError:  # older lancedb
+            names = set(self._db.table_names())
         self.entities = self._db.open_table(ENTITIES) if ENTITIES in names else None
         self.has_vectors = "vector" in self.chunks.schema.names
 

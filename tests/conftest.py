@@ -1,0 +1,74 @@
+"""Shared fixtures: a real knowledge base (Kùzu + LanceDB + fastembed) built
+once per session from the bundled corpora with the 4 MB test model, and a real
+``ThreadGraphBot`` over it with its own thread memory per test."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+REPO = Path(__file__).resolve().parents[1]
+CORPORA = REPO / "corpora"
+TINY_MODEL = REPO / "tests" / "fixtures" / "models" / "tiny-static-test"
+TINY_NAME = "threadgraph/tiny-static-test"
+E5_PATH = REPO.parent / "shared" / "models" / "multilingual-e5-small-int8"
+
+
+def tiny_settings(data_dir: Path, **kw):
+    """Settings for a KB in ``data_dir`` embedded with the test model."""
+    from threadgraph.settings import Settings
+
+    return Settings(
+        data_dir=data_dir, embedding_model=TINY_NAME, embedding_model_path=TINY_MODEL,
+        openai_api_key=None, _env_file=None, **kw,
+    )
+
+
+@pytest.fixture(scope="session")
+def kb_dir(tmp_path_factory) -> Path:
+    """Data folder holding a KB of the full bundled corpora (built once)."""
+    from threadgraph.cli import run_ingest
+
+    data = tmp_path_factory.mktemp("kb")
+    report = run_ingest([CORPORA], tiny_settings(data), show_progress=False)
+    assert report.ok and report.counts["Chunk"] > 1000
+    return data
+
+
+@pytest.fixture(scope="session")
+def kb_handle(kb_dir):
+    """A shared read-only handle on the session KB."""
+    from threadgraph.knowledge.kb import KBHandle
+
+    return KBHandle(kb_dir, tiny_settings(kb_dir))
+
+
+@pytest.fixture
+def settings(kb_dir, tmp_path):
+    """Settings pointing at the session KB (memory stays per test)."""
+    return tiny_settings(kb_dir)
+
+
+@pytest.fixture
+def bot(kb_dir, kb_handle, tmp_path):
+    """The real core over the session KB, with a fresh thread memory."""
+    from threadgraph.bot.core import ThreadGraphBot
+    from threadgraph.bot.memory import ThreadMemory
+
+    s = tiny_settings(kb_dir)
+    return ThreadGraphBot(s, kb=kb_handle, memory=ThreadMemory(tmp_path / "memory.sqlite"))
+
+
+@pytest.fixture
+def ask(bot):
+    """``ask(text, thread="t")`` → Answer, through the real core."""
+    from threadgraph.bot.message import IncomingMessage, ThreadKey
+
+    def _ask(text: str, thread: str = "t", retrieval: str = "hybrid"):
+        return bot.answer(IncomingMessage(thread=ThreadKey(platform="test", thread=thread), text=text), retrieval=retrieval)
+
+    return _ask
