@@ -152,8 +152,10 @@ def responsibility_text(lang: str, role: str, facts: list[GraphFact], passages) 
     lines = []
     if facts:
         lines.append(_t(lang, f"{role}的职责（来自 SOP）：", f"What the {role} does, according to the SOPs:"))
-        for f in facts[:6]:
-            lines.append(f"- {snippet(f.subject if f.relation != 'RELATED' or not f.subject else f.subject, 200)}")
+        for f in facts[:8]:
+            # section CONTAINS step: the step text; step -RELATED-> role: the step (subject)
+            step = f.properties.get("text") or (f.subject if f.relation == "RELATED" else f.object)
+            lines.append(f"- {snippet(step, 200)}")
     elif passages:
         lines.append(_t(lang, f"关于{role}：", f"About the {role}:"))
         for p in passages[:2]:

@@ -27,6 +27,7 @@ from .understand import INTENT_SLOTS, Linker, Mention, Understanding, detect_lan
 log = logging.getLogger(__name__)
 
 RETRIEVAL_MODES = ("hybrid", "graph", "vector")
+_STEP_SECTIONS = __import__("re").compile(r"操作|做法|步骤|制作|steps?|instructions?|method|procedure|process", __import__("re").I)
 #: Minimum cosine similarity for a vector-only hit to count as evidence.
 VECTOR_FOUND_MIN = 0.80
 ITEM_TYPES = ("ingredient", "tool")
@@ -237,8 +238,12 @@ class ThreadGraphBot:
                         text = C.exclude_text(lang, excl.name, [r["name"] for r in rows], total)
                         facts = self._recipe_facts(g, rows)
             elif intent == "responsibility" and role and role.id:
-                facts = R.role_steps(g, [role.id]) + R.related(g, [role.id], limit=10)
-                facts = [f for f in facts if f.relation != "RELATED" or f.properties.get("predicate") != "mentions_role"] or facts
+                titles = self._role_titles(kb, role)
+                facts = R.section_steps(g, titles + [f"Steps for {t}" for t in titles])
+                # the role's own definition ("What are the responsibilities?") before per-phase checklists
+                facts.sort(key=lambda f: 0 if "responsibilit" in f.subject.casefold() else 1)
+                if len(facts) < 3:
+                    facts += R.role_steps(g, [role.id], limit=6)
             elif intent == "steps" and ctx and ctx.id:
                 doc = ctx.doc or (R.docs_of(g, [ctx.id], limit=1) or [""])[0]
                 facts = R.steps(g, doc) if doc else []
@@ -255,6 +260,8 @@ class ThreadGraphBot:
         if intent == "responsibility" and (facts or passages):
             text = C.responsibility_text(lang, role.name if role else (q.text), facts, passages)
             found = True
+        if intent == "steps" and not facts and passages:
+            passages.sort(key=lambda p: 0 if _STEP_SECTIONS.search(p.section or "") else 1)
         if not found and intent in ("general", "responsibility", "steps") and passages and mode != "graph":
             good = [p for p in passages if mode != "vector" or p.score >= VECTOR_FOUND_MIN]
             if good and self._passages_support(q, hits):
@@ -292,7 +299,16 @@ class ThreadGraphBot:
             for f in R.contains(g, ctx.id):
                 if any(f.object.endswith(n) or f.object.startswith(n) for n in names) and f.object_id not in ids:
                     ids.append(f.object_id)
+        elif names:
+            for oid in R.head_variants(g, [n for n in names if len(n) >= 2]):
+                if oid not in ids:
+                    ids.append(oid)
         return ids
+
+    def _role_titles(self, kb: KnowledgeBase, role: Mention) -> list[str]:
+        """The role's name and aliases (section titles that describe it)."""
+        names = [n.surface for n in kb.names if n.id == role.id]
+        return list(dict.fromkeys([role.name] + names))
 
     def _stand_ins(self, g, role: Mention, reverse: bool) -> list[GraphFact]:
         if reverse:
@@ -337,11 +353,15 @@ class ThreadGraphBot:
         """Passages count as evidence when they mention a linked entity, or
         when nothing was linked and the top hit shares content with the question."""
         ids = {m.id for m in q.ctx + q.items + q.roles if m.id}
-        if q.unknown and not ids:
-            return False
+        own_docs = {m.doc for m in q.ctx if m.doc}
+        if any(h.doc in own_docs for h in hits):
+            return True
         if ids:
             return any(ids & set(h.entity_ids) for h in hits) or any(
                 m.name.casefold() in h.text.casefold() for m in q.ctx + q.items + q.roles for h in hits)
+        if q.unknown:
+            # an unlinked phrase counts as found only if the passages actually contain it
+            return any(_lexical_support(m.surface, h.text) for m in q.unknown for h in hits[:3])
         return bool(hits)
 
     def _not_found(self, kb: KnowledgeBase, q: Query) -> tuple[str, list[str]]:
@@ -354,7 +374,7 @@ class ThreadGraphBot:
             if kb.embedder is not None and len(sugg) < 3:
                 vec = kb.embedder.embed_query(what)
                 for _id, name, _t, score in kb.vectors.nearest_entities(vec, limit=3):
-                    if score >= 0.85 and name not in sugg:
+                    if score >= 0.92 and name not in sugg:
                         sugg.append(name)
             return C.not_found_text(lang, what, sugg[:3]), sugg[:3]
         subject = ""
@@ -452,21 +472,23 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
         if prev.id != q.ctx[0].id:
             q.ctx.insert(0, _mem(prev))
             q.from_memory.append(prev.name)
-    if "recipe" in need and not q.ctx and state.slots.get("ctx"):
+    named_unknown_ctx = bool(q.unknown) and bool(u.slot_texts.get("ctx"))
+    named_unknown_item = bool(q.unknown) and bool(u.slot_texts.get("item") or u.slot_texts.get("excl"))
+    if "recipe" in need and not q.ctx and state.slots.get("ctx") and not named_unknown_ctx:
         if q.intent in ("substitute", "required", "contains", "steps") and (u.follow_up or q.intent != "substitute" or q.items):
             q.ctx.append(_mem(state.slots["ctx"]))
             q.from_memory.append(state.slots["ctx"].name)
-    if "ingredient" in need and not q.items and q.intent != "exclude" and state.slots.get("item"):
+    if "ingredient" in need and not q.items and q.intent != "exclude" and state.slots.get("item") and not named_unknown_item:
         q.items.append(_mem(state.slots["item"]))
         q.from_memory.append(state.slots["item"].name)
     if q.intent == "exclude" and not q.excluded and state.slots.get("excluded"):
         q.excluded.append(_mem(state.slots["excluded"]))
-    if "role" in need and not q.roles and state.slots.get("role"):
+    if "role" in need and not q.roles and state.slots.get("role") and not named_unknown_item:
         q.roles.append(_mem(state.slots["role"]))
         q.from_memory.append(state.slots["role"].name)
     if q.intent == "substitute" and q.roles and not q.items:
         q.intent = "stand_in"
-    if q.intent == "general" and not (q.ctx or q.items or q.roles) and u.follow_up:
+    if q.intent == "general" and not (q.ctx or q.items or q.roles) and u.follow_up and not q.unknown:
         for slot in ("ctx", "role", "item"):
             if state.slots.get(slot):
                 m = _mem(state.slots[slot])
@@ -474,6 +496,28 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
                 q.from_memory.append(m.name)
                 break
     return q
+
+
+_EN_STOP = frozenset(
+    "a an the of for to in on and or is are be do does how what who which when where why i we you my our "
+    "it its this that with by as at from can should steps step".split()
+)
+
+
+def _lexical_support(phrase: str, text: str) -> bool:
+    """True when ``text`` contains ``phrase`` (CJK: verbatim) or, for Latin
+    text, at least half of its content words (prefix match, so "postmortem"
+    matches "postmortems")."""
+    import re as _re
+
+    low = text.casefold()
+    if _re.search(r"[\u3400-\u9fff]", phrase):
+        return phrase in text
+    words = [w for w in _re.findall(r"[a-z0-9]+", phrase.casefold()) if w not in _EN_STOP and len(w) > 2]
+    if not words:
+        return False
+    hits = sum(1 for w in words if w[: max(4, len(w) - 2)] in low)
+    return hits * 2 >= len(words)
 
 
 def _dedupe(facts: list[GraphFact]) -> list[GraphFact]:

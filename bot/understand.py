@@ -7,9 +7,9 @@ Entity linking against the KB's names and aliases, in order:
    boundary), the dictionary-based segmentation used for Chinese word
    segmentation (e.g. Wong & Chan, 1996, "Chinese word segmentation based on
    maximum matching");
-2. **fuzzy** — rapidfuzz ``WRatio`` of an unlinked slot against the names of
-   the expected type (threshold 88; short CJK names need an exact or
-   containment match);
+2. **fuzzy** — rapidfuzz ``ratio`` (normalized Levenshtein) of an unlinked
+   slot against the names of the expected type (threshold from settings;
+   short CJK names need an exact or containment match);
 3. **vector nearest names** — the query embedding against the LanceDB table
    of entity-name embeddings (used for "did you mean" suggestions).
 
@@ -255,7 +255,9 @@ class Linker:
         for t in types or tuple(self.by_type):
             choices.extend(self.by_type.get(t, []))
         if choices and len(slot) >= 2:
-            res = process.extractOne(slot.casefold(), choices, scorer=fuzz.WRatio, score_cutoff=self.fuzzy_threshold)
+            # plain normalized Levenshtein: tolerates typos ("Incident Comander") but not
+            # partial overlaps (WRatio scores "chicken" vs "incident commander" at 90)
+            res = process.extractOne(slot.casefold(), choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
             if res is not None and (len(slot) >= 4 or not _CJK.search(slot)):
                 hit = self._pick(res[0], types)
                 if hit is not None:
@@ -270,7 +272,10 @@ class Linker:
         choices = []
         for t in types or tuple(self.by_type):
             choices.extend(self.by_type.get(t, []))
-        res = process.extract(slot, list(dict.fromkeys(choices)), scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=60)
+        cjk = bool(_CJK.search(slot))
+        choices = [c for c in dict.fromkeys(choices) if bool(_CJK.search(c)) == cjk]  # same script only
+        res = process.extract(slot, choices, scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=75)
+        res = [r for r in res if 0.5 <= len(r[0]) / max(len(slot), 1) <= 2.0]
         out: list[str] = []
         for s, _score, _ in res:
             name = self.by_surface[s][0].name
@@ -359,23 +364,27 @@ def _follow_up_forms(u: Understanding, body: str, linker: Linker) -> None:
         m = _WITHOUT_ZH.match(body)
         if m:
             u.intent, u.follow_up, u.rule = "without", True, "without-zh"
+            u.slot_texts["excl"] = m.group("excl")
             u.excluded.append(linker.link(m.group("excl"), ("ingredient", "tool")))
             return
         m = _FOLLOW_ZH.match(body)
         if m:
             u.follow_up, u.rule = True, "ellipsis-zh"
             u.intent = "follow"
+            u.slot_texts["item"] = m.group("item")
             u.mentions.extend(linker.scan(m.group("item"), min_len=1) or [linker.link(m.group("item"))])
             return
     else:
         m = _WITHOUT_EN.match(body)
         if m:
             u.intent, u.follow_up, u.rule = "without", True, "without-en"
+            u.slot_texts["excl"] = m.group("excl")
             u.excluded.append(linker.link(m.group("excl"), ("ingredient", "tool", "role")))
             return
         m = _FOLLOW_EN.match(body)
         if m:
             u.follow_up, u.rule = True, "ellipsis-en"
             u.intent = "follow"
+            u.slot_texts["item"] = m.group("item")
             u.mentions.extend(linker.scan(m.group("item")) or [linker.link(m.group("item"))])
             return

@@ -171,7 +171,7 @@ def shared(graph: GraphStore, a_id: str, b_id: str) -> list[tuple[GraphFact, Gra
     out = []
     for r in rows:
         f1 = _fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]})
-        r2 = {"fid": r["fid2"], "s": r["s2"], "sn": r["sn2"], "o": r["o"], "on": r["obn"], "doc": r["doc2"],
+        r2 = {"fid": r["fid2"], "s": r["s2"], "sn": r["sn2"], "o": r["o"], "obn": r["obn"], "doc": r["doc2"],
               "section": r["section2"], "line": r["line2"], "confidence": r["confidence2"]}
         out.append((f1, _fact(r2, "CONTAINS", {"required": r["req2"], "amount": r["amount2"]})))
     return out
@@ -293,3 +293,46 @@ def neighbourhood(graph: GraphStore, entity_ids: list[str], *, per_hop: int = 12
                 nxt.append(r["nb"])
         frontier = nxt
     return out
+
+
+#: Modifiers that make a variant of the same ingredient (熟花生 is 花生).
+VARIANT_PREFIXES = ("熟", "生", "干", "鲜", "新鲜", "冷冻", "冻", "去皮", "带皮", "去骨", "整")
+
+
+def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> list[str]:
+    """Ids of ingredients that are a prefixed variant of one of ``names``
+    (Chinese compounds are head-final: 熟花生 and 生花生 are kinds of 花生,
+    花生油 is not). Only the prefixes in :data:`VARIANT_PREFIXES` count."""
+    if not names:
+        return []
+    variants = [p + n for n in names for p in VARIANT_PREFIXES]
+    rows = graph.query(
+        "MATCH (e:Entity) WHERE e.type = 'ingredient' AND e.name IN $v RETURN e.id AS id ORDER BY e.name LIMIT $limit",
+        {"v": variants, "limit": limit},
+    )
+    return [r["id"] for r in rows]
+
+
+def section_steps(graph: GraphStore, titles: list[str], *, limit: int = 12) -> list[GraphFact]:
+    """Steps listed under sections titled one of ``titles`` (exactly, case-
+    insensitive), directly or one sub-heading down — e.g. the numbered list
+    under "Scribe > What are the responsibilities?" or "Steps for Scribe".
+    Facts are section CONTAINS step, ``properties.text`` the step text, in
+    document and line order."""
+    if not titles:
+        return []
+    low = [t.casefold() for t in titles]
+    cols = (f"s.id AS s, s.name AS sn, st.id AS o, st.name AS obn, st.text AS text, r.ord AS ord, {_PROV}")
+    rows = graph.query(
+        "MATCH (s:Entity)-[r:CONTAINS]->(st:Entity) WHERE s.type = 'section' AND lower(s.name) IN $t AND st.type = 'step' "
+        f"RETURN {cols} ORDER BY r.doc, r.line LIMIT $limit",
+        {"t": low, "limit": limit},
+    )
+    rows += graph.query(
+        "MATCH (p:Entity)-[:CONTAINS]->(s:Entity)-[r:CONTAINS]->(st:Entity) WHERE p.type = 'section' "
+        "AND lower(p.name) IN $t AND s.type = 'section' AND st.type = 'step' "
+        f"RETURN {cols} ORDER BY r.doc, r.line LIMIT $limit",
+        {"t": low, "limit": limit},
+    )
+    rows.sort(key=lambda r: (r["doc"], int(r["line"] or 0)))
+    return [_fact(r, "CONTAINS", {"text": r["text"], "order": r["ord"]}) for r in rows[:limit]]
