@@ -157,6 +157,10 @@ class ThreadGraphBot:
             new.mentions.append(m)  # entities must still link to the KB; unknown ones stay unknown
         for x in got.excluded:
             new.excluded.append(linker.link(x, ITEM_TYPES))
+        if new.intent == "substitute":  # what the user lacks (没有X) is the item to replace
+            seen = {m.id or m.name for m in new.mentions}
+            new.mentions += [m for m in new.excluded if (m.id or m.name) not in seen]
+            new.excluded = []
         new.follow_up = not new.mentions and not new.excluded
         new.confident = True
         return new
