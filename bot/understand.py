@@ -50,11 +50,15 @@ INTENT_SLOTS: dict[str, tuple[str, ...]] = {
 
 
 def detect_language(text: str) -> str:
-    """``"zh"`` when the text has at least as many CJK ideographs as twice its
-    Latin words (so "IC是什么" is Chinese, "What can replace 生抽?" English)."""
+    """``"zh"`` when the text has at least twice as many CJK ideographs as
+    Latin words, unless it starts as an English sentence (so "IC是什么" is
+    Chinese, "Is 大葱 required in 宫保鸡丁?" English)."""
     cjk = len(_CJK.findall(text))
-    words = len(re.findall(r"[A-Za-z]+", text))
-    return "zh" if cjk and cjk >= 2 * words else "en"
+    words = re.findall(r"[A-Za-z]+", text)
+    first = re.search(r"[A-Za-z\u3400-\u4dbf\u4e00-\u9fff]", text)
+    if cjk and len(words) >= 2 and first and first.group().isascii():
+        return "en"  # an English sentence naming Chinese dishes: "Is 大葱 required in 宫保鸡丁?"
+    return "zh" if cjk and cjk >= 2 * len(words) else "en"
 
 
 @dataclass
@@ -307,7 +311,7 @@ def understand(text: str, linker: Linker) -> Understanding:
     """
     raw = text.strip()
     lang = detect_language(raw)
-    rules = ZH_RULES if lang == "zh" else EN_RULES
+    rules = ZH_RULES + EN_RULES if lang == "zh" else EN_RULES + ZH_RULES
     body = raw.rstrip("？?。.!！ ")
     u = Understanding(text=raw, intent="general", language=lang)
     for intent, rx in rules:

@@ -1,0 +1,271 @@
+"""The conversation core over a real KB: every intent in Chinese and English,
+follow-ups from thread memory (also across separate CLI invocations), thread
+switching, not-found answers, the JSON contract, memory persistence."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from conftest import CORPORA, TINY_MODEL, TINY_NAME
+
+KUNGPAO = "howtocook/dishes/meat_dish/宫保鸡丁/宫保鸡丁.md"
+
+
+def _names(ans) -> set[str]:
+    return {f.subject for f in ans.facts} | {f.object for f in ans.facts}
+
+
+def test_substitute_zh_in_recipe_context(ask):
+    a = ask("宫保鸡丁没有手枪腿用什么代替？")
+    assert a.found and a.intent == "substitute" and a.language == "zh"
+    assert "鸡胸肉" in a.answer
+    sub = [f for f in a.facts if f.relation == "SUBSTITUTES"]
+    assert sub and sub[0].properties["context"] == "recipe:宫保鸡丁"
+    assert sub[0].source.doc == KUNGPAO and sub[0].source.line > 0
+    # the cited line really holds the alternative
+    line = (CORPORA / KUNGPAO).read_text(encoding="utf-8").splitlines()[sub[0].source.line - 1]
+    assert "鸡胸脯肉" in line
+
+
+def test_substitute_never_invents(ask):
+    a = ask("宫保鸡丁没有大葱用什么代替？")
+    # the recipe records no alternative for its scallion: no SUBSTITUTES fact may be cited for it in this recipe
+    here = [f for f in a.facts if f.relation == "SUBSTITUTES" and f.properties.get("context") == "recipe:宫保鸡丁"]
+    assert not here
+    if not a.found:
+        assert "没有" in a.answer
+
+
+def test_stand_in_en(ask):
+    a = ask("Who can stand in for the Incident Commander?")
+    assert a.found and a.intent == "stand_in" and a.language == "en"
+    assert "Deputy" in a.answer
+    assert all(f.relation == "SUBSTITUTES" for f in a.facts)
+
+
+def test_stand_in_with_condition(ask):
+    a = ask("who can cover for the Scribe?")
+    assert a.found and "Deputy" in a.answer and "small" in a.answer
+
+
+def test_contains_zh_required_and_optional(ask):
+    a = ask("宫保鸡丁需要哪些原料？")
+    assert a.found and a.intent == "contains"
+    req = {f.object: f.properties.get("required") for f in a.facts}
+    assert req.get("大葱") is True and req.get("莴笋") is False
+    assert "大葱" in a.answer and "可选" in a.answer
+
+
+def test_used_in_zh_includes_variants(ask):
+    a = ask("哪些菜用到花生？")
+    assert a.found and a.intent == "used_in"
+    assert "宫保鸡丁" in a.answer  # through 熟花生 / 生花生
+    assert "花生" in {f.object[-2:] for f in a.facts}
+
+
+def test_shared_ingredients(ask):
+    a = ask("宫保鸡丁和鱼香肉丝有哪些共同的原料？")
+    assert a.found and a.intent == "shared"
+    subjects = {f.subject for f in a.facts}
+    assert subjects == {"宫保鸡丁", "鱼香肉丝"}
+    objs = [f.object for f in a.facts]
+    assert all(objs.count(o) == 2 for o in objs)  # every shared item is cited from both recipes
+
+
+def test_required_or_optional(ask):
+    a = ask("西红柿炒鸡蛋一定要放糖吗？")
+    assert a.found and a.intent == "required"
+    assert a.facts[0].properties["required"] is False
+    assert "可选" in a.answer
+
+
+def test_required_en(ask):
+    a = ask("Is 大葱 required in 宫保鸡丁?")
+    assert a.found and a.intent == "required" and a.facts[0].properties["required"] is True
+
+
+def test_exclude_lists_only_recipes_without_it(ask, kb_dir):
+    from threadgraph.knowledge.graph import GraphStore
+    from threadgraph.knowledge.kb import current_build
+
+    a = ask("不用鸡蛋的菜有哪些？")
+    assert a.found and a.intent == "exclude"
+    listed = {f.subject for f in a.facts}
+    assert listed
+    g = GraphStore(current_build(kb_dir) / "graph.kuzu", read_only=True)
+    with_egg = {r["n"] for r in g.query(
+        "MATCH (r:Entity)-[:CONTAINS]->(i:Entity) WHERE i.name = '鸡蛋' RETURN r.name AS n")}
+    g.close()
+    assert with_egg and not (listed & with_egg)
+
+
+def test_responsibility_en(ask):
+    a = ask("What does the Scribe do?")
+    assert a.found and a.intent == "responsibility"
+    assert "recorded" in a.answer  # "Ensure the incident call is being recorded." (different_roles.md)
+
+
+def test_steps_recipe_from_passages(ask):
+    a = ask("宫保鸡丁怎么做？")
+    assert a.found and a.intent == "steps"
+    assert a.passages and a.passages[0].doc == KUNGPAO and "操作" in a.passages[0].section
+
+
+def test_general_question_from_passages(ask):
+    a = ask("What is a postmortem for?")
+    assert a.found and a.passages
+    assert any("postmortem" in p.text.lower() for p in a.passages)
+
+
+def test_not_found_for_absent_dish(ask):
+    a = ask("佛跳墙怎么做？")
+    assert not a.found and not a.facts
+    assert "没有" in a.answer
+    assert any(e.name == "佛跳墙" and e.type == "unknown" for e in a.entities)
+
+
+def test_not_found_in_english(ask):
+    a = ask("Who can stand in for the Chief Astronaut?")
+    assert not a.found and "no evidence" in a.answer.lower()
+
+
+def test_follow_up_switches_dish_keeps_question(ask):
+    ask("宫保鸡丁需要哪些原料？", thread="sw")
+    b = ask("那鱼香肉丝呢？", thread="sw")
+    assert b.intent == "contains" and b.found
+    assert {f.subject for f in b.facts} == {"鱼香肉丝"}
+
+
+def test_follow_up_keeps_recipe_changes_ingredient(ask):
+    ask("宫保鸡丁没有手枪腿用什么代替？", thread="fu")
+    b = ask("那干辣椒呢？", thread="fu")
+    assert b.intent == "substitute" and b.found
+    assert "二荆条" in b.answer  # 干辣椒（或者二荆条） in the same recipe
+
+
+def test_follow_up_pronoun_en(ask):
+    ask("Who can stand in for the Scribe?", thread="p")
+    b = ask("What does it do?", thread="p")
+    assert b.intent == "responsibility" and any(e.name == "Scribe" for e in b.entities)
+
+
+def test_follow_up_three_turns(ask):
+    ask("who can stand in for the Incident Commander?", thread="three")
+    ask("and the Scribe?", thread="three")
+    c = ask("what about the Internal Liaison?", thread="three")
+    assert c.intent == "stand_in" and c.found and "Deputy" in c.answer
+
+
+def test_threads_do_not_share_memory(ask):
+    ask("宫保鸡丁需要哪些原料？", thread="a")
+    b = ask("那干辣椒呢？", thread="b")
+    assert not any(e.name == "宫保鸡丁" for e in b.entities)
+
+
+def test_reset_forgets_the_thread(bot, ask):
+    from threadgraph.bot.message import ThreadKey
+
+    ask("宫保鸡丁需要哪些原料？", thread="r")
+    bot.reset(ThreadKey(platform="test", thread="r"))
+    b = ask("那干辣椒呢？", thread="r")
+    assert not any(e.name == "宫保鸡丁" for e in b.entities)
+
+
+def test_memory_expires_after_ttl(tmp_path):
+    import time
+
+    from threadgraph.bot.memory import ThreadMemory, ThreadState
+
+    m = ThreadMemory(tmp_path / "m.sqlite", ttl_s=0.2)
+    st = ThreadState(last_intent="contains")
+    m.save("k", st)
+    assert m.load("k").last_intent == "contains"
+    time.sleep(0.3)
+    assert m.load("k").last_intent is None
+
+
+def test_concurrent_threads_keep_their_own_memory(bot):
+    from threadgraph.bot.message import IncomingMessage, ThreadKey
+
+    dishes = ["宫保鸡丁", "鱼香肉丝", "西红柿炒鸡蛋", "可乐鸡翅"]
+    errors: list[str] = []
+
+    def run(i: int) -> None:
+        key = ThreadKey(platform="test", thread=f"c{i}")
+        dish = dishes[i % len(dishes)]
+        bot.answer(IncomingMessage(thread=key, text=f"{dish}需要哪些原料？"))
+        a = bot.answer(IncomingMessage(thread=key, text="它怎么做？"))
+        if not any(e.name == dish for e in a.entities):
+            errors.append(f"thread {i}: {dish} not remembered: {[e.name for e in a.entities]}")
+
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(16)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors
+
+
+def test_answer_json_contract(ask):
+    a = ask("宫保鸡丁没有手枪腿用什么代替？")
+    d = json.loads(a.model_dump_json())
+    assert set(d) >= {"thread", "question", "intent", "found", "answer", "entities", "facts", "passages", "follow_ups"}
+    f = d["facts"][0]
+    assert set(f) >= {"id", "subject", "relation", "object", "properties", "source"}
+    assert set(f["source"]) >= {"doc", "section", "line"}
+    assert f["id"].startswith("f-") and len(f["id"]) == 18
+    p = d["passages"][0]
+    assert set(p) >= {"id", "doc", "section", "text", "score"}
+
+
+def test_fact_ids_are_stable_across_questions(ask):
+    a = ask("宫保鸡丁没有手枪腿用什么代替？", thread="s1")
+    b = ask("宫保鸡丁没有手枪腿用什么代替？", thread="s2")
+    assert [f.id for f in a.facts] == [f.id for f in b.facts]
+
+
+def _cli(args, kb_dir):
+    env = dict(os.environ, HF_HUB_OFFLINE="1", THREADGRAPH_EMBEDDING_MODEL=TINY_NAME,
+               THREADGRAPH_EMBEDDING_MODEL_PATH=str(TINY_MODEL))
+    return subprocess.run([sys.executable, "-m", "threadgraph.cli", *args, "--data-dir", str(kb_dir)],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_follow_up_across_separate_ask_invocations(kb_dir):
+    r1 = _cli(["ask", "宫保鸡丁没有手枪腿用什么代替？", "--thread", "cli-fu-1", "--json"], kb_dir)
+    assert r1.returncode == 0, r1.stderr
+    r2 = _cli(["ask", "那干辣椒呢？", "--thread", "cli-fu-1", "--json"], kb_dir)
+    assert r2.returncode == 0, r2.stderr
+    a2 = json.loads(r2.stdout)
+    assert a2["intent"] == "substitute" and "二荆条" in a2["answer"]
+
+
+def test_ask_jsonl_in_order_and_bad_lines(kb_dir):
+    env = dict(os.environ, HF_HUB_OFFLINE="1", THREADGRAPH_EMBEDDING_MODEL=TINY_NAME,
+               THREADGRAPH_EMBEDDING_MODEL_PATH=str(TINY_MODEL))
+    lines = "\n".join([
+        json.dumps({"thread": "j1", "text": "宫保鸡丁需要哪些原料？"}, ensure_ascii=False),
+        "not json",
+        json.dumps({"thread": "j1", "text": "那鱼香肉丝呢？"}, ensure_ascii=False),
+    ])
+    r = subprocess.run([sys.executable, "-m", "threadgraph.cli", "ask", "--jsonl", "--data-dir", str(kb_dir)],
+                       input=lines, env=env, capture_output=True, text=True, timeout=120)
+    out = [json.loads(x) for x in r.stdout.splitlines()]
+    assert r.returncode == 1  # one bad line
+    assert out[0]["question"] == "宫保鸡丁需要哪些原料？" and "error" in out[1]
+    assert out[2]["intent"] == "contains" and "鱼香肉丝" in {f["subject"] for f in out[2]["facts"]}
+
+
+def test_retrieval_modes(ask):
+    g = ask("宫保鸡丁没有手枪腿用什么代替？", thread="m1", retrieval="graph")
+    v = ask("宫保鸡丁没有手枪腿用什么代替？", thread="m2", retrieval="vector")
+    assert g.facts and not g.passages
+    assert not v.facts
+    with pytest.raises(ValueError):
+        ask("x", retrieval="bogus")
