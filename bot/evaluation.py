@@ -14,6 +14,9 @@ Scoring of one turn against an :class:`~threadgraph.bot.answer.Answer`:
   alternatives occurs (case-insensitive substring) in the answer text or in
   the subject/object names of the answer's facts;
 * no ``must_not`` string may occur (case-insensitive) in the answer text;
+* no ``must_not_facts`` string may occur in any fact's subject or object name
+  (for traps where the text may legitimately quote the source line, e.g. a
+  unit alternative "(0-50g)" must not become a substitute *entity*);
 * ``found`` must equal ``answer.found`` (``null``/absent = not scored).
 
 A case passes when every turn passes; each case runs in one fresh thread, its
@@ -48,6 +51,7 @@ class Turn:
     text: str
     must: list[list[str]] = field(default_factory=list)
     must_not: list[str] = field(default_factory=list)
+    must_not_facts: list[str] = field(default_factory=list)
     found: bool | None = True
     source: dict | list | None = None
     absent: list[str] = field(default_factory=list)
@@ -80,10 +84,13 @@ def _parse_case(obj, where: str) -> Case:
         must_not = t.get("must_not", [])
         if not isinstance(must_not, list) or not all(isinstance(a, str) for a in must_not):
             raise CaseError(f"{where}: case {cid!r} turn {i}: 'must_not' must be a list of strings")
+        mnf = t.get("must_not_facts", [])
+        if not isinstance(mnf, list) or not all(isinstance(a, str) for a in mnf):
+            raise CaseError(f"{where}: case {cid!r} turn {i}: 'must_not_facts' must be a list of strings")
         found = t.get("found", True)
         if found is not None and not isinstance(found, bool):
             raise CaseError(f"{where}: case {cid!r} turn {i}: 'found' must be true, false or null")
-        out.append(Turn(text=t["text"], must=must, must_not=must_not, found=found,
+        out.append(Turn(text=t["text"], must=must, must_not=must_not, must_not_facts=mnf, found=found,
                         source=t.get("source"), absent=list(t.get("absent", []))))
     return Case(id=cid, set=str(cset), turns=out)
 
@@ -158,6 +165,7 @@ def score_turn(turn: Turn, answer) -> tuple[bool, list[list[str]], list[str], bo
     hay = text + "\n" + names
     missing = [g for g in turn.must if not any(alt.casefold() in hay for alt in g)]
     forbidden = [s for s in turn.must_not if s.casefold() in text]
+    forbidden += [f"fact:{s}" for s in turn.must_not_facts if s.casefold() in names]
     found_ok = turn.found is None or bool(a.get("found")) == turn.found
     return (not missing and not forbidden and found_ok), missing, forbidden, found_ok
 

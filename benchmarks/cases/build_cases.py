@@ -23,9 +23,10 @@ def src(name, quote):
         if quote in l:
             return {"doc": d, "line": i, "quote": quote}
     raise SystemExit(f"quote not found: {d}: {quote!r}")
-def T(text, must=(), must_not=(), found=True, s=None, absent=()):
+def T(text, must=(), must_not=(), found=True, s=None, absent=(), mnf=()):
     t = {"text": text, "must": [list(g) if isinstance(g, (list, tuple)) else [g] for g in must],
          "must_not": list(must_not), "found": found}
+    if mnf: t["must_not_facts"] = list(mnf)
     if s is not None: t["source"] = s
     if absent: t["absent"] = list(absent)
     return t
@@ -159,10 +160,12 @@ case("trap-absent-role-treasurer", X, T("What does the Treasurer do?", [], found
 case("trap-follow-into-absent-dish", X,
      T("宫保鸡丁需要哪些原料？", ["手枪腿"], s=src(GB, "- 手枪腿（或者鸡胸脯肉）")),
      T("那佛跳墙呢？", [], ["手枪腿", "二荆条"], found=False, absent=["佛跳墙"]))
-case("trap-unit-jiangchaoji", X, T("姜炒鸡没有美人辣用什么代替？", ["小米椒"], ["50g"], s=src("姜炒鸡", "- 美人辣 = 0-5 个 (0-50g)（没有可以用小米椒代替）")))
-case("trap-unit-biryani-onion", X, T("印度焖饭没有洋葱用什么代替？", [], ["300g", "约 300g"], found=False, s=src("印度焖饭", "- 洋葱 3 个（约 300g），切薄片")))
-case("trap-unit-rajma-tomato", X, T("红芸豆拌饭没有番茄用什么代替？", ["番茄酱"], ["300g"], s=src("红芸豆拌饭", "- 番茄 3 个（约 300g），切碎（或番茄酱 30ml）")))
-case("trap-unit-honey", X, T("百香果橙子特调没有蜂蜜用什么代替？", ["白砂糖"], ["10 克"], s=src("百香果橙子特调", "蜂蜜 10 克（如果没有可以用 5 克白砂糖代替）")))
+case("trap-unit-jiangchaoji", X, T("姜炒鸡没有美人辣用什么代替？", ["小米椒"], mnf=["50g", "0-5 个"], s=src("姜炒鸡", "- 美人辣 = 0-5 个 (0-50g)（没有可以用小米椒代替）")))
+case("trap-unit-biryani-onion", X, T("印度焖饭没有洋葱用什么代替？", [], mnf=["300g", "3 个"], found=None, s=src("印度焖饭", "- 洋葱 3 个（约 300g），切薄片")))
+case("trap-unit-rajma-tomato", X, T("红芸豆拌饭没有番茄用什么代替？", ["番茄酱"], mnf=["300g", "3 个"], s=src("红芸豆拌饭", "- 番茄 3 个（约 300g），切碎（或番茄酱 30ml）")))
+case("trap-unit-honey", X, T("百香果橙子特调没有蜂蜜用什么代替？", [("白砂糖", "白糖")], mnf=["10 克", "5 克"], s=src("百香果橙子特调", "蜂蜜 10 克（如果没有可以用 5 克白砂糖代替）")))
+case("trap-2hop-honey", X, T("百香果橙子特调没有蜂蜜用什么代替？", [("白砂糖", "白糖")], ["可可粉", "抹茶粉"], s=src("百香果橙子特调", "蜂蜜 10 克（如果没有可以用 5 克白砂糖代替）")))
+case("trap-compound-substitute-honey", X, T("照烧鸡腿饭没有蜂蜜用什么代替？", ["白糖", "玉米淀粉", ("柠檬汁", "醋")], s=src("照烧鸡腿饭", "- 蜂蜜 15 ml（没有时使用白糖 20 g + 玉米淀粉 5 g + 0.5 ml 柠檬汁或醋代替）")))
 case("trap-tool-guiyu-clamp", X, T("葱油桂鱼没有防烫盘夹用什么代替？", ["防烫手套"], s=src("葱油桂鱼", "- 防烫盘夹（或者防烫手套）")))
 case("trap-tool-hupi-bowl", X, T("虎皮青椒里的碗可以用什么代替？", ["砵"], s=src("虎皮青椒", "- 砵或者有一定深度的碗")))
 case("trap-tool-not-ingredient-usedin", X, T("哪些菜用到削皮刀？", ["葱油桂鱼"], s=src("葱油桂鱼", "- 削皮刀")))
