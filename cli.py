@@ -292,6 +292,64 @@ def serve(
         raise typer.Exit(2)
 
 
+@app.command("eval")
+def eval_cmd(
+    cases: list[Path] = typer.Argument(..., help="Case files (JSON lines) or folders of *.jsonl."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+    retrieval: str = typer.Option("all", "--retrieval", help="hybrid, graph, vector or all (the three on the same cases)."),
+    out_path: Optional[Path] = typer.Option(None, "--out", help="Write the report as JSON here."),
+    show_failures: bool = typer.Option(False, "--failures", help="List each failed case and why."),
+) -> None:
+    """Score conversation cases per case set and retrieval mode (pass rate,
+    not-found accuracy, latency p50/p95); exit 1 when a case failed to load."""
+    import json
+    import tempfile
+
+    from .bot.evaluation import MODES, CaseError, load_cases, run_eval
+    from .bot.memory import ThreadMemory
+
+    _logging(False)
+    modes = list(MODES) if retrieval == "all" else [retrieval]
+    if any(m not in MODES for m in modes):
+        console.print(f"[red]error[/red]: --retrieval must be hybrid, graph, vector or all, not {retrieval!r}")
+        raise typer.Exit(2)
+    try:
+        loaded = load_cases(cases)
+    except (CaseError, FileNotFoundError) as exc:
+        console.print(f"[red]error[/red]: {exc}")
+        raise typer.Exit(2)
+    settings = _settings(data_dir)
+    bot = _open_bot(settings)
+    with tempfile.TemporaryDirectory(prefix="threadgraph-eval-") as tmp:
+        bot.memory = ThreadMemory(Path(tmp) / "memory.sqlite")  # eval threads never touch the KB's memory
+        report = run_eval(bot, loaded, modes, meta={"data_dir": str(settings.data_dir), "cases": [str(c) for c in cases]})
+    sets = list(dict.fromkeys(s.set for s in report.stats))
+    pct = lambda v: "-" if v is None else f"{100 * v:.0f}%"  # noqa: E731
+    for set_name in sets:
+        t = Table(title=f"threadgraph eval: {set_name}")
+        for col in ("mode", "cases", "turns", "pass rate", "turn pass", "not-found acc", "found acc", "p50 ms", "p95 ms"):
+            t.add_column(col, justify="left" if col == "mode" else "right")
+        for m in modes:
+            s = report.stat(set_name, m)
+            t.add_row(m, str(s.cases), str(s.turns), f"{pct(s.pass_rate)} ({s.passed_cases})", pct(s.turn_pass_rate),
+                      f"{pct(s.notfound_accuracy)} of {s.notfound_turns}", f"{pct(s.found_accuracy)} of {s.found_turns}",
+                      f"{s.latency_p50_ms:.1f}", f"{s.latency_p95_ms:.1f}")
+        out.print(t)
+    if show_failures:
+        for r in report.failures():
+            bad = next(t for t in r.turns if not t.passed)
+            why = "; ".join(filter(None, [
+                f"missing {bad.missing}" if bad.missing else "",
+                f"forbidden {bad.forbidden}" if bad.forbidden else "",
+                "" if bad.found_ok else f"found={bad.found_got} (expected {bad.found_expected})",
+            ]))
+            out.print(f"[red]FAIL[/red] {r.mode:6} {r.id}: {bad.text!r} -> {why}")
+    if out_path is not None:
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        out_path.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+        console.print(f"wrote {out_path}")
+
+
 def main() -> None:  # pragma: no cover
     """Entry point for ``python -m threadgraph.cli``."""
     app()
