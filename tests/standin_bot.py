@@ -1,53 +1,9 @@
-"""Test-only stand-in for ``ThreadGraphBot`` (used only when tests/conftest.py has no ``bot``
-fixture yet). Same interface: ``answer(message, retrieval) -> Answer``, ``reset(thread)``,
-``settings``. It remembers the turns per thread so follow-ups can be checked."""
+"""Test helper for the adapter tests: ``derive_bot`` wraps the REAL core (the ``bot``
+fixture of tests/conftest.py) to observe what an adapter hands it, or to inject a core
+failure or a reshaped answer. There is no stand-in core: every answer is computed by
+``ThreadGraphBot`` over the session KB."""
 
 from __future__ import annotations
-
-import threading
-
-from threadgraph.bot.answer import Answer, Fact, Passage, Source
-from threadgraph.bot.message import IncomingMessage, ThreadKey
-
-
-class StandInBot:
-    def __init__(self, settings):
-        self.settings = settings
-        self._memory: dict[str, list[str]] = {}
-        self._lock = threading.Lock()
-
-    def answer(self, message: IncomingMessage, retrieval: str = "hybrid") -> Answer:
-        with self._lock:
-            turns = self._memory.setdefault(message.thread.key(), [])
-            turns.append(message.text)
-            previous = turns[:-1]
-        text = f"宫保鸡丁: 花生可以用腰果代替。 (turn {len(turns)})"
-        if previous:
-            text += f"\n\nEarlier in this thread: {previous[-1]}"
-        return Answer(thread=message.thread.key(), question=message.text, intent="substitution", found=True,
-                      answer=text,
-                      facts=[Fact(id="f-0123456789abcdef", subject="花生", relation="SUBSTITUTES", object="腰果",
-                                  properties={"context": "宫保鸡丁"},
-                                  source=Source(doc="dishes/meat_dish/宫保鸡丁.md", section="必备原料和工具", line=12))],
-                      passages=[Passage(id="p1", doc="dishes/meat_dish/宫保鸡丁.md", section="必备原料和工具",
-                                        text="花生米 50g", score=1.0, line=12)],
-                      follow_ups=["宫保鸡丁要放多少辣椒?"])
-
-    def reset(self, thread: ThreadKey) -> None:
-        with self._lock:
-            self._memory.pop(thread.key(), None)
-
-
-def core_bot(request, tmp_path):
-    """The real ``bot`` fixture from tests/conftest.py when it exists, else the stand-in."""
-    try:
-        return request.getfixturevalue("bot")
-    except Exception as exc:  # pytest.FixtureLookupError
-        if type(exc).__name__ != "FixtureLookupError":
-            raise
-        from threadgraph.settings import Settings
-
-        return StandInBot(Settings(data_dir=tmp_path / "data"))
 
 
 def derive_bot(bot, *, before=None, after=None, seen: list | None = None, resets: list | None = None):

@@ -14,7 +14,7 @@ from slack_bolt.request import BoltRequest
 from slack_sdk import WebClient
 
 from fakes_platform import FakeSlack, slack_event_body, slack_headers
-from standin_bot import core_bot, derive_bot
+from standin_bot import derive_bot
 from threadgraph.adapters import slack as tg_slack
 from threadgraph.adapters.slack import render_answer, unescape
 from threadgraph.bot.answer import Answer, Fact, Source
@@ -24,9 +24,14 @@ SECRET = "test-signing-secret"
 pytestmark = pytest.mark.timeout(60)
 
 
+Q = "宫保鸡丁没有手枪腿用什么代替？"  # the KB: 手枪腿 → 鸡胸肉 in 宫保鸡丁
+FOLLOW = "那干辣椒呢？"  # from the thread's memory of 宫保鸡丁: 干辣椒 → 二荆条
+
+
 @pytest.fixture
-def core(request, tmp_path):
-    return core_bot(request, tmp_path)
+def core(bot):
+    """The real core (tests/conftest.py) over the session KB, fresh memory per test."""
+    return bot
 
 
 @pytest.fixture
@@ -87,41 +92,53 @@ def section_texts(blocks: list[dict]) -> list[str]:
     return [b["text"]["text"] for b in blocks if b["type"] == "section"]
 
 
+def reply_text(update: dict) -> str:
+    return unescape("\n".join(section_texts(update["blocks"])))
+
+
 def test_mention_answered_in_thread_and_follow_up_keeps_thread(core, fake, settings):
     seen: list = []
     h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), settings), fake)
-    resp = h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000000.000100"))
+    resp = h.deliver(mention(Q, ts="1710000000.000100"))
     assert resp.status == 200
     placeholder = fake.calls_to("chat.postMessage")[0]
     assert placeholder["channel"] == "C0001" and placeholder["thread_ts"] == "1710000000.000100"
     update = fake.wait_for("chat.update")[0]
     assert update["channel"] == "C0001"
     blocks = update["blocks"]
-    assert blocks[0]["type"] == "section" and unescape(blocks[0]["text"]["text"]).strip()
+    assert blocks[0]["type"] == "section" and "鸡胸肉" in reply_text(update)  # the KB's substitute arrived
+    assert "鸡胸肉" in unescape(update["text"])  # also in the notification text
     assert blocks[-1]["type"] == "actions"
     key = ThreadKey(platform="slack", workspace=FakeSlack.TEAM, channel="C0001", thread="1710000000.000100")
     assert seen[0].thread == key
-    assert seen[0].text == "宫保鸡丁没有花生用什么代替?"  # mention stripped
+    assert seen[0].text == Q  # mention stripped
 
-    # a follow-up in the thread without a new mention is answered, in the same thread, same memory key
-    h.deliver(message("那腰果要放多少?", ts="1710000001.000200", thread_ts="1710000000.000100"))
-    assert len(seen) == 2 and seen[1].thread == key and seen[1].text == "那腰果要放多少?"
+    # a follow-up in the thread without a new mention is answered, in the same thread, from its memory
+    h.deliver(message(FOLLOW, ts="1710000001.000200", thread_ts="1710000000.000100"))
+    assert len(seen) == 2 and seen[1].thread == key and seen[1].text == FOLLOW
     posts = fake.calls_to("chat.postMessage")
     assert len(posts) == 2 and posts[1]["thread_ts"] == "1710000000.000100"
-    assert len(fake.calls_to("chat.update")) == 2
+    updates = fake.wait_for("chat.update", 2)
+    assert "二荆条" in reply_text(updates[1])  # 宫保鸡丁 remembered: 干辣椒 → 二荆条
+
+    # the same follow-up opening another thread has no memory to lean on
+    h.deliver(mention(FOLLOW, ts="1710000001.000900"))
+    third = fake.wait_for("chat.update", 3)[2]
+    assert len(seen) == 3 and seen[2].thread.thread == "1710000001.000900"
+    assert "二荆条" not in reply_text(third)
 
     # a message in some other thread without a mention is not answered
     h.deliver(message("random chatter", ts="1710000002.000300", thread_ts="1710000099.000001"))
     # nor is a top-level channel message without a mention
     h.deliver(message("hello all", ts="1710000003.000400"))
-    assert len(seen) == 2
+    assert len(seen) == 3
 
 
 def test_follow_threads_can_be_disabled(core, fake, settings):
     seen: list = []
     s = settings.model_copy(update={"slack_follow_threads": False})
     h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), s), fake)
-    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000000.000100"))
+    h.deliver(mention(Q, ts="1710000000.000100"))
     h.deliver(message("还有呢?", ts="1710000001.000200", thread_ts="1710000000.000100"))
     assert len(seen) == 1
 
@@ -147,7 +164,7 @@ def test_dm_answered_and_bots_ignored(core, fake, settings):
 def test_retried_delivery_answered_once(core, fake, settings):
     seen: list = []
     h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), settings), fake)
-    ev = mention("宫保鸡丁没有花生用什么代替?", ts="1710000020.000100")
+    ev = mention(Q, ts="1710000020.000100")
     assert h.deliver(ev, event_id="EvRETRY1").status == 200
     assert h.deliver(ev, event_id="EvRETRY1", retry_num=1).status == 200
     assert h.deliver(ev, event_id="EvRETRY1", retry_num=2).status == 200
@@ -161,7 +178,7 @@ def test_retried_delivery_answered_once(core, fake, settings):
 def test_bad_signature_rejected(core, fake, settings):
     seen: list = []
     h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), settings), fake)
-    resp = h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000030.000100"), bad=True)
+    resp = h.deliver(mention(Q, ts="1710000030.000100"), bad=True)
     assert resp.status == 401
     time.sleep(0.1)
     assert seen == [] and fake.calls_to("chat.postMessage") == []
@@ -176,7 +193,7 @@ def test_long_answer_split_into_sections(core, fake, settings):
         return answer.model_copy(update={"answer": long_text})
 
     h = Harness(tg_slack.create_app(derive_bot(core, after=longer), settings), fake)
-    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000040.000100"))
+    h.deliver(mention(Q, ts="1710000040.000100"))
     replies = h.replies()
     sections = [t for r in replies for t in section_texts(r["blocks"])]
     assert len(sections) >= 4
@@ -213,28 +230,29 @@ def test_core_exception_gives_apology_and_next_message_answered(core, fake, sett
             raise RuntimeError("kaboom in the core")
 
     h = Harness(tg_slack.create_app(derive_bot(core, before=explode_once), settings), fake)
-    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000060.000100"))
+    h.deliver(mention(Q, ts="1710000060.000100"))
     first = fake.wait_for("chat.update")[0]
     assert "Sorry" in first["text"]
-    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000061.000100"))
+    h.deliver(mention(Q, ts="1710000061.000100"))
     second = fake.wait_for("chat.update", 2)[1]
     assert "Sorry" not in second["text"] and second["blocks"][-1]["type"] == "actions"
+    assert "鸡胸肉" in reply_text(second)  # the real core answered the next message
 
 
 def test_channel_allowlist(core, fake, settings):
     seen: list = []
     s = settings.model_copy(update={"slack_channel_allowlist": ["CALLOWED"]})
     h = Harness(tg_slack.create_app(derive_bot(core, seen=seen), s), fake)
-    resp = h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000070.000100", channel="CBLOCKED"))
+    resp = h.deliver(mention(Q, ts="1710000070.000100", channel="CBLOCKED"))
     assert resp.status == 200
     assert seen == [] and fake.calls_to("chat.postMessage") == []
-    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000071.000100", channel="CALLOWED"))
+    h.deliver(mention(Q, ts="1710000071.000100", channel="CALLOWED"))
     assert len(seen) == 1 and fake.calls_to("chat.postMessage")[0]["channel"] == "CALLOWED"
 
 
 def test_vote_buttons_store_feedback_with_answer(core, fake, settings):
     h = Harness(tg_slack.create_app(core, settings), fake)
-    h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000080.000100"))
+    h.deliver(mention(Q, ts="1710000080.000100"))
     update = fake.wait_for("chat.update")[0]
     actions = update["blocks"][-1]
     assert [e["action_id"] for e in actions["elements"]] == ["threadgraph_vote_up", "threadgraph_vote_down"]
@@ -255,7 +273,8 @@ def test_vote_buttons_store_feedback_with_answer(core, fake, settings):
     v = votes[0]
     assert v["vote"] == 1 and v["user"] == "U0042" and v["answer_id"] == answer_id
     assert v["thread"] == f"slack/{FakeSlack.TEAM}/C0001/1710000080.000100"
-    assert v["answer"]["question"] == "宫保鸡丁没有花生用什么代替?" and "answer" in v["answer"]
+    assert v["answer"]["question"] == Q and "鸡胸肉" in v["answer"]["answer"]  # the answer voted on is stored
+    assert any(f["object"] == "鸡胸肉" for f in v["answer"]["facts"])
 
 
 def test_mounted_on_existing_app_keeps_its_handlers(core, fake, settings):
@@ -286,7 +305,7 @@ def test_mounted_on_existing_app_keeps_its_handlers(core, fake, settings):
         team_events.append(("team_message", event["ts"]))
 
     h = Harness(app, fake)
-    assert h.deliver(mention("宫保鸡丁没有花生用什么代替?", ts="1710000090.000100")).status == 200
+    assert h.deliver(mention(Q, ts="1710000090.000100")).status == 200
     assert ("team_mention", "1710000090.000100") in team_events
     assert len(seen) == 1 and fake.wait_for("chat.update")[0]["channel"] == "C0001"
     h.deliver({"type": "reaction_added", "user": "U1", "reaction": "tada", "item": {"type": "message"},
@@ -341,7 +360,7 @@ def test_http_events_endpoint_via_serve(core, fake, settings):
         challenge = json.dumps({"token": "legacy", "challenge": "abc123", "type": "url_verification"})
         status, text = _http_post(url, challenge, slack_headers(SECRET, challenge))
         assert status == 200 and "abc123" in text
-        body = slack_event_body(mention("宫保鸡丁没有花生用什么代替?", ts="1710000100.000100"), "EvHTTP1")
+        body = slack_event_body(mention(Q, ts="1710000100.000100"), "EvHTTP1")
         status, _ = _http_post(url, body, slack_headers(SECRET, body, bad=True))
         assert status == 401
         t0 = time.monotonic()
@@ -350,7 +369,7 @@ def test_http_events_endpoint_via_serve(core, fake, settings):
         status, _ = _http_post(url, body, slack_headers(SECRET, body, retry_num=1))
         assert status == 200
         update = fake.wait_for("chat.update")[0]
-        assert update["channel"] == "C0001"
+        assert update["channel"] == "C0001" and "鸡胸肉" in reply_text(update)
     assert len(seen) == 1 and seen[0].thread.thread == "1710000100.000100"
     assert len(fake.calls_to("chat.update")) == 1
 

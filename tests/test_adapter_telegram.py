@@ -17,7 +17,7 @@ from telegram import Update
 from telegram.ext import Application, CommandHandler
 
 from fakes_platform import FakeTelegram, LoopThread, RunningServe, tg_message
-from standin_bot import core_bot, derive_bot
+from standin_bot import derive_bot
 from threadgraph.adapters import telegram as tg_telegram
 from threadgraph.adapters.telegram import render_html
 from threadgraph.bot.answer import Answer
@@ -27,9 +27,14 @@ TOKEN = "123456:TEST-telegram-token"
 pytestmark = pytest.mark.timeout(60)
 
 
+Q = "宫保鸡丁没有手枪腿用什么代替？"  # the KB: 手枪腿 → 鸡胸肉 in 宫保鸡丁
+FOLLOW = "那干辣椒呢？"  # from the thread's memory of 宫保鸡丁: 干辣椒 → 二荆条
+
+
 @pytest.fixture
-def core(request, tmp_path):
-    return core_bot(request, tmp_path)
+def core(bot):
+    """The real core (tests/conftest.py) over the session KB, fresh memory per test."""
+    return bot
 
 
 @pytest.fixture
@@ -83,17 +88,21 @@ def sent(fake: FakeTelegram, count: int = 1, timeout: float = 10.0) -> list[dict
 def test_private_chat_answered_and_follow_up_same_thread(core, fake, settings):
     seen: list = []
     with RunningServe(derive_bot(core, seen=seen), settings, ("telegram",), role="worker"):
-        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=1)})
         first = sent(fake)[0]
         assert first["chat_id"] == 42 and first["parse_mode"] == "HTML"
-        visible(first["text"])
+        assert "鸡胸肉" in visible(first["text"])  # the KB's substitute arrived
         actions = fake.calls_to("sendChatAction")
         assert actions and actions[0]["action"] == "typing" and actions[0]["chat_id"] == 42
-        fake.push({"message": tg_message("那腰果要放多少?", chat_id=42, message_id=2)})
-        sent(fake, 2)
+        fake.push({"message": tg_message(FOLLOW, chat_id=42, message_id=2)})
+        assert "二荆条" in visible(sent(fake, 2)[1]["text"])  # 宫保鸡丁 remembered in the chat
+        # another private chat has its own (empty) memory
+        fake.push({"message": tg_message(FOLLOW, chat_id=43, message_id=3)})
+        other = sent(fake, 3)[2]
+        assert other["chat_id"] == 43 and "二荆条" not in visible(other["text"])
     key = ThreadKey(platform="telegram", workspace="42", channel="42", thread="")
-    assert [m.thread for m in seen] == [key, key]
-    assert seen[1].text == "那腰果要放多少?"
+    assert [m.thread for m in seen[:2]] == [key, key]
+    assert seen[1].text == FOLLOW and seen[2].thread.workspace == "43"
 
 
 def test_group_mention_reply_chain_and_ask(core, fake, settings):
@@ -102,21 +111,21 @@ def test_group_mention_reply_chain_and_ask(core, fake, settings):
         chat = -1001
         fake.push({"message": tg_message("just chatting", chat_id=chat, message_id=10)})
         uname = f"@{FakeTelegram.USERNAME}"
-        q = f"{uname} 宫保鸡丁没有花生用什么代替?"
+        q = f"{uname} {Q}"
         fake.push({"message": tg_message(q, chat_id=chat, message_id=11,
                                          entities=[{"type": "mention", "offset": 0, "length": len(uname)}])})
         answer_msg = sent(fake)[0]
         assert answer_msg["chat_id"] == chat
         assert answer_msg["reply_parameters"]["message_id"] == 11  # quoted reply to the question
-        assert seen[0].text == "宫保鸡丁没有花生用什么代替?"
+        assert seen[0].text == Q and "鸡胸肉" in visible(answer_msg["text"])
         # the bot's answer as Telegram would echo it back in reply_to_message
         bot_reply = {"message_id": 5001, "date": int(time.time()), "chat": {"id": chat, "type": "supergroup"},
                      "from": fake.bot_user(), "text": "answer"}
-        fake.push({"message": tg_message("那腰果要放多少?", chat_id=chat, message_id=12, reply_to=bot_reply)})
-        sent(fake, 2)
+        fake.push({"message": tg_message(FOLLOW, chat_id=chat, message_id=12, reply_to=bot_reply)})
+        assert "二荆条" in visible(sent(fake, 2)[1]["text"])  # the reply chain continues the memory
         fake.push({"message": tg_message("/ask 红烧肉可以不放糖吗?", chat_id=chat, message_id=20)})
         third = sent(fake, 3)[2]
-        assert third["reply_parameters"]["message_id"] == 20
+        assert third["reply_parameters"]["message_id"] == 20 and "红烧肉" in visible(third["text"])
     assert len(seen) == 3  # "just chatting" was ignored
     root = ThreadKey(platform="telegram", workspace=str(chat), channel=str(chat), thread="11")
     assert seen[0].thread == root and seen[1].thread == root  # reply to the bot continues the memory
@@ -141,7 +150,7 @@ def test_long_answer_split_with_valid_html(core, fake, settings):
     assert len(long_text) > 10_000
     bot = derive_bot(core, after=lambda a: a.model_copy(update={"answer": long_text}))
     with RunningServe(bot, settings, ("telegram",), role="worker"):
-        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=1)})
         fake.wait_for("sendMessage", 4)
         time.sleep(0.3)
         msgs = fake.calls_to("sendMessage")
@@ -175,23 +184,24 @@ def test_core_exception_apology_then_next_answered(core, fake, settings):
             raise RuntimeError("kaboom in the core")
 
     with RunningServe(derive_bot(core, before=explode_once), settings, ("telegram",), role="worker"):
-        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=1)})
         assert "Sorry" in sent(fake)[0]["text"]
-        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=2)})
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=2)})
         second = sent(fake, 2)[1]
     assert "Sorry" not in second["text"] and calls["n"] == 2
+    assert "鸡胸肉" in visible(second["text"])
 
 
 def test_flood_limit_waited_out(core, fake, settings):
     fake.fail_with_429("sendMessage", retry_after=1)
     with RunningServe(core, settings, ("telegram",), role="worker"):
         t0 = time.monotonic()
-        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=1)})
         msg = sent(fake, timeout=15)[0]
         elapsed = time.monotonic() - t0
     assert [m for m, _ in fake.calls if m.startswith("sendMessage")][:2] == ["sendMessage!failed", "sendMessage"]
     assert elapsed >= 1.0
-    assert msg["chat_id"] == 42 and msg["text"]
+    assert msg["chat_id"] == 42 and "鸡胸肉" in visible(msg["text"])
 
 
 def test_commands_start_help_reset(core, fake, settings):
@@ -226,13 +236,14 @@ def test_webhook_secret_checked(core, fake, settings):
         hook = fake.calls_to("setWebhook")[0]
         assert hook["url"] == "https://bot.example.com/tg/hook" and hook["secret_token"] == "s3cret-token"
         url = f"http://127.0.0.1:{running.server.port}/tg/hook"
-        update = {"update_id": 900, "message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)}
+        update = {"update_id": 900, "message": tg_message(Q, chat_id=42, message_id=1)}
         assert _post(url, update, "wrong") == 403
         assert _post(url, update, None) == 403
         time.sleep(0.2)
         assert seen == [] and fake.calls_to("sendMessage") == []
         assert _post(url, update, "s3cret-token") == 200
-        assert sent(fake)[0]["chat_id"] == 42
+        msg = sent(fake)[0]
+        assert msg["chat_id"] == 42 and "鸡胸肉" in visible(msg["text"])
     assert fake.calls_to("getUpdates") == []  # webhook mode never polls
     assert len(seen) == 1
 
@@ -242,14 +253,15 @@ def test_sigterm_style_stop_drains_in_flight_answer(core, fake, settings):
     bot = derive_bot(core, seen=seen, before=lambda m: time.sleep(1.0))
     running = RunningServe(bot, settings, ("telegram",), role="worker")
     try:
-        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=1)})
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=1)})
         deadline = time.monotonic() + 10
         while not seen and time.monotonic() < deadline:
             time.sleep(0.02)
         assert seen and fake.calls_to("sendMessage") == []  # answer in flight
     finally:
         running.close()  # stop requested now; must wait for the answer
-    assert len(fake.calls_to("sendMessage")) == 1
+    msgs = fake.calls_to("sendMessage")
+    assert len(msgs) == 1 and "鸡胸肉" in visible(msgs[0]["text"])
 
 
 def test_mounted_on_existing_application_keeps_its_command(core, fake, settings):
@@ -277,8 +289,8 @@ def test_mounted_on_existing_application_keeps_its_command(core, fake, settings)
         try:
             fake.push({"message": tg_message("/ping", chat_id=42, message_id=1)})
             assert sent(fake)[0]["text"] == "pong"
-            fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=2)})
-            sent(fake, 2)
+            fake.push({"message": tg_message(Q, chat_id=42, message_id=2)})
+            assert "鸡胸肉" in visible(sent(fake, 2)[1]["text"])
         finally:
             lt.run(stop())
     finally:
@@ -298,13 +310,17 @@ def test_render_html_escapes_and_respects_limit():
 
 _SERVE_SCRIPT = r'''
 import logging, sys, time
-sys.path.insert(0, sys.argv[3])
+from pathlib import Path
 from pydantic import SecretStr
-from standin_bot import StandInBot
 from threadgraph.adapters.serve import serve
+from threadgraph.bot.core import ThreadGraphBot
+from threadgraph.bot.memory import ThreadMemory
+from threadgraph.knowledge.kb import KBHandle
 from threadgraph.settings import Settings
 
-class SlowBot(StandInBot):
+api_url, work, kb_dir, model_name, model_path, token = sys.argv[1:7]
+
+class SlowBot(ThreadGraphBot):
     def answer(self, message, retrieval="hybrid"):
         if "boom" in message.text:
             raise RuntimeError("core failure for " + message.text)
@@ -313,28 +329,39 @@ class SlowBot(StandInBot):
         return super().answer(message, retrieval)
 
 logging.basicConfig(level=logging.INFO, stream=sys.stderr)
-s = Settings(data_dir=sys.argv[2], telegram_bot_token=SecretStr(sys.argv[4]), telegram_api_url=sys.argv[1])
-serve(SlowBot(s), s, ("telegram",), role="worker", drain_timeout=10)
+# the real core over the session KB (read-only; thread memory and feedback in this test's folder)
+s = Settings(_env_file=None, data_dir=work, embedding_model=model_name, embedding_model_path=model_path,
+             openai_api_key=None, telegram_bot_token=SecretStr(token), telegram_api_url=api_url)
+core_settings = s.model_copy(update={"data_dir": Path(kb_dir)})
+bot = SlowBot(core_settings, kb=KBHandle(Path(kb_dir), core_settings), memory=ThreadMemory(Path(work) / "memory.sqlite"))
+bot.kb.get()  # open the KB before polling starts
+serve(bot, s, ("telegram",), role="worker", drain_timeout=10)
 print("EXITED CLEANLY", flush=True)
 '''
 
 
-def test_sigterm_in_a_real_process_drains_and_never_logs_the_token(fake, tmp_path):
-    """The process-level contract (signal handling, log redaction) with a test-only stand-in
-    core in a subprocess; the adapters' behaviour with the real core is covered above."""
+def test_sigterm_in_a_real_process_drains_and_never_logs_the_token(fake, kb_dir, tmp_path):
+    """The process-level contract (signal handling, drain, log redaction) with the real core
+    over the session KB in a subprocess (its ``answer`` slowed down and failing on "boom")."""
     import os
     import signal
     import subprocess
     import sys
 
-    here = os.path.dirname(__file__)
-    proc = subprocess.Popen([sys.executable, "-c", _SERVE_SCRIPT, fake.root, str(tmp_path / "d"), here, TOKEN],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    from conftest import TINY_MODEL, TINY_NAME
+
+    work = tmp_path / "d"
+    work.mkdir()
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    env.pop("OPENAI_API_KEY", None)
+    proc = subprocess.Popen([sys.executable, "-c", _SERVE_SCRIPT, fake.root, str(work), str(kb_dir), TINY_NAME,
+                             str(TINY_MODEL), TOKEN],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     try:
-        fake.wait_for("getUpdates", 1, timeout=20)
+        fake.wait_for("getUpdates", 1, timeout=30)
         fake.push({"message": tg_message("boom please", chat_id=42, message_id=1)})
         assert "Sorry" in sent(fake, 1, timeout=15)[0]["text"]  # apology, process alive
-        fake.push({"message": tg_message("宫保鸡丁没有花生用什么代替?", chat_id=42, message_id=2)})
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=2)})
         assert proc.stdout.readline().strip() == "ANSWERING"
         proc.send_signal(signal.SIGTERM)  # while the answer is in flight
         out, err = proc.communicate(timeout=30)
@@ -344,6 +371,9 @@ def test_sigterm_in_a_real_process_drains_and_never_logs_the_token(fake, tmp_pat
             proc.communicate()
     assert proc.returncode == 0, err[-3000:]
     assert "EXITED CLEANLY" in out
-    assert len(fake.calls_to("sendMessage")) == 2  # the in-flight answer was delivered before exit
+    msgs = fake.calls_to("sendMessage")
+    assert len(msgs) == 2  # the in-flight answer was delivered before exit
+    assert "鸡胸肉" in visible(msgs[1]["text"])  # ... and it is the real core's answer from the KB
     assert "RuntimeError: core failure" in err and "telegram update" in err  # traceback with update id
     assert TOKEN not in err and TOKEN.split(":")[1] not in err
+    assert (work / "memory.sqlite").exists() and not (kb_dir / "memory.sqlite").exists()

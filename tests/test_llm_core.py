@@ -31,7 +31,6 @@ KEY = "sk-test-core-9c4e1b-distinctive"
 Q = "宫保鸡丁没有手枪腿用什么代替？"
 # phrasings the rules cannot parse (intent "general"): the one LLM call is `understand`
 UNSURE = "做宫保鸡丁的时候手枪腿用完了咋整"
-UNSURE_INVENTED = "宫保鸡丁里的凤凰爪用完了咋整"
 BAD_ID = "f-deadbeefdeadbeef"
 
 COMPOSE_MARK = "You write the answer of a question-answering bot"
@@ -261,17 +260,19 @@ def test_lacked_item_given_only_as_excluded_is_the_item_to_replace(make_bot, fak
     assert ans.entities == base.entities  # linked once each, to the KB's ids
 
 
-def test_invented_entity_stays_unknown_and_nothing_is_found(make_bot, fake):
-    fake.reply({"intent": "substitute", "language": "zh", "excluded": ["凤凰爪"],
-                "entities": [{"name": "宫保鸡丁", "type": "recipe"}, {"name": "凤凰爪", "type": "ingredient"}]})
+@pytest.mark.parametrize("name, typ", [("凤凰爪", "ingredient"), ("独角兽肉", "unknown")])
+def test_invented_entity_stays_unknown_and_nothing_is_found(make_bot, fake, name, typ):
+    question = f"宫保鸡丁里的{name}用完了咋整"  # rules: intent "general", not confident
+    fake.reply({"intent": "substitute", "language": "zh", "excluded": [name],
+                "entities": [{"name": "宫保鸡丁", "type": "recipe"}, {"name": name, "type": typ}]})
 
-    ans = ask(make_bot(fake), UNSURE_INVENTED)
+    ans = ask(make_bot(fake), question)
 
     assert len(fake.requests) == 1 and kind(fake.requests[0]) == "understand"
-    invented = [e for e in ans.entities if e.name == "凤凰爪"]
+    invented = [e for e in ans.entities if e.name == name]
     assert invented and all(e.type == "unknown" and e.id is None for e in invented)
     assert next(e for e in ans.entities if e.name == "宫保鸡丁").id == "recipe:宫保鸡丁"
     assert ans.found is False
     assert ans.facts == []
-    assert "凤凰爪" in ans.answer
+    assert name in ans.answer
     assert "鸡胸肉" not in ans.answer and "代替。" not in ans.answer  # no substitute of another item offered
