@@ -123,16 +123,7 @@ class GraphStore:
         if entities:
             conn.execute("COPY Entity FROM ent_tbl")
         chunks = list(chunks)
-        chunk_tbl = pa.table(
-            {
-                "id": [c.id for c in chunks],
-                "doc": [c.doc for c in chunks],
-                "section": [c.section for c in chunks],
-                "text": [c.text for c in chunks],
-                "line": pa.array([c.line for c in chunks], type=pa.int64()),
-                "language": [c.language for c in chunks],
-            }
-        )
+        chunk_tbl = pa.table(chunk_columns(chunks))  # noqa: F841  (read by Kùzu's COPY)
         counts["Chunk"] = len(chunks)
         if chunks:
             conn.execute("COPY Chunk FROM chunk_tbl")
@@ -190,6 +181,19 @@ class GraphStore:
         conn.close()
         db.close()
         return counts
+
+
+def chunk_columns(chunks: list[Chunk]) -> dict[str, list]:
+    """Arrow-ready columns of the ``Chunk`` node table (id, doc, section, text,
+    line, language); the LanceDB table adds entity ids and vectors."""
+    return {
+        "id": [c.id for c in chunks],
+        "doc": [c.doc for c in chunks],
+        "section": [c.section for c in chunks],
+        "text": [c.text for c in chunks],
+        "line": pa.array([c.line for c in chunks], type=pa.int64()),
+        "language": [c.language for c in chunks],
+    }
 
 
 def _add_provenance(cols: dict[str, list], rows: list[Triple]) -> None:

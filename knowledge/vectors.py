@@ -20,6 +20,7 @@ from typing import Sequence
 import numpy as np
 import pyarrow as pa
 
+from .graph import chunk_columns
 from .records import Chunk, Entity
 
 log = logging.getLogger(__name__)
@@ -111,15 +112,8 @@ class VectorStore:
         import lancedb
 
         db = lancedb.connect(str(path))
-        cols = {
-            "id": [c.id for c in chunks],
-            "doc": [c.doc for c in chunks],
-            "section": [c.section for c in chunks],
-            "text": [c.text for c in chunks],
-            "line": pa.array([c.line for c in chunks], type=pa.int64()),
-            "language": [c.language for c in chunks],
-            "entity_ids": pa.array([list(c.entity_ids) for c in chunks], type=pa.list_(pa.string())),
-        }
+        cols = chunk_columns(list(chunks))
+        cols["entity_ids"] = pa.array([list(c.entity_ids) for c in chunks], type=pa.list_(pa.string()))
         if chunk_vectors is not None:
             dim = chunk_vectors.shape[1]
             cols["vector"] = pa.FixedSizeListArray.from_arrays(
