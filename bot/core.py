@@ -174,7 +174,7 @@ class ThreadGraphBot:
         facts, passages = ground(got, ans.facts, ans.passages)
         if not facts and not passages:
             return ans
-        return ans.model_copy(update={"answer": got.answer, "facts": facts, "passages": passages, "found": got.found or ans.found})
+        return ans.model_copy(update={"answer": got.answer, "facts": facts, "passages": passages, "found": got.found})
 
     def _retrieve_and_compose(self, kb: KnowledgeBase, q: Query, key: str, mode: str) -> Answer:
         lang = q.language

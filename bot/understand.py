@@ -253,7 +253,8 @@ class Linker:
         inner = self.scan(slot, types=types, min_len=1 if _CJK.search(slot) else 2)
         if inner:
             best = max(inner, key=lambda m: len(m.surface))
-            if len(best.surface) * 2 >= len(slot) or best.type in ("recipe", "role"):
+            # a contained name must be most of the slot ("龙肉" is not "肉"), except whole recipes/roles
+            if (len(best.surface) >= 2 and len(best.surface) * 3 >= len(slot) * 2) or best.type in ("recipe", "role"):
                 return best
         choices = []
         for t in types or tuple(self.by_type):

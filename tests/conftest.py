@@ -22,10 +22,8 @@ def tiny_settings(data_dir: Path, **kw):
     """Settings for a KB in ``data_dir`` embedded with the test model."""
     from threadgraph.settings import Settings
 
-    return Settings(
-        data_dir=data_dir, embedding_model=TINY_NAME, embedding_model_path=TINY_MODEL,
-        openai_api_key=None, _env_file=None, **kw,
-    )
+    kw.setdefault("openai_api_key", None)
+    return Settings(data_dir=data_dir, embedding_model=TINY_NAME, embedding_model_path=TINY_MODEL, _env_file=None, **kw)
 
 
 @pytest.fixture(scope="session")
