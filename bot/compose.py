@@ -179,3 +179,17 @@ def not_found_text(lang: str, what: str, suggestions: list[str]) -> str:
     if suggestions:
         base += _t(lang, f" 你是不是想问：{_join(lang, suggestions)}？", f" Did you mean: {_join(lang, suggestions)}?")
     return base
+
+
+def fact_line(lang: str, f: GraphFact) -> str:
+    """One fact as a short sentence-like line."""
+    if f.relation == "SUBSTITUTES":
+        ctx = f.properties.get("context_name")
+        return _t(lang, f"{f.subject} 可以用 {f.object} 代替" + (f"（{ctx}）" if ctx else ""),
+                  f"{f.subject} can be replaced by {f.object}" + (f" (in {ctx})" if ctx else ""))
+    if f.relation == "CONTAINS":
+        req = f.properties.get("required")
+        tag = "" if req is None else _t(lang, "（必需）" if req else "（可选）", " (required)" if req else " (optional)")
+        return _t(lang, f"{f.subject} 包含 {f.object}{tag}", f"{f.subject} contains {f.object}{tag}")
+    pred = f.properties.get("predicate") or f.relation.lower()
+    return f"{snippet(f.subject, 80)} —{pred}→ {snippet(f.object, 80)}"

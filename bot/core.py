@@ -276,11 +276,13 @@ class ThreadGraphBot:
             if good:
                 text = C.passages_text(lang, good)
                 found = True
-        if use_graph and not facts and intent == "general" and (q.ctx or q.items or q.roles) and mode == "graph":
+        if use_graph and intent == "general" and not facts and (q.ctx or q.items or q.roles):
+            # open question about known entities: a 1–2 hop subgraph within the context budget
             ids = [m.id for m in q.ctx + q.items + q.roles if m.id]
-            facts = R.neighbourhood(g, ids, per_hop=8)
+            facts = _within_budget(R.neighbourhood(g, ids, per_hop=8), self.settings.context_budget_chars)
             if facts:
-                text = "\n".join(f"- {f.subject} {f.relation} {f.object}" for f in facts[:10])
+                lines = list(dict.fromkeys(f"- {C.fact_line(lang, f)}" for f in facts))[:8]
+                text = (text + "\n" if found and text else "") + C._t(lang, "相关事实：", "Related facts:") + "\n" + "\n".join(lines)
                 found = True
         if not found:
             text, follow_ups = self._not_found(kb, q)
@@ -522,6 +524,19 @@ def _lexical_support(phrase: str, text: str) -> bool:
         return False
     hits = sum(1 for w in words if w[: max(4, len(w) - 2)] in low)
     return hits * 2 >= len(words)
+
+
+def _within_budget(facts: list[GraphFact], budget_chars: int) -> list[GraphFact]:
+    """Keep facts in order while their rendered size (subject + relation +
+    object + properties) fits ``budget_chars``."""
+    out, used = [], 0
+    for f in facts:
+        size = len(f.subject) + len(f.relation) + len(f.object) + len(str(f.properties)) + 8
+        if used + size > budget_chars:
+            break
+        out.append(f)
+        used += size
+    return out
 
 
 def _dedupe(facts: list[GraphFact]) -> list[GraphFact]:

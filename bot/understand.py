@@ -113,6 +113,7 @@ _ZH_RULES: list[tuple[str, str]] = [
     ("required", r"^(?P<ctx>.+?)(?:里|中|里面)?的?(?P<item>.+?)是(?:必须|必需|可选)的?吗"),
     ("required", r"^(?P<ctx>.+?)(?:里|中|里面)?的?(?P<item>.+?)(?:可以|能)(?:省略|不要|去掉)吗"),
     ("shared", r"^(?P<ctx>.+?)(?:和|跟|与|同)(?P<ctx2>.+?)(?:有)?(?:哪些|什么)?(?:共同|相同|一样|都用|都要|都需要|都有|共有)"),
+    ("exclude", r"^(?:有)?(?:哪些|什么)?(?:菜|菜谱|食谱)?(?:用|有|含|放)了?(?P<item>[^，,]+?)[，,]?(?:但|但是|却|而|又)?(?:不用|不需要|不放|不加|不含|没有)(?P<excl>.+?)(?:的)?(?:菜|菜谱|食谱)?$"),
     ("exclude", r"^(?:有)?(?:哪些|什么)(?:菜|菜谱|食谱)?(?:不用|不需要|不放|不加|没有)(?P<excl>.+?)$"),
     ("exclude", r"^(?:不用|不需要|不放|不加|不含|没有)(?P<excl>.+?)(?:的|能做的|可以做的)(?:菜|菜谱|食谱)"),
     ("exclude", r"^(?:没有|不用)(?P<excl>.+?)(?:能|可以)做(?:什么|哪些|啥)"),
@@ -147,6 +148,7 @@ _EN_RULES: list[tuple[str, str]] = [
     ("required", r"\bdo i (?:need|have to use) (?P<item>.+?) (?:in|for) (?P<ctx>.+?)$"),
     ("shared", r"\b(?:what|which) (?:do|does) (?P<ctx>.+?) and (?P<ctx2>.+?) have in common"),
     ("shared", r"\b(?:common|shared) (?:ingredients|items|steps) (?:of|between|in) (?P<ctx>.+?) and (?P<ctx2>.+?)$"),
+    ("exclude", r"\b(?:recipes|dishes|meals) (?:with|that use|using|containing) (?P<item>.+?) but (?:without|not|no) (?P<excl>.+?)$"),
     ("exclude", r"\b(?:recipes|dishes|meals)(?: that| which)? (?:without|don't use|do not use|with no) (?P<excl>.+?)$"),
     ("exclude", r"\bwhat can i (?:make|cook) without (?P<excl>.+?)$"),
     ("used_in", r"\b(?:which|what) (?:recipes|dishes|meals) (?:use|need|contain|include|have) (?P<item>.+?)$"),
@@ -231,6 +233,8 @@ class Linker:
                 if piece[-1].isascii() and piece[-1].isalnum() and i + L < n and low[i + L].isascii() and low[i + L].isalnum():
                     continue  # Latin matches end on a word boundary
                 hit = self._pick(piece, types)
+                if hit is not None and hit.type in ("document", "concept", "section") and piece.isascii() and " " not in piece:
+                    hit = None  # one-word document titles ("about", "index") are ordinary words in a question
                 if hit is not None:
                     found = (hit, L)
                     break
