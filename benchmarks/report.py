@@ -1,0 +1,76 @@
+"""Render ``benchmarks/results/{ingest,answer,eval}.json`` as the markdown
+results table for the README; prints it and writes
+``benchmarks/results/README-results.md``. Missing result files are skipped
+with a note. Usage: ``python benchmarks/report.py``"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _common as C  # noqa: E402
+
+
+def _load(name: str) -> dict | None:
+    p = C.RESULTS / name
+    return json.loads(p.read_text(encoding="utf-8")) if p.exists() else None
+
+
+def _pct(v) -> str:
+    return "–" if v is None else f"{100 * v:.0f} %"
+
+
+def render() -> str:
+    """The markdown text (str)."""
+    ing, ans, ev = _load("ingest.json"), _load("answer.json"), _load("eval.json")
+    m = (ing or ans or {}).get("machine") or C.machine()
+    dates = sorted(filter(None, [x and (x.get("date") or x.get("started")) for x in (ing, ans, ev)]))
+    out = ["## Benchmark results", "",
+           f"`make bench` on {dates[-1][:10] if dates else C.now()[:10]}, machine: {m['nproc']} CPUs, "
+           f"{m['ram_gib']} GiB RAM ({m.get('platform', '')}); embedding model multilingual-e5-small int8; no LLM.", ""]
+    if ev:
+        n_cases = len({r["id"] for r in ev["results"]})
+        out += [f"### Evaluation ({n_cases} cases, `benchmarks/cases/`; pass = every turn right)", "",
+                "| set | mode | cases | pass rate | turn pass | not-found acc. | found acc. | p50 ms | p95 ms |",
+                "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+        sets = list(dict.fromkeys(s["set"] for s in ev["stats"]))
+        for s_name in sets:
+            for mode in ev["modes"]:
+                s = next(x for x in ev["stats"] if x["set"] == s_name and x["mode"] == mode)
+                bold = "**" if s_name == "ALL" else ""
+                out.append(f"| {bold}{s_name}{bold} | {mode} | {s['cases']} | {bold}{_pct(s['pass_rate'])}{bold} | "
+                           f"{_pct(s['turn_pass_rate'])} | {_pct(s['notfound_accuracy'])} ({s['notfound_turns']}) | "
+                           f"{_pct(s['found_accuracy'])} ({s['found_turns']}) | {s['latency_p50_ms']:.0f} | {s['latency_p95_ms']:.0f} |")
+        out.append("")
+    else:
+        out += ["_No eval.json yet (run benchmarks/eval.py)._", ""]
+    if ans:
+        s, c = ans["sequential"], ans["concurrent"]
+        out += ["### Answer latency (HowToCook KB, questions generated from the KB)", "",
+                "| run | questions | p50 ms | p95 ms | q/s | target |", "|---|---:|---:|---:|---:|---|",
+                f"| sequential | {s['n']} | {s['p50_ms']:.1f} | {s['p95_ms']:.1f} | {s['qps']:.0f} | p50 ≤ 30, p95 ≤ 80 |",
+                f"| {c['threads']} concurrent threads | {c['n']} | {c['p50_ms']:.0f} | {c['p95_ms']:.0f} | {c['qps']:.0f} | p95 ≤ 250 |",
+                "", f"Peak RSS while answering: {ans['peak_rss_mb']:.0f} MiB.", ""]
+    if ing:
+        out += ["### Ingest (HowToCook, 387 files)", "", "| run | seconds | docs/s | chunks/s | peak RSS MiB |",
+                "|---|---:|---:|---:|---:|"]
+        for label in ("cold", "warm"):
+            r = ing[label]
+            out.append(f"| {label} ({'empty' if label == 'cold' else 'hit'} embedding cache) | {r['seconds']:.1f} | "
+                       f"{r['docs_per_s']:.1f} | {r['chunks_per_s']:.0f} | {r['peak_rss_mb']:.0f} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main() -> int:
+    text = render()
+    C.RESULTS.mkdir(parents=True, exist_ok=True)
+    (C.RESULTS / "README-results.md").write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
