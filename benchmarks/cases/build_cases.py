@@ -33,6 +33,8 @@ def T(text, must=(), must_not=(), found=True, s=None, absent=(), mnf=()):
 SETS = {}
 def case(id, set_, *turns):
     SETS.setdefault(set_, []).append({"id": id, "set": set_, "turns": list(turns)})
+# Alternatives in a must group are the recipe's word and its canonical name from
+# ingest/aliases.csv (e.g. 食用油 = 植物油, 香油 = 芝麻油, 白砂糖 = 白糖).
 R = "recipes-zh"; S = "sop-en"; X = "traps"
 GB = "宫保鸡丁"; YX = "鱼香肉丝"; MY = "蚂蚁上树"; XH = "西红柿炒鸡蛋"
 DR = "pagerduty-incident-response/docs/before/different_roles.md"
@@ -52,19 +54,19 @@ case("zh-sub-teriyaki-broccoli", R, T("照烧鸡腿饭没有西兰花用什么�
 case("zh-sub-laziji-pepper", R, T("贵州辣子鸡没有花椒用什么代替？", ["麻椒"], s=src("贵州辣子鸡", "- 花椒 or 麻椒")))
 case("zh-sub-hongshaorou-quail", R, T("简易红烧肉没有鹌鹑蛋用什么代替？", ["鸡蛋"], s=src("简易红烧肉", "没有鹌鹑蛋，可以用同等重量的鸡蛋代替")))
 case("zh-sub-guobaorou-starch", R, T("老式锅包肉里的玉米淀粉可以用什么代替？", ["土豆淀粉"], s=src("老式锅包肉", "- 玉米淀粉 1.5g（可用土豆淀粉代替）")))
-case("zh-sub-litti-oil", R, T("利提巧卡没有芥末油用什么代替？", ["食用油"], s=src("利提巧卡", "- 芥末油(Mustard Oil)— 可用其他食用油替代")))
-case("zh-sub-celery-lard", R, T("蒜蓉炒芹菜没有猪油用什么代替？", ["食用油"], s=src("蒜蓉炒芹菜", "* 猪油（没有可用食用油替代，但猪油风味更佳）")))
+case("zh-sub-litti-oil", R, T("利提巧卡没有芥末油用什么代替？", [("食用油", "植物油")], s=src("利提巧卡", "- 芥末油(Mustard Oil)— 可用其他食用油替代")))
+case("zh-sub-celery-lard", R, T("蒜蓉炒芹菜没有猪油用什么代替？", [("食用油", "植物油")], s=src("蒜蓉炒芹菜", "* 猪油（没有可用食用油替代，但猪油风味更佳）")))
 case("zh-sub-youmaicai-sesame", R, T("凉拌油麦菜没有芝麻酱用什么代替？", ["花生酱"], s=src("凉拌油麦菜", "* 芝麻酱可以用花生酱代替")))
 case("zh-sub-shaomai-lard", R, T("鲜肉烧卖没有猪油用什么代替？", ["鸡油"], s=src("鲜肉烧卖", "- 猪油（或鸡油）（低脂版本）")))
 # contains
-case("zh-contains-tomato-egg", R, T("西红柿炒鸡蛋需要哪些原料？", [("西红柿", "番茄"), "鸡蛋", "食用油", "盐"], s=src(XH, "* 西红柿")))
+case("zh-contains-tomato-egg", R, T("西红柿炒鸡蛋需要哪些原料？", [("西红柿", "番茄"), "鸡蛋", ("食用油", "植物油"), "盐"], s=src(XH, "* 西红柿")))
 case("zh-contains-gongbao", R, T("宫保鸡丁需要哪些原料？", ["手枪腿", "大葱", "花生", "干辣椒"], s=src(GB, "- 熟花生")))
 case("zh-contains-mayi", R, T("蚂蚁上树需要哪些原料？", ["红薯粉丝", "郫县豆瓣酱"], s=src(MY, "- 红薯粉丝")))
 case("zh-contains-yuxiang", R, T("鱼香肉丝需要哪些原料？", ["里脊肉", "胡萝卜", "青椒", "木耳"], s=src(YX, "* 里脊肉 200g")))
 case("zh-contains-hupi", R, T("虎皮青椒的原料有哪些？", ["青椒", "大蒜", "白糖"], s=src("虎皮青椒", "- 白糖（灵魂）")))
 case("zh-contains-guiyu", R, T("葱油桂鱼需要哪些原料？", ["桂鱼", "蒸鱼豉油", "小米辣"], s=src("葱油桂鱼", "- 蒸鱼豉油")))
 case("zh-contains-cola-rice", R, T("可乐炒饭需要哪些原料？", ["米饭", "可乐", "鸡蛋"], s=src("可乐炒饭", "- 可乐（含糖或无糖均可）")))
-case("zh-contains-egg-custard", R, T("鸡蛋羹需要哪些原料？", ["鸡蛋", "香油"], s=src("鸡蛋羹", "- 香油")))
+case("zh-contains-egg-custard", R, T("鸡蛋羹需要哪些原料？", ["鸡蛋", ("香油", "芝麻油")], s=src("鸡蛋羹", "- 香油")))
 # used_in
 case("zh-usedin-sweet-potato-noodle", R, T("哪些菜用到红薯粉丝？", [MY], s=src(MY, "- 红薯粉丝")))
 case("zh-usedin-drumstick", R, T("哪些菜用到手枪腿？", [GB], s=src(GB, "- 手枪腿（或者鸡胸脯肉）")))
