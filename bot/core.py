@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 RETRIEVAL_MODES = ("hybrid", "graph", "vector")
 _STEP_SECTIONS = __import__("re").compile(r"操作|做法|步骤|制作|steps?|instructions?|method|procedure|process", __import__("re").I)
 #: Minimum cosine similarity for a vector-only hit to count as evidence.
-VECTOR_FOUND_MIN = 0.80
+VECTOR_FOUND_MIN = 0.86
 ITEM_TYPES = ("ingredient", "tool")
 CTX_TYPES = ("recipe", "document")
 
@@ -74,6 +74,7 @@ class ThreadGraphBot:
         self._lock = threading.Lock()
         self._llm = None
         self._llm_checked = False
+        self._contains_cache: dict[tuple[int, str], list[GraphFact]] = {}
 
     # -- public ----------------------------------------------------------------
     def answer(self, message: IncomingMessage, retrieval: str = "hybrid") -> Answer:
@@ -204,7 +205,7 @@ class ThreadGraphBot:
                     text = C.stand_in_text(lang, role.name, facts, q.reverse)
                     follow_ups = [C._t(lang, f"{role.name}负责什么？", f"What does the {role.name} do?")]
             elif intent == "contains" and ctx and ctx.id:
-                facts = R.contains(g, ctx.id)
+                facts = self._contains(g, ctx.id)
                 if facts:
                     text = C.contains_text(lang, ctx.name, facts)
                     follow_ups = [C._t(lang, f"{ctx.name}怎么做？", f"What are the steps for {ctx.name}?")]
@@ -256,13 +257,16 @@ class ThreadGraphBot:
 
         # passages (LanceDB hits), restricted to the linked documents when there are any
         hits: list[Hit] = []
-        if use_passages:
+        if use_passages and facts and mode == "hybrid":
+            # the passages the facts were read from: exact evidence, no search needed
+            hits = R.source_chunks(g, [(f.doc, f.line) for f in facts[:12]], limit=3)
+        if use_passages and not hits:
             hits = self._passages(kb, q, facts, mode)
         passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line) for h in hits]
 
         found = bool(facts) and bool(text or intent in ("responsibility", "general"))
-        if intent == "responsibility" and (facts or passages):
-            text = C.responsibility_text(lang, role.name if role else (q.text), facts, passages)
+        if intent == "responsibility" and role and (facts or (passages and self._passages_support(q, hits))):
+            text = C.responsibility_text(lang, role.name, facts, passages)
             found = True
         if intent == "steps" and not facts and passages:
             passages.sort(key=lambda p: 0 if _STEP_SECTIONS.search(p.section or "") else 1)
@@ -302,7 +306,7 @@ class ThreadGraphBot:
         ids = [m.id for m in items if m.id]
         names = [m.name for m in items if m.name]
         if ctx and ctx.id and names:
-            for f in R.contains(g, ctx.id):
+            for f in self._contains(g, ctx.id):
                 if any(f.object.endswith(n) or f.object.startswith(n) for n in names) and f.object_id not in ids:
                     ids.append(f.object_id)
         elif names:
@@ -310,6 +314,17 @@ class ThreadGraphBot:
                 if oid not in ids:
                     ids.append(oid)
         return ids
+
+    def _contains(self, g, parent_id: str) -> list[GraphFact]:
+        """``R.contains`` memoized per KB build (the KB is immutable once published)."""
+        key = (id(g), parent_id)
+        hit = self._contains_cache.get(key)
+        if hit is None:
+            hit = R.contains(g, parent_id)
+            if len(self._contains_cache) > 4096:
+                self._contains_cache.clear()
+            self._contains_cache[key] = hit
+        return hit
 
     def _role_titles(self, kb: KnowledgeBase, role: Mention) -> list[str]:
         """The role's name and aliases (section titles that describe it)."""
@@ -465,11 +480,11 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
         # a bare entity name: ask about it the obvious way
         if q.roles and not (q.ctx or q.items):
             q.intent = "responsibility" if len(u.text) <= 40 else "general"
-        elif q.ctx and not q.items and q.ctx[0].type == "recipe" and len(u.text) <= len(q.ctx[0].surface) + 6:
+        elif q.ctx and not q.items and q.ctx[0].type == "recipe" and len(u.text.rstrip("？?。!！ ")) <= len(q.ctx[0].surface) + 2:
             q.intent = "contains"
 
-    if q.intent == "responsibility" and not q.roles and u.slot_texts.get("task"):
-        q.intent = "general"  # "who is responsible for X" is answered from passages
+    if q.intent == "responsibility" and not q.roles and (u.slot_texts.get("task") or q.unknown or q.ctx or q.items):
+        q.intent = "general"  # "who is responsible for X", "what is a SEV-1": answered from passages
 
     # fill missing slots from memory
     need = INTENT_SLOTS.get(q.intent, ())
@@ -478,6 +493,8 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
         if prev.id != q.ctx[0].id:
             q.ctx.insert(0, _mem(prev))
             q.from_memory.append(prev.name)
+    if q.unknown and u.rule.startswith("ellipsis") and not (q.ctx or q.items or q.roles):
+        return q  # "那佛跳墙呢？": the new thing is unknown; do not answer about the old one
     named_unknown_ctx = bool(q.unknown) and bool(u.slot_texts.get("ctx"))
     named_unknown_item = bool(q.unknown) and bool(u.slot_texts.get("item") or u.slot_texts.get("excl"))
     if "recipe" in need and not q.ctx and state.slots.get("ctx") and not named_unknown_ctx:

@@ -97,7 +97,7 @@ def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None =
             continue
         seen.add(key)
         out.append(f)
-    if len(out) < limit:
+    if not out:
         two_hop = _two_hop(graph, item_ids)
         have = {f.object_id for f in out}
         for row in two_hop:
@@ -109,11 +109,12 @@ def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None =
 
 
 def _two_hop(graph: GraphStore, item_ids: list[str]) -> list[dict]:
-    """Items that replace a replacement of the asked item (A→M→B), directed
-    unless the edge is symmetric."""
+    """Items that replace a replacement of the asked item (A→M→B) where both
+    steps hold in the same context (or one is general); confidence halved."""
     rows = graph.query(
         "MATCH (a:Entity)-[r1:SUBSTITUTES]->(m:Entity)-[r:SUBSTITUTES]->(b:Entity) "
         "WHERE a.id IN $ids AND NOT b.id IN $ids AND a.type = b.type "
+        "AND (r1.context = r.context OR r1.context = '' OR r.context = '') "
         f"RETURN m.name AS via, a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, r.context AS ctx, "
         f"r.context_name AS ctxn, r.cond AS cond, r.symmetric AS sym, {_PROV} "
         "ORDER BY r.confidence DESC, b.name LIMIT 20",
@@ -336,3 +337,37 @@ def section_steps(graph: GraphStore, titles: list[str], *, limit: int = 12) -> l
     )
     rows.sort(key=lambda r: (r["doc"], int(r["line"] or 0)))
     return [_fact(r, "CONTAINS", {"text": r["text"], "order": r["ord"]}) for r in rows[:limit]]
+
+
+def source_chunks(graph: GraphStore, refs: list[tuple[str, int]], *, limit: int = 3):
+    """The chunks that hold the given ``(doc, line)`` source positions (for
+    each, the chunk of that doc starting at or before the line), in order of
+    first use, at most ``limit``. Returns :class:`~threadgraph.knowledge.vectors.Hit`
+    with ``score`` 1.0 (exact provenance, not a similarity)."""
+    from .vectors import Hit
+
+    docs = sorted({d for d, _ in refs if d})
+    if not docs:
+        return []
+    rows = graph.query(
+        "MATCH (c:Chunk) WHERE c.doc IN $docs RETURN c.id AS id, c.doc AS doc, c.section AS section, "
+        "c.text AS text, c.line AS line ORDER BY c.doc, c.line",
+        {"docs": docs},
+    )
+    by_doc: dict[str, list[dict]] = {}
+    for r in rows:
+        by_doc.setdefault(r["doc"], []).append(r)
+    out, seen = [], set()
+    for doc, line in refs:
+        best = None
+        for r in by_doc.get(doc, []):
+            if int(r["line"] or 0) <= line:
+                best = r
+            else:
+                break
+        if best is not None and best["id"] not in seen:
+            seen.add(best["id"])
+            out.append(Hit(best["id"], best["doc"], best["section"], best["text"], int(best["line"] or 0), 1.0, []))
+            if len(out) >= limit:
+                break
+    return out
