@@ -125,7 +125,7 @@ def test_mention_answered_in_thread_and_follow_up_keeps_thread(core, fake, setti
     h.deliver(mention(FOLLOW, ts="1710000001.000900"))
     third = fake.wait_for("chat.update", 3)[2]
     assert len(seen) == 3 and seen[2].thread.thread == "1710000001.000900"
-    assert "二荆条" not in reply_text(third)
+    assert "可以用二荆条代替" not in reply_text(third)  # no remembered 宫保鸡丁 substitution in a new thread
 
     # a message in some other thread without a mention is not answered
     h.deliver(message("random chatter", ts="1710000002.000300", thread_ts="1710000099.000001"))

@@ -99,7 +99,7 @@ def test_private_chat_answered_and_follow_up_same_thread(core, fake, settings):
         # another private chat has its own (empty) memory
         fake.push({"message": tg_message(FOLLOW, chat_id=43, message_id=3)})
         other = sent(fake, 3)[2]
-        assert other["chat_id"] == 43 and "二荆条" not in visible(other["text"])
+        assert other["chat_id"] == 43 and "可以用二荆条代替" not in visible(other["text"])
     key = ThreadKey(platform="telegram", workspace="42", channel="42", thread="")
     assert [m.thread for m in seen[:2]] == [key, key]
     assert seen[1].text == FOLLOW and seen[2].thread.workspace == "43"
