@@ -377,3 +377,38 @@ def test_sigterm_in_a_real_process_drains_and_never_logs_the_token(fake, kb_dir,
     assert "RuntimeError: core failure" in err and "telegram update" in err  # traceback with update id
     assert TOKEN not in err and TOKEN.split(":")[1] not in err
     assert (work / "memory.sqlite").exists() and not (kb_dir / "memory.sqlite").exists()
+
+
+def test_threadgraph_serve_command_answers_over_long_polling(fake, kb_dir, tmp_path):
+    """The standalone product: `threadgraph serve telegram` as a process, configured only by
+    environment variables, answers a private message from the KB and exits 0 on SIGTERM."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import TINY_MODEL, TINY_NAME
+
+    data = tmp_path / "data"
+    (data / "kb").mkdir(parents=True)
+    # share the session KB read-only; memory and feedback go to this test's folder
+    os.symlink(kb_dir / "kb" / "current", data / "kb" / "current")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TELEGRAM_BOT_TOKEN": TOKEN,
+           "THREADGRAPH_TELEGRAM_API_URL": fake.root, "THREADGRAPH_DATA_DIR": str(data),
+           "THREADGRAPH_EMBEDDING_MODEL": TINY_NAME, "THREADGRAPH_EMBEDDING_MODEL_PATH": str(TINY_MODEL)}
+    env.pop("OPENAI_API_KEY", None)
+    proc = subprocess.Popen([sys.executable, "-m", "threadgraph.cli", "serve", "telegram"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        fake.wait_for("getUpdates", 1, timeout=40)
+        fake.push({"message": tg_message(Q, chat_id=7, message_id=1)})
+        reply = sent(fake, 1, timeout=20)[0]
+        assert reply["chat_id"] == 7 and "鸡胸肉" in visible(reply["text"])
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err[-2000:]
+    assert TOKEN.split(":")[1] not in err
