@@ -129,7 +129,9 @@ def fuzzy_allowed(a: str, b: str) -> bool:
     * Chinese: both names must have at least 4 characters and share their
       first and last character (a 2- or 3-character name differs in meaning
       with a single character: 白糖/红糖, 生抽/老抽, 番茄酱/番茄汁);
-    * Latin: both at least 5 characters, same digits, same first letter."""
+    * Latin: both at least 5 characters, same digits, same first letter and a
+      plain (not partial) similarity of at least 85, so a name is not merged
+      into a longer one containing it (butter / buttermilk)."""
     if a == b:
         return True
     if frozenset((a, b)) in NEVER_MERGE:
@@ -137,6 +139,10 @@ def fuzzy_allowed(a: str, b: str) -> bool:
     if is_cjk(a) or is_cjk(b):
         return len(a) >= 4 and len(b) >= 4 and a[0] == b[0] and a[-1] == b[-1]
     if len(a) < 5 or len(b) < 5 or a[0].lower() != b[0].lower():
+        return False
+    # WRatio scores a name contained in another (butter / buttermilk, cream /
+    # cream cheese) near 100; Latin merges also need a high plain ratio.
+    if fuzz.ratio(a.lower(), b.lower()) < 85:
         return False
     return re.findall(r"\d", a) == re.findall(r"\d", b)
 

@@ -28,7 +28,15 @@ from markdown_it import MarkdownIt
 
 MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown"})
 TEXT_EXTENSIONS = frozenset({".txt"})
-SUPPORTED_EXTENSIONS = MARKDOWN_EXTENSIONS | TEXT_EXTENSIONS
+HTML_EXTENSIONS = frozenset({".html", ".htm", ".xhtml"})
+RST_EXTENSIONS = frozenset({".rst", ".rest"})
+ASCIIDOC_EXTENSIONS = frozenset({".adoc", ".asciidoc", ".asc"})
+DELIMITED_EXTENSIONS = frozenset({".csv", ".tsv", ".tab"})
+JSON_EXTENSIONS = frozenset({".json"})
+JSONL_EXTENSIONS = frozenset({".jsonl", ".ndjson"})
+TABLE_FORMATS = frozenset({"csv", "json", "jsonl"})
+SUPPORTED_EXTENSIONS = (MARKDOWN_EXTENSIONS | TEXT_EXTENSIONS | HTML_EXTENSIONS | RST_EXTENSIONS
+                        | ASCIIDOC_EXTENSIONS | DELIMITED_EXTENSIONS | JSON_EXTENSIONS | JSONL_EXTENSIONS)
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -86,12 +94,38 @@ class Block:
 
 
 @dataclass(slots=True)
+class Record:
+    """One row of tabular data (a CSV/TSV row or a JSON object): ``line`` is
+    the 1-based source line where it starts, ``fields`` the ``(column,
+    value)`` pairs in column order; a value is a string, or a list of
+    strings for JSON arrays of scalars."""
+
+    line: int
+    fields: list[tuple[str, str | list[str]]]
+
+    def text(self) -> str:
+        """The row as ``"column: value; column: value"`` (empty values left
+        out, list values joined by ``", "``)."""
+        parts = []
+        for k, v in self.fields:
+            val = ", ".join(v) if isinstance(v, list) else v
+            if val.strip():
+                parts.append(f"{k}: {val.strip()}")
+        return "; ".join(parts)
+
+
+@dataclass(slots=True)
 class ParsedDocument:
     """A parsed file: ``rel`` is the posix path relative to the ingest root,
     ``title`` the first H1 (or front-matter ``title``, or the file stem),
     ``h1`` the first H1 text or ``""``, ``blocks`` in source order,
     ``front_matter`` simple ``key: value`` pairs, ``language`` ``"zh"``/``"en"``,
-    ``markdown`` whether it was parsed as markdown."""
+    ``markdown`` whether it was parsed as markdown, ``format`` the reader
+    used (``markdown``, ``text``, ``html``, ``rst``, ``asciidoc``, ``csv``,
+    ``json``, ``jsonl``), ``tables`` the
+    :class:`~threadgraph.ingest.formats.TableData` of tabular formats (their
+    rows are also ``row`` blocks, text ``"column: value; …"``) and
+    ``row_errors`` ``(line, reason)`` for rows/objects that were skipped."""
 
     path: Path
     rel: str
@@ -101,6 +135,14 @@ class ParsedDocument:
     front_matter: dict[str, str]
     language: str
     markdown: bool = True
+    format: str = "markdown"
+    tables: list = field(default_factory=list)
+    row_errors: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def tabular(self) -> bool:
+        """True for CSV/TSV/JSON/JSONL documents."""
+        return self.format in TABLE_FORMATS
 
     @property
     def stem(self) -> str:
@@ -314,29 +356,130 @@ def parse_text(text: str) -> list[Block]:
     return blocks
 
 
+def _table_blocks(tables: list, leaves: list[tuple[str, str, int]]) -> list[Block]:
+    """Row blocks for tabular data (a header row, then one row per record
+    with text ``"column: value; …"``), and paragraph blocks for JSON leaves
+    (``"key.path: text"``)."""
+    blocks: list[Block] = []
+    for t in tables:
+        path = (t.section,) if t.section else ()
+        if t.records:
+            first = t.records[0].line
+            blocks.append(Block("row", " | ".join(t.columns), max(1, first - 1), max(1, first - 1), path,
+                                header=True, cells=list(t.columns)))
+        for r in t.records:
+            cells = [", ".join(v) if isinstance(v, list) else v for _, v in r.fields]
+            blocks.append(Block("row", r.text(), r.line, r.line, path, cells=cells))
+    for key, text, line in leaves:
+        blocks.append(Block("paragraph", f"{key}: {text}" if key else text, line, line + text.count("\n")))
+    return blocks
+
+
+def _parse_tabular(path: Path, text: str, ext: str) -> tuple[str, list, list[tuple[str, str, int]], list, str]:
+    """``(format, tables, leaves, row_errors, title)`` of a CSV/TSV/JSON/JSONL
+    file; raises :class:`DocumentError` when nothing parses. A ``.json`` file
+    holding JSON Lines, or a ``.jsonl`` file holding one (pretty-printed)
+    JSON document, is read by content."""
+    import json
+
+    from threadgraph.ingest.formats import TableError, read_delimited, read_json, read_jsonl
+
+    if ext in DELIMITED_EXTENSIONS:
+        try:
+            data = read_delimited(text, tab_default=ext != ".csv")
+        except TableError as err:
+            raise DocumentError(path, err.line, err.reason) from None
+        return "csv", [data], [], list(data.errors), ""
+
+    def as_json() -> tuple[str, list, list, list, str]:
+        try:
+            tables, leaves = read_json(text)
+        except json.JSONDecodeError as exc:
+            raise DocumentError(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+        except RecursionError:
+            raise DocumentError(path, 0, "JSON nested too deeply") from None
+        title = next((t for k, t, _ in leaves if k.lower() in ("title", "name")), "")
+        if not any(t.records for t in tables) and not leaves:
+            raise DocumentError(path, 1, "JSON holds no text")
+        return "json", tables, leaves, [], title
+
+    def as_jsonl() -> tuple[str, list, list, list, str]:
+        try:
+            data = read_jsonl(text)
+        except TableError as err:
+            raise DocumentError(path, err.line, err.reason) from None
+        return "jsonl", [data], [], list(data.errors), ""
+
+    multi = sum(1 for ln in text.split("\n") if ln.strip().startswith("{") and ln.strip().endswith("}")) >= 2
+    if ext in JSON_EXTENSIONS:
+        try:
+            return as_json()
+        except DocumentError as err:
+            if multi and "Extra data" in err.reason:
+                return as_jsonl()
+            raise
+    try:
+        return as_jsonl()
+    except DocumentError as err:
+        try:
+            return as_json()  # one pretty-printed document in a .jsonl file
+        except DocumentError:
+            raise err from None
+
+
 def parse_file(path: Path, rel: str | None = None) -> ParsedDocument:
-    """Read and parse one ``.md``/``.markdown``/``.txt`` file.
+    """Read and parse one document file.
+
+    Formats by extension: Markdown (``.md``/``.markdown``), plain text
+    (``.txt``), HTML (``.html``/``.htm``/``.xhtml``), reStructuredText
+    (``.rst``/``.rest``), AsciiDoc (``.adoc``/``.asciidoc``/``.asc``),
+    CSV/TSV (``.csv``/``.tsv``/``.tab``), JSON (``.json``) and JSON Lines
+    (``.jsonl``/``.ndjson``); see :mod:`threadgraph.ingest.formats`. An
+    ``.rst``/``.adoc`` file whose content starts with HTML markup is parsed
+    as HTML.
 
     ``rel`` is the document path recorded in provenance (defaults to the file
-    name). Raises :class:`DocumentError` for unsupported extensions and for
-    the read errors of :func:`read_text`."""
+    name). Raises :class:`DocumentError` for unsupported extensions, for the
+    read errors of :func:`read_text`, for invalid JSON (line from
+    :class:`json.JSONDecodeError`) and for tables where no row parses (line
+    of the first bad row)."""
     ext = path.suffix.lower()
     if ext not in SUPPORTED_EXTENSIONS:
         raise DocumentError(path, 0, "unsupported file type")
     text = read_text(path)
     rel = rel or path.name
+    tables: list = []
+    row_errors: list[tuple[int, str]] = []
+    fmt_title = ""
     if ext in MARKDOWN_EXTENSIONS:
         text, meta = _strip_front_matter(text)
         text = _blank_comments(text)
         text = _IMAGE_MD.sub("", text)
         blocks, h1 = parse_markdown(text)
-        markdown = True
-    else:
+        fmt = "markdown"
+    elif ext in TEXT_EXTENSIONS:
         meta, h1 = {}, ""
         blocks = parse_text(text)
-        markdown = False
+        fmt = "text"
+    elif ext in DELIMITED_EXTENSIONS | JSON_EXTENSIONS | JSONL_EXTENSIONS:
+        fmt, tables, leaves, row_errors, fmt_title = _parse_tabular(path, text, ext)
+        meta, h1 = ({"title": fmt_title} if fmt_title else {}), ""
+        blocks = _table_blocks(tables, leaves)
+    else:
+        from threadgraph.ingest.formats import looks_like_html, parse_asciidoc, parse_html, parse_rst
+
+        if ext in HTML_EXTENSIONS or (text.lstrip().startswith("<") and looks_like_html(text)):
+            blocks, h1, meta = parse_html(text)
+            fmt = "html"
+        elif ext in RST_EXTENSIONS:
+            blocks, h1, meta = parse_rst(text)
+            fmt = "rst"
+        else:
+            blocks, h1, meta = parse_asciidoc(text)
+            fmt = "asciidoc"
     if not any(b.text.strip() for b in blocks):
         raise DocumentError(path, 0, "empty file (no text after parsing)")
     title = h1 or meta.get("title", "") or path.stem
     sample = " ".join(b.text for b in blocks[:200])
-    return ParsedDocument(path, rel, title, h1, blocks, meta, detect_language(sample) or "en", markdown)
+    return ParsedDocument(path, rel, title, h1, blocks, meta, detect_language(sample) or "en", fmt == "markdown",
+                          fmt, tables, row_errors)

@@ -13,9 +13,12 @@ from pathlib import Path
 from threadgraph.ingest.extract import DocumentExtractor, RecipeExtractor, RoleBook, collect_roles, is_recipe
 from threadgraph.ingest.normalize import Normalizer, is_cjk
 from threadgraph.ingest.parsers import SUPPORTED_EXTENSIONS, Block, DocumentError, ParsedDocument, detect_language, parse_file
+from threadgraph.ingest.tables import TableExtractor
 from threadgraph.knowledge.records import Chunk, Extraction, SkippedFile, stable_id
 
 CHUNK_MAX_CHARS = 800
+TABLE_ROWS_PER_CHUNK = 20
+TABLE_CHUNK_MAX_CHARS = 2400
 LINKED_TYPES = ("recipe", "ingredient", "tool", "role")
 
 
@@ -71,14 +74,67 @@ def _split_long(text: str, limit: int) -> list[str]:
     return parts
 
 
+def make_table_chunks(doc: ParsedDocument, rows_per_chunk: int = TABLE_ROWS_PER_CHUNK,
+                      max_chars: int = TABLE_CHUNK_MAX_CHARS) -> list[Chunk]:
+    """Passages of a tabular document (CSV/TSV/JSON/JSONL).
+
+    Data rows (text ``"column: value; column: value"``) are grouped
+    ``rows_per_chunk`` at a time (fewer when the group would exceed
+    ``max_chars``; a single longer row is split at sentence ends); a new
+    group starts for each table (section = its JSON key path). JSON text
+    leaves (``"key.path: text"``) are grouped the same way by size. ``line``
+    is the first row's source line, so a passage cites the row it starts at."""
+    chunks: list[Chunk] = []
+    buf: list[str] = []
+    start = 0
+    cur: tuple = ("", "")
+
+    def flush() -> None:
+        nonlocal buf
+        text = "\n".join(buf).strip()
+        if text:
+            chunks.append(Chunk(stable_id(doc.rel, start, len(chunks)), doc.rel, cur[1], text, start,
+                                detect_language(text) or doc.language))
+        buf = []
+
+    for b in doc.blocks:
+        if b.kind == "row" and b.header:
+            continue
+        key = (b.kind, " > ".join(b.path))
+        t = b.text.strip()
+        if not t:
+            continue
+        if key != cur:
+            flush()
+            cur = key
+        if len(t) > max_chars:
+            flush()
+            for piece in _split_long(t, max_chars):
+                start = b.line
+                buf = [piece]
+                flush()
+            continue
+        size = sum(len(x) + 1 for x in buf)
+        if buf and (size + len(t) > max_chars or (b.kind == "row" and len(buf) >= rows_per_chunk)):
+            flush()
+        if not buf:
+            start = b.line
+        buf.append(t)
+    flush()
+    return chunks
+
+
 def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[Chunk]:
-    """Section-aware passages of ``doc``.
+    """Section-aware passages of ``doc`` (tabular documents: see
+    :func:`make_table_chunks`).
 
     A new passage starts at every H2/H3 (deeper headings stay inside their
     H3; the heading text itself is not in ``text`` but in ``section``).
     Sections longer than ``max_chars`` are split between blocks (paragraphs,
     list items, rows), a single longer block at sentence ends. ``line`` is the
     first source line of the passage, ``id`` is ``stable_id(doc, line)``."""
+    if doc.tabular:
+        return make_table_chunks(doc)
     groups: list[tuple[tuple[str, ...], list[Block]]] = []
     cur_path: tuple[str, ...] | None = None
     for b in doc.blocks:
@@ -215,7 +271,15 @@ def extract_corpus(
     """Extract everything from ``paths`` (files and/or folders).
 
     Folders are walked recursively in sorted posix order (hidden entries
-    skipped). ``.md``/``.markdown``/``.txt`` files are parsed; other files
+    skipped). Files with a supported extension (see
+    :func:`~threadgraph.ingest.parsers.parse_file`: Markdown, text, HTML,
+    reStructuredText, AsciiDoc, CSV/TSV, JSON, JSON Lines) are parsed;
+    prose formats go through the recipe/SOP/role extractors (chosen by
+    structure), tabular ones through
+    :class:`~threadgraph.ingest.tables.TableExtractor`. Rows/objects of a
+    tabular file that cannot be read are reported in ``skipped`` with their
+    line (reason ``"skipped row: …"``) while the rest of the file is
+    ingested. Other files
     with an extension are reported in ``Extraction.skipped`` as "unsupported
     file type", files without an extension (LICENSE, SOURCE…) are ignored
     silently. Empty, binary and non-UTF-8 documents are reported with their
@@ -244,7 +308,12 @@ def extract_corpus(
             ex.skipped.append(SkippedFile(rel, "unsupported file type", 0))
             continue
         try:
-            docs.append(parse_file(f, rel))
+            doc = parse_file(f, rel)
+            docs.append(doc)
+            for line, reason in doc.row_errors:
+                ex.skipped.append(SkippedFile(rel, f"skipped row: {reason}", line))
+                if progress:
+                    progress(f"skipped {rel}:{line}: {reason}")
         except DocumentError as err:
             ex.skipped.append(SkippedFile(rel, err.reason, err.line))
             if progress:
@@ -254,15 +323,24 @@ def extract_corpus(
     roles = collect_roles(docs, norm)
     rex = RecipeExtractor(norm)
     dex = DocumentExtractor(roles)
+    tex = TableExtractor(norm)
+    results = []
     for d in docs:
         try:
-            res = rex.extract(d) if is_recipe(d) else dex.extract(d)
+            if d.tabular:
+                res = tex.extract(d)
+            else:
+                res = rex.extract(d) if is_recipe(d) else dex.extract(d)
         except Exception as err:  # noqa: BLE001
             ex.skipped.append(SkippedFile(d.rel, f"extraction error: {type(err).__name__}: {err}", 0))
             continue
-        ex.documents[d.rel] = d.title
+        results.append((d, res))
+    # prose documents define entities first (a recipe page wins over a table row naming the same recipe)
+    for d, res in sorted(results, key=lambda p: p[0].tabular):
         for e in res.entities:
             ex.add_entity(e)
+    for d, res in results:
+        ex.documents[d.rel] = d.title
         ex.triples.extend(res.triples)
         ex.chunks.extend(make_chunks(d))
         if progress:
