@@ -96,13 +96,14 @@ _MEASURE_ONLY = re.compile(
 
 
 def _is_measure(raw: str) -> bool:
-    """True for a pure quantity like ``400 grams``, ``240ml``, ``2-3 个``, ``1 杯``."""
+    """True for a pure quantity like ``400 grams``, ``240ml``, ``2-3 个``, ``1 杯``
+    (English needs a known unit, so ``2 shallots`` is a name, not a measure)."""
     raw = raw.strip()
     if not raw or not re.search(r"\d", raw):
         return False
     return clean_name(raw, "ingredient") == "" or bool(re.fullmatch(
         r"(?:约|大约|about)?\s*[\d./½¼¾]+(?:\s*[-–~～至到]\s*[\d./]+)?\s*"
-        r"(?:[a-zA-Z]{1,12}|[个只根片勺杯碗瓣块颗粒把条张支斤两滴袋包盒罐瓶份克升毫升千克公斤]{1,3})\.?", raw, re.I))
+        r"(?:(?:%s)\b|[个只根片勺杯碗瓣块颗粒把条张支斤两滴袋包盒罐瓶份克升毫升千克公斤]{1,3})\.?" % _UNITS_EN, raw, re.I))
 
 
 _PROSE_START = re.compile(r"^(?:将|把|在|取|用|加入|放入|倒入|准备|如果|如|可以|需要|使用|当|先|再|然后|每|以|和|与|不|为|也|即|所以|但|后|时候|差不多|看)")
