@@ -51,8 +51,14 @@ def render() -> str:
         out += ["### Answer latency (HowToCook KB, questions generated from the KB)", "",
                 "| run | questions | p50 ms | p95 ms | q/s | target |", "|---|---:|---:|---:|---:|---|",
                 f"| sequential | {s['n']} | {s['p50_ms']:.1f} | {s['p95_ms']:.1f} | {s['qps']:.0f} | p50 ≤ 30, p95 ≤ 80 |",
-                f"| {c['threads']} concurrent threads | {c['n']} | {c['p50_ms']:.0f} | {c['p95_ms']:.0f} | {c['qps']:.0f} | p95 ≤ 250 |",
-                "", f"Peak RSS while answering: {ans['peak_rss_mb']:.0f} MiB.", ""]
+                f"| {c['threads']} concurrent threads, all at once (burst) | {c['n']} | {c['p50_ms']:.0f} | {c['p95_ms']:.0f} | {c['qps']:.0f} | p95 ≤ 250 |"]
+        pc = ans.get("concurrent_paced")
+        if pc:
+            out.append(f"| {pc['threads']} concurrent threads, paced at {pc['offered_qps']:.0f} q/s | {pc['n']} | {pc['p50_ms']:.0f} | "
+                       f"{pc['p95_ms']:.0f} | {pc['offered_qps']:.0f} | p95 ≤ 250 |")
+        out += ["", "A burst's p95 is bound by throughput (questions ÷ q/s on 2 cores); the paced run offers the same 200 "
+                "conversations at half the sequential capacity.", "",
+                f"Peak RSS while answering: {ans['peak_rss_mb']:.0f} MiB.", ""]
     if ing:
         out += ["### Ingest (HowToCook, 387 files)", "", "| run | seconds | docs/s | chunks/s | peak RSS MiB |",
                 "|---|---:|---:|---:|---:|"]

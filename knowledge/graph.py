@@ -18,6 +18,7 @@ fresh database file, servers open it with ``read_only=True``.
 
 from __future__ import annotations
 
+import queue
 import threading
 from pathlib import Path
 from typing import Any, Iterable
@@ -49,40 +50,45 @@ class GraphStore:
 
     ``GraphStore(path, read_only=True)`` opens an existing database file;
     :meth:`build` creates one. :meth:`query` runs parameterized Cypher and
-    returns a list of dict rows. Thread-safe: each thread gets its own
-    connection (Kùzu connections are not shared across threads here).
+    returns a list of dict rows. Thread-safe: a connection is used by one
+    thread at a time, from a bounded pool.
 
     Raises ``RuntimeError`` (from Kùzu) when the file is locked by a writer.
     """
 
-    def __init__(self, path: Path, *, read_only: bool = True):
+    def __init__(self, path: Path, *, read_only: bool = True, max_connections: int = 8):
         self.path = Path(path)
         self.read_only = read_only
         self._db = kuzu.Database(str(self.path), read_only=read_only)
-        self._local = threading.local()
+        self._pool: queue.LifoQueue[kuzu.Connection] = queue.LifoQueue()
+        self._slots = threading.BoundedSemaphore(max_connections)
 
     # -- connections -------------------------------------------------------------
-    def _conn(self) -> kuzu.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = kuzu.Connection(self._db)
-            self._local.conn = conn
-        return conn
-
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run one parameterized statement; returns rows as dicts keyed by the
         RETURN aliases. ``cypher`` must be a constant of our code; values go in
-        ``params``."""
-        result = self._conn().execute(cypher, params or {})
-        cols = result.get_column_names()
-        rows = []
-        while result.has_next():
-            rows.append(dict(zip(cols, result.get_next())))
-        return rows
+        ``params``. Connections come from a small pool (at most
+        ``max_connections`` in use at once), so 200 answering threads share a
+        handful of connections instead of opening one each."""
+        with self._slots:
+            try:
+                conn = self._pool.get_nowait()
+            except queue.Empty:
+                conn = kuzu.Connection(self._db)
+            try:
+                result = conn.execute(cypher, params or {})
+                cols = result.get_column_names()
+                rows = []
+                while result.has_next():
+                    rows.append(dict(zip(cols, result.get_next())))
+                return rows
+            finally:
+                self._pool.put(conn)
 
     def close(self) -> None:
         """Release the database (and its file lock)."""
-        self._local = threading.local()
+        while not self._pool.empty():
+            self._pool.get_nowait().close()
         self._db.close()
 
     # -- building ----------------------------------------------------------------
