@@ -10,6 +10,7 @@ evidence) → update memory → return.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ from .understand import INTENT_SLOTS, Linker, Mention, Understanding, detect_lan
 log = logging.getLogger(__name__)
 
 RETRIEVAL_MODES = ("hybrid", "graph", "vector")
-_STEP_SECTIONS = __import__("re").compile(r"操作|做法|步骤|制作|steps?|instructions?|method|procedure|process", __import__("re").I)
+_STEP_SECTIONS = re.compile(r"操作|做法|步骤|制作|steps?|instructions?|method|procedure|process", re.I)
 #: Minimum cosine similarity for a vector-only hit to count as evidence.
 VECTOR_FOUND_MIN = 0.86
 ITEM_TYPES = ("ingredient", "tool")
@@ -296,7 +297,7 @@ class ThreadGraphBot:
         entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
         return Answer(
             thread=key, question=q.text, intent=intent, found=found, answer=text, language=lang,
-            entities=entities, facts=[_to_fact(f) for f in _dedupe(facts)][:40], passages=passages if found else passages,
+            entities=entities, facts=[_to_fact(f) for f in _dedupe(facts)][:40], passages=passages,
             follow_ups=follow_ups,
         )
 
@@ -531,12 +532,10 @@ def _lexical_support(phrase: str, text: str) -> bool:
     """True when ``text`` contains ``phrase`` (CJK: verbatim) or, for Latin
     text, at least half of its content words (prefix match, so "postmortem"
     matches "postmortems")."""
-    import re as _re
-
     low = text.casefold()
-    if _re.search(r"[\u3400-\u9fff]", phrase):
+    if re.search(r"[\u3400-\u9fff]", phrase):
         return phrase in text
-    words = [w for w in _re.findall(r"[a-z0-9]+", phrase.casefold()) if w not in _EN_STOP and len(w) > 2]
+    words = [w for w in re.findall(r"[a-z0-9]+", phrase.casefold()) if w not in _EN_STOP and len(w) > 2]
     if not words:
         return False
     hits = sum(1 for w in words if w[: max(4, len(w) - 2)] in low)
