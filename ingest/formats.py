@@ -172,6 +172,8 @@ class _HTMLBlocks(HTMLParser):
         self.pre_line = 0
         self.dt = ""  # pending definition term
         self.dt_line = 0
+        self.ld_json: list[list] = []  # [line, text] of <script type="application/ld+json">
+        self.ld_open = False
 
     # ------------------------------------------------------------------ text
     def _line(self) -> int:
@@ -179,6 +181,8 @@ class _HTMLBlocks(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self.drop:
+            if self.ld_open and self.drop[-1] == "script":
+                self.ld_json[-1][1] += data
             return
         if self.in_title:
             self.title += data
@@ -240,12 +244,12 @@ class _HTMLBlocks(HTMLParser):
             elif tag == "hr" and not self.drop:
                 self._flush()
             return
-        if self.drop:
-            if tag in _DROP or tag not in _VOID:
-                self.drop.append(tag)
-            return
-        if tag in _DROP:
+        if tag in _DROP or self.drop:
             self.drop.append(tag)
+            if tag == "script" and any(k == "type" and (v or "").strip().lower() == "application/ld+json"
+                                       for k, v in attrs):
+                self.ld_json.append([self._line(), ""])
+                self.ld_open = True
             return
         if tag == "title":
             self.in_title = True
@@ -307,6 +311,8 @@ class _HTMLBlocks(HTMLParser):
             if tag in self.drop:
                 while self.drop and self.drop.pop() != tag:
                     pass
+            if tag == "script":
+                self.ld_open = False
             return
         if tag == "title":
             self.in_title = False
@@ -409,6 +415,113 @@ class _HTMLBlocks(HTMLParser):
         self._flush()
 
 
+def _promote_pseudo_headings(blocks: list[Block]) -> None:
+    """Web pages often title a list with a bold or colon-ended paragraph
+    (``<p><strong>Ingredients</strong></p>``, ``<p>You will need:</p>``)
+    instead of a heading. Such a short paragraph (≤ 6 words, all bold or
+    ending in ``:``) directly followed by a top-level list item becomes a
+    heading one level below the enclosing one; heading paths are then
+    recomputed."""
+    changed = False
+    for i, b in enumerate(blocks[:-1]):
+        nxt = blocks[i + 1]
+        if b.kind != "paragraph" or b.parent >= 0 or nxt.kind != "item" or nxt.level != 1:
+            continue
+        t = b.text.strip()
+        if len(t.split()) > 6 or len(t) > 40 or "\n" in t:
+            continue
+        if not (t.rstrip(":：") == (b.lead_bold or "").rstrip(":：") or t.endswith((":", "："))):
+            continue
+        b.kind, b.text, b.bolds, b.lead_bold = "heading", t.rstrip(":：").strip(), [], ""
+        b.level = -1
+        changed = True
+    if not changed:
+        return
+    heads: list[tuple[int, str]] = []
+    title_seen = False
+    real = 1  # level of the last real heading
+    for b in blocks:
+        if b.kind == "heading":
+            if b.level == -1:
+                b.level = min(6, real + 1)
+            else:
+                real = b.level
+            while heads and heads[-1][0] >= b.level:
+                heads.pop()
+            if b.level == 1 and not title_seen:
+                title_seen = True
+            else:
+                heads.append((b.level, b.text))
+        b.path = tuple(h[1] for h in heads)
+
+
+_ING_PATH = re.compile(r"ingredient|原料|材料|配料|食材|用料", re.I)
+
+
+def _ld_recipes(value) -> list[dict]:
+    """schema.org ``Recipe`` objects in a JSON-LD value (``@graph`` and
+    lists included)."""
+    out: list[dict] = []
+    if isinstance(value, list):
+        for v in value:
+            out.extend(_ld_recipes(v))
+    elif isinstance(value, dict):
+        t = value.get("@type")
+        types = t if isinstance(t, list) else [t]
+        if "Recipe" in types:
+            out.append(value)
+        for k in ("@graph", "mainEntity"):
+            if k in value:
+                out.extend(_ld_recipes(value[k]))
+    return out
+
+
+def _ld_steps(value) -> list[str]:
+    """Instruction texts of ``recipeInstructions`` (a string, a list of
+    strings, ``HowToStep`` objects or ``HowToSection`` lists)."""
+    if isinstance(value, str):
+        return [x.strip() for x in re.split(r"\n+", value) if x.strip()]
+    if isinstance(value, list):
+        return [s for v in value for s in _ld_steps(v)]
+    if isinstance(value, dict):
+        if "itemListElement" in value:
+            return _ld_steps(value["itemListElement"])
+        t = value.get("text") or value.get("name") or ""
+        return [t.strip()] if isinstance(t, str) and t.strip() else []
+    return []
+
+
+def _add_ld_recipe(b: BlockBuilder, ld: list[list]) -> None:
+    """When the visible page has no ingredients list, use the first
+    schema.org ``Recipe`` in its JSON-LD: an ``Ingredients`` section of
+    ``recipeIngredient`` items and an ``Instructions`` section of numbered
+    ``recipeInstructions`` steps, all at the line of the ``<script>`` tag."""
+    if any(blk.kind == "item" and any(_ING_PATH.search(p) for p in blk.path) for blk in b.blocks):
+        return
+    for line, raw in ld:
+        try:
+            recipes = _ld_recipes(json.loads(raw))
+        except (ValueError, RecursionError):
+            continue
+        for r in recipes:
+            ings = [i.strip() for i in (r.get("recipeIngredient") or r.get("ingredients") or [])
+                    if isinstance(i, str) and i.strip()]
+            if not ings:
+                continue
+            name = r.get("name") if isinstance(r.get("name"), str) else ""
+            if not b.h1 and name:
+                b.heading(1, name, line)
+            b.heading(2, "Ingredients", line)
+            for k, i in enumerate(ings, 1):
+                b.item(i, line, line, depth=1, ordered=False, order=k, parent=-1)
+            steps = _ld_steps(r.get("recipeInstructions"))
+            if steps:
+                b.heading(2, "Instructions", line)
+                for k, st in enumerate(steps, 1):
+                    b.item(st, line, line, depth=1, ordered=True, order=k, parent=-1)
+            return
+
+
 def parse_html(text: str) -> tuple[list[Block], str, dict[str, str]]:
     """Parse HTML ``text`` with the stdlib :class:`html.parser.HTMLParser`.
 
@@ -421,10 +534,17 @@ def parse_html(text: str) -> tuple[list[Block], str, dict[str, str]]:
     paragraph whose ``lead_bold`` is the term; ``<strong>``/``<b>`` fill
     ``bolds``. ``script``/``style``/``nav``/``head`` (and similar
     non-content elements) are dropped. Lines are 1-based source lines from
-    :meth:`HTMLParser.getpos`. Never raises on malformed markup."""
+    :meth:`HTMLParser.getpos`. A short bold or colon-ended paragraph right
+    before a list is promoted to a heading (see
+    :func:`_promote_pseudo_headings`). A page without a visible ingredients
+    list but with a schema.org ``Recipe`` in ``<script
+    type="application/ld+json">`` gets its ingredients and instructions from
+    there (see :func:`_add_ld_recipe`). Never raises on malformed markup."""
     p = _HTMLBlocks()
     p.feed(text)
     p.close()
+    _promote_pseudo_headings(p.b.blocks)
+    _add_ld_recipe(p.b, p.ld_json)
     meta = {"title": re.sub(r"\s+", " ", p.title).strip()} if p.title.strip() else {}
     return p.b.blocks, p.b.h1, meta
 

@@ -351,3 +351,22 @@ def test_end_to_end_mixed_folder(tmp_path):
     assert "plain yogurt thinned with milk" in ans.answer
     cited = {(f.source.doc, f.source.line) for f in ans.facts}
     assert ("tables/subs.csv", 3) in cited
+
+
+def test_html_pseudo_headings_and_json_ld(tmp_path):
+    _write(tmp_path, "cake.html", "<h1>Cake</h1>\n<p><strong>Ingredients</strong></p>\n"
+                                  "<ul><li>2 eggs</li><li>1 cup sugar (or honey)</li></ul>\n"
+                                  "<p>Method:</p>\n<ol><li>Mix.</li></ol>\n")
+    ld = {"@context": "https://schema.org", "@graph": [{"@type": "WebPage"}, {
+        "@type": "Recipe", "name": "Lemonade", "recipeIngredient": ["4 lemons", "100 g sugar"],
+        "recipeInstructions": [{"@type": "HowToStep", "text": "Squeeze the lemons."}, "Stir in sugar."]}]}
+    _write(tmp_path, "drink.html", "<html><head>\n<script type=\"application/ld+json\">" + json.dumps(ld)
+           + "</script>\n</head><body><p>Refreshing.</p></body></html>\n")
+    ex = extract_corpus([tmp_path])
+    contains = {(t.subject, t.object): t for t in ex.triples if t.relation == "CONTAINS"}
+    assert ("recipe:Cake", "ingredient:egg") in contains
+    assert ("ingredient:sugar", "ingredient:honey") in _subs(ex)
+    t = contains[("recipe:Lemonade", "ingredient:lemon")]
+    assert t.provenance.line == 2 and t.properties["amount"] == "4"
+    doc = parse_file(tmp_path / "cake.html")
+    assert [b.path for b in doc.blocks if b.kind == "item"] == [("Ingredients",), ("Ingredients",), ("Method",)]
