@@ -925,7 +925,7 @@ def read_delimited(text: str, tab_default: bool = False) -> TableData:
     a comma. The first non-blank row is the header unless it looks like data
     (a numeric cell or duplicate names) — then columns are ``column 1…n``.
     A row whose field count differs from the header's (extra empty trailing
-    cells are tolerated) is recorded in ``errors`` with its line and skipped.
+    cells are tolerated; in a one-column file the whole line is the value) is recorded in ``errors`` with its line and skipped.
     Quoted multi-line cells are supported; a record's ``line`` is its first
     line. Raises :class:`TableError` when no data row parses."""
     sample = text[:8192]
@@ -966,6 +966,8 @@ def read_delimited(text: str, tab_default: bool = False) -> TableData:
             data.columns = header
         if len(cells) > len(header) and not any(cells[len(header):]):
             cells = cells[: len(header)]
+        if len(header) == 1 and len(cells) > 1:
+            cells = [delim.join(row).strip()]  # a one-column file: the "delimiter" is prose punctuation
         if len(cells) != len(header):
             data.errors.append((start, f"row has {len(cells)} fields, expected {len(header)}"))
             continue
