@@ -70,11 +70,30 @@ def render() -> str:
     return "\n".join(out)
 
 
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def update_readme(text: str, readme: Path) -> bool:
+    """Replace the README's text between ``START`` and ``END`` markers with
+    ``text``; returns False (README untouched) when the markers are missing."""
+    if not readme.exists():
+        return False
+    body = readme.read_text(encoding="utf-8")
+    if START not in body or END not in body:
+        return False
+    head, rest = body.split(START, 1)
+    _, tail = rest.split(END, 1)
+    readme.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
+    return True
+
+
 def main() -> int:
     text = render()
     C.RESULTS.mkdir(parents=True, exist_ok=True)
     (C.RESULTS / "README-results.md").write_text(text + "\n", encoding="utf-8")
     print(text)
+    if update_readme(text.replace("## Benchmark results\n", "", 1), C.REPO / "README.md"):
+        print("updated README.md")
     return 0
 
 
