@@ -41,7 +41,7 @@ TOOL_WORDS = (
     "保鲜膜 保鲜袋 保鲜盒 剪刀 厨房纸 吸油纸 烘焙纸 油纸 锡纸 铝箔纸 量杯 量勺 砧板 案板 菜板 菜刀 刀具 "
     "牙签 竹签 温度计 模具 打蛋器 料理机 搅拌机 破壁机 榨汁机 豆浆机 面包机 绞肉机 漏勺 擀面杖 筷子 "
     "蒸笼 蒸架 烤盘 烤架 烤网 筛网 滤网 纱布 厨房秤 电子秤 裱花袋 刮刀 刮板 夹子 锅 刀 碗 盘 铲 勺 盆 "
-    "盘子 碟子 汤勺 饭勺 勺子 铲子 电磁炉 燃气灶 烤炉 冰箱 密封罐 玻璃瓶 容器 密封袋 手套 刷子 笊篱 秒表 计时器 定时器 盘夹 夹子 纱布"
+    "盘子 碟子 汤勺 饭勺 勺子 铲子 电磁炉 燃气灶 烤炉 冰箱 密封罐 玻璃瓶 容器 密封袋 手套 刷子 笊篱 秒表 计时器 定时器 盘夹 夹子 纱布 砵 钵 钵子 灶台 炉灶"
 ).split()
 _TOOL_SUFFIX_1 = ("锅", "刀", "碗", "盘", "铲", "勺", "盆", "炉", "机", "器", "杖", "笼", "罐", "筷", "秤", "架", "网", "膜")
 _NOT_TOOLS = {"锅巴", "锅包肉", "刀豆", "刀鱼", "碗豆", "勺子菜", "火锅底料", "蒸肉米粉"}
@@ -59,12 +59,16 @@ def is_tool(name: str) -> bool:
     Chinese: exact word from the tool vocabulary (锅, 刀, 碗, 砧板, 微波炉, 烤箱,
     空气炸锅, 保鲜膜, 厨房纸…), a name containing a multi-character tool word,
     or ending in a one-character tool suffix (炒锅, 菜刀, 料理机, 打蛋器…),
-    minus known foods (锅巴, 刀豆…). English: pan, pot, knife, oven, bowl…"""
+    minus known foods (锅巴, 刀豆…). A name with a ``…的`` modifier is judged
+    by its head noun (``有一定深度的碗`` → 碗). English: pan, pot, knife, oven,
+    bowl…"""
     if not name:
         return False
     if name in _NOT_TOOLS:
         return False
     if is_cjk(name):
+        if "的" in name and name.rsplit("的", 1)[1] and is_tool(name.rsplit("的", 1)[1]):
+            return True
         if name in TOOL_WORDS:
             return True
         if any(len(w) >= 2 and w in name for w in TOOL_WORDS):
@@ -74,13 +78,20 @@ def is_tool(name: str) -> bool:
 
 
 # --------------------------------------------------------------------------- alternatives
-_OPT_MARK = re.compile(r"[（(]\s*(?:可选|选用|optional|可不加|可省略)[^）)]*[）)]|\boptional\b|^可选[:：]?", re.I)
+_OPT_MARK = re.compile(r"\boptional\b|^可选[:：]?", re.I)
+# a clause of a note that marks the item optional: "可选", "可选但推荐", "可选调味",
+# "可不加", "optional" — but not "可选用 Y"/"可选择…"/"选用了速冻虾" (a choice, not optional)
+_OPT_CLAUSE = re.compile(
+    r"^\s*(?:可选(?![用择取])|选用\s*$|optional\b)|可以?不(?:加|放|用)(?!太|过)|可省略|可加可不加|不(?:加|放)也(?:可|行)", re.I)
 _PAREN = re.compile(r"[（(]([^（）()]*)[）)]")
+# "X(gloss)— 可用 Y 替代" / "X — 可选但推荐": a dash note after the name (em dash or a
+# spaced en dash; a plain hyphen is a range, "10 - 18 ml")
+_DASH_NOTE = re.compile(r"\s*(?:—+|\s–\s)\s*")
 _SYM_ALT = re.compile(r"^\s*(?:或者|或是|或|也可以是|or)\s*(.+?)\s*$", re.I)
 _NO_X_USE_Y = re.compile(
-    r"(?P<cond>没有(?P<x>[^，,。；;]*?)(?:时|的话)?)[，,\s]*(?:就|则|可以|也可以|可)?\s*(?:用|使用|换成|换用|替换为|改用)\s*(?P<y>.+?)\s*(?:代替|替代|替换|来代替)?\s*$"
+    r"(?P<cond>没有(?P<x>[^，,。；;]*?)(?:时|的话)?)[，,\s]*(?:就|则|可以|也可以|可)?\s*(?:用|使用|换成|换用|替换为|改用)\s*(?P<y>.+?)\s*(?:来)?(?:代替|替代|替换)?\s*$"
 )
-_CAN_USE_Y = re.compile(r"^\s*(?:也?可(?:以)?(?:用|使用|换成|替换为|改为|改用)|替换为|改为|改用)\s*(?P<y>.+?)\s*(?:代替|替代|替换)?\s*$")
+_CAN_USE_Y = re.compile(r"^\s*(?:也?可(?:以)?(?:用|使用|选用|换成|替换为|改为|改用)|替换为|改为|改用)(?!于|作|来做)\s*(?P<y>.+?)\s*(?:来)?(?:代替|替代|替换)?\s*$")
 _EN_IF_NOT = re.compile(r"^\s*(?P<cond>if (?:you )?(?:do not|don't|can't|cannot)\s+(?:have|find)[^,]*|if not available|if unavailable)\s*,?\s*(?:use\s+)?(?P<y>.+?)\s*$", re.I)
 _EN_OR = re.compile(r"^\s*(?:or|alternatively,?)\s+(?:use\s+)?(?P<y>.+?)\s*$", re.I)
 
@@ -107,6 +118,9 @@ def _is_measure(raw: str) -> bool:
 
 
 _PROSE_START = re.compile(r"^(?:将|把|在|取|用|加入|放入|倒入|准备|如果|如|可以|需要|使用|当|先|再|然后|每|以|和|与|不|为|也|即|所以|但|后|时候|差不多|看)")
+
+
+_PROSE_VERB = re.compile(r"装入|放入|倒入|加入|搅拌(?![机器碗棒盆])|洗净|之后|然后|后再|以后")
 
 
 def plausible_name(name: str) -> bool:
@@ -168,9 +182,13 @@ class ItemParse:
 
 
 def _alts_from_note(note: str) -> list[Alternative]:
-    """Alternatives in a parenthesised note (或者 Y / 没有…就用 Y 代替 / 可用 Y 代替 /
-    or Y / if you don't have it, use Y). Compound stand-ins (``A + B``) yield
-    one alternative per part."""
+    """Alternatives in one clause of a note (或者 Y / 没有…就用 Y 代替 / 可用 Y 代替 /
+    也可用 Y 代替 / 没有可用 Y 替代 / or Y / if you don't have it, use Y).
+
+    ``Y、Z`` lists give one alternative each. A compound stand-in (``A + B``,
+    ``A 和 B``) stays ONE alternative whose ``raw`` is the whole combination;
+    ``add_sub`` in :class:`RecipeExtractor` turns it into a single edge (see
+    there). Use :func:`note_clauses` for a whole parenthesised note."""
     m = _SYM_ALT.match(note)
     if m:
         return [Alternative(p, True) for p in _split_top(m.group(1), "/／、")]
@@ -178,10 +196,10 @@ def _alts_from_note(note: str) -> list[Alternative]:
     if m:
         cond = m.group("cond").strip()
         cond = "没有时" if not m.group("x").strip() else cond
-        return [Alternative(p, False, cond) for p in _split_top(m.group("y"), "+＋、和及")]
+        return [Alternative(_and_to_plus(p), False, cond) for p in _split_top(m.group("y"), "、/／")]
     m = _CAN_USE_Y.match(note)
     if m:
-        return [Alternative(p, False) for p in _split_top(m.group("y"), "+＋、")]
+        return [Alternative(_and_to_plus(p), False) for p in _split_top(m.group("y"), "、/／")]
     m = _EN_IF_NOT.match(note)
     if m:
         return [Alternative(m.group("y"), False, m.group("cond").strip())]
@@ -189,6 +207,32 @@ def _alts_from_note(note: str) -> list[Alternative]:
     if m:
         return [Alternative(m.group("y"), not note.lower().lstrip().startswith("alternatively"))]
     return []
+
+
+def _and_to_plus(y: str) -> str:
+    """``A 和 B`` / ``A 及 B`` in a stand-in means both together: write it as ``A + B``."""
+    return re.sub(r"(?<=\S)\s*(?:和|及)\s*(?=\S)", " + ", y) if is_cjk(y) else y
+
+
+def note_clauses(note: str) -> tuple[bool, list[Alternative]]:
+    """Parse a whole note (the text in parentheses or after a dash) clause by
+    clause — clauses are split at top-level ``，,；;`` — so that
+    ``（去骨，可用羊肉替代）``, ``（一种常用日式调料，…，也可用料酒代替）``,
+    ``（没有可用食用油替代，但猪油风味更佳）`` and ``（或午餐肉，可选）`` each yield
+    their alternative without the neighbouring clauses leaking into Y.
+    Returns ``(optional, alternatives)``: ``optional`` is true when one clause
+    is an optional marker (可选 / 可选但推荐 / 可不加 / optional)."""
+    optional, alts, carry = False, [], ""
+    for clause in _split_top(note, "，,；;"):
+        clause = f"{carry}，{clause}" if carry else clause
+        carry = ""
+        found = _alts_from_note(clause)
+        if not found and re.match(r"^\s*(?:如果|若)?没有|^\s*if (?:you )?(?:do not|don't|can't|cannot)", clause, re.I):
+            carry = clause  # "没有鹌鹑蛋，可以用…鸡蛋代替": the condition spans the comma
+        elif _OPT_CLAUSE.search(clause) and not found:
+            optional = True
+        alts.extend(found)
+    return optional, alts
 
 
 _Q = r"(?:about\s+)?[\d½¼¾][\d./½¼¾-]*\s*(?:(?:%s)\.?)?" % _UNITS_EN
@@ -202,13 +246,20 @@ def parse_item(text: str) -> list[ItemParse]:
     """Parse one ingredient/amount list item into ingredient mentions.
 
     Handles the HowToCook phrasings ``X（或者 Y）``, ``X（或 Y）``, ``X(或Y)``,
-    ``X/Y``, ``X（可选）``, ``X（没有就用 Y 代替）``, ``X = 150g``,
+    ``X/Y``, ``X（可选）``, ``X（没有就用 Y 代替）``, ``X（去骨，可用 Y 替代）``,
+    ``X（或 Y，可选）`` (optional *and* an alternative), ``X(gloss)— 可用 Y 替代``
+    (dash note), ``A或者B``, ``X = 150g``,
     ``X 500 g（约 3 只）``, several items in one line split at ``、``/``，``,
     and English ``X or Y``, ``X (optional)``, ``X, alternatively Y``.
     Pure measurement alternatives (``1 杯或 240ml``) are not alternatives."""
     text = text.strip().strip("*").strip()
     if not text:
         return []
+    notes: list[str] = []
+    if is_cjk(text):
+        head, *tail = _DASH_NOTE.split(text, maxsplit=1)
+        if tail and head.strip() and tail[0].strip():
+            text, notes = head.strip(), [tail[0].strip()]  # "藏红花(Saffron)— 可用食用黄色素替代"
     amount = ""
     m = re.match(r"^(?P<name>[^=＝]+?)\s*[=＝]\s*(?P<amount>.*)$", text)
     if m:
@@ -221,11 +272,17 @@ def parse_item(text: str) -> list[ItemParse]:
         m = _AMOUNT_TAIL.match(text)
         if m and not _is_measure(m.group("name")):
             text, amount = m.group("name").strip(), m.group("amount").strip()
-    optional = bool(_OPT_MARK.search(text)) or bool(re.search(r"（可选|\(optional", amount, re.I))
-    # notes in parentheses after the name (and in the amount tail)
-    alts: list[Alternative] = []
-    for note in _PAREN.findall(text) + _PAREN.findall(amount):
-        alts.extend(_alts_from_note(note))
+    optional = bool(_OPT_MARK.search(text))
+    # notes in parentheses after the name, in the amount tail and after a dash,
+    # clause by clause; with several items on one line ("鸡肉，土豆，菜椒和甜椒（可以不用）")
+    # a parenthesised note belongs to the item it follows
+    lead = re.match(r"^\s*[（(]([^（）()]*)[）)]\s*[：:]?\s*", text)
+    if lead:  # "（可选）：鸡蛋，青菜" — a leading note is about the whole line
+        notes.append(lead.group(1))
+        text = text[lead.end():]
+    line_notes = [note_clauses(n) for n in _PAREN.findall(amount) + notes]
+    name_notes = [note_clauses(n) for n in _PAREN.findall(text)]
+    raw_parts = _split_top(text, "、，,；;") if is_cjk(text) else [text]
     base = _PAREN.sub("", text).strip()
     base = _OPT_MARK.sub("", base).strip(" ：:,，")
     lab = re.match(r"^(?P<l>[^：:]{1,8})[：:]\s*(?P<r>.+)$", base)
@@ -239,9 +296,18 @@ def parse_item(text: str) -> list[ItemParse]:
         parts = _split_top(base, "、，,；;")
     else:
         parts = [base]
+    per_part = len(parts) > 1 and len(raw_parts) == len(parts)
+    line_opt = optional or any(o for o, _ in line_notes)
     out: list[ItemParse] = []
-    for part in parts:
-        name, palts = part, list(alts) if len(parts) == 1 else []
+    for i, part in enumerate(parts):
+        if len(parts) == 1:
+            found = line_notes + name_notes
+        elif per_part:
+            found = [note_clauses(n) for n in _PAREN.findall(raw_parts[i])]
+        else:
+            found = [(o, []) for o, _ in line_notes + name_notes]
+        p_opt = line_opt or any(o for o, _ in found)
+        name, palts = part, [a for _, al in found for a in al]
         if is_cjk(part):
             bits = _split_top(part, "/／")
             if len(bits) == 1:
@@ -262,7 +328,7 @@ def parse_item(text: str) -> list[ItemParse]:
                 if len(slash) > 1 and not any(_is_measure(b) for b in slash):
                     name = slash[0]
                     palts += [Alternative(b, True) for b in slash[1:]]
-        out.append(ItemParse(name.strip(), amount, optional, palts))
+        out.append(ItemParse(name.strip(), amount, p_opt, palts))
     return out
 
 
@@ -361,19 +427,36 @@ class RecipeExtractor:
             res.entities.append(Entity(eid, canon, type_, al, "zh" if is_cjk(canon) else "en"))
             return eid, canon
 
-        def add_sub(x: str, y_raw: str, sym: bool, cond: str, b: Block, conf: float, rule: str, x_type: str = "") -> None:
+        def add_sub(x: str, y_raw: str, sym: bool, cond: str, b: Block, conf: float, rule: str,
+                    x_type: str = "") -> None:
+            # A compound stand-in "白糖 20 g + 玉米淀粉 5 g + 0.5 ml 柠檬汁或醋" is ONE
+            # substitute, not one per part: a single edge to its first part whose
+            # ``condition`` carries the whole combination as written (amounts
+            # included), so an answer reads "蜂蜜 → 白糖（没有时；需组合使用：白糖 20 g +
+            # 玉米淀粉 5 g + 0.5 ml 柠檬汁或醋）" and no part (玉米淀粉) is ever
+            # claimed to replace X on its own.
+            combo = _split_top(y_raw, "+＋")
+            if len(combo) > 1:
+                whole = " + ".join(re.sub(r"\s+", " ", c).strip() for c in combo)
+                extra = f"需组合使用：{whole}" if is_cjk(whole) else f"combined: {whole}"
+                cond = f"{cond}；{extra}" if cond else extra
+                y_raw = combo[0]
             ys = [p for p in re.split(r"或者|或是|或", y_raw) if p.strip()] if is_cjk(y_raw) else [y_raw]
             if len(ys) > 1:
                 for y in ys:
                     add_sub(x, y, sym, cond, b, conf, rule, x_type)
                 return
-            y_raw = re.sub(r"^(?:了|的|将|把)", "", y_raw.strip())
-            if _is_measure(y_raw) or _is_measure(x):
+            y_raw = _substitute_surface(y_raw)
+            if not y_raw or _is_measure(y_raw) or _is_measure(x):
                 return
+            if any(_PROSE_VERB.search(v) for v in (x, y_raw)):
+                return  # "用筷子、勺子或手洗净后搅拌": an instruction, not two things
             xc = clean_name(x, "ingredient")
             yc = clean_name(y_raw, "ingredient")
             if not (plausible_name(xc) and plausible_name(yc)) or _is_method(xc) or _is_method(yc):
                 return
+            if _cut_form(xc, yc):
+                return  # "葱（也可选用切好的葱段）": the same thing, cut — not a stand-in
             tx = x_type or ("tool" if is_tool(xc) else "ingredient")
             ty = "tool" if is_tool(yc) else "ingredient"
             if tx != ty:
@@ -442,7 +525,10 @@ class RecipeExtractor:
                     rule = "recipe.amount_item" if pass_amounts else "recipe.ingredient_item"
                     if pass_amounts and b.line and not re.search(r"[=＝\d]|适量|少许", b.text):
                         continue  # prose bullet in a 计算 section
-                    t = add_contains(ip.name, req, ip.amount, b, conf, rule, heading_tool)
+                    # "砵或者有一定深度的碗": if either side of a plain "A或B" is a tool, both are
+                    item_tool = heading_tool or any(
+                        a.symmetric and is_tool(clean_name(a.raw, "ingredient")) for a in ip.alternatives)
+                    t = add_contains(ip.name, req, ip.amount, b, conf, rule, item_tool)
                     if not t:
                         continue
                     for alt in ip.alternatives:
@@ -470,7 +556,7 @@ class RecipeExtractor:
             x = _longest_known_suffix(head, known)
             if not x:
                 continue
-            for alt in _alts_from_note(m.group(2)):
+            for alt in note_clauses(m.group(2))[1]:
                 add_sub(x, alt.raw, alt.symmetric, alt.condition, b, self.TEXT_CONF, "recipe.text_note")
         for rx, sym in _TEXT_SUB_PATTERNS:
             for m in rx.finditer(text):
@@ -482,6 +568,41 @@ class RecipeExtractor:
                 cond = m.group("cond") if "cond" in rx.groupindex and m.group("cond") else ""
                 cond = "没有时" if cond.startswith("没有") else cond
                 add_sub(xs[-1], ys[0], sym, cond, b, self.TEXT_CONF, "recipe.text_pattern")
+
+
+_CUT_SUFFIX = re.compile(r"^(?:段|丝|片|末|花|丁|块|碎|条|粒|泥|蓉|粉)$")
+
+
+def _cut_form(x: str, y: str) -> bool:
+    """True when one name is the other plus a cut/form suffix (葱/葱段, 姜/姜丝)."""
+    a, b = (x, y) if len(x) <= len(y) else (y, x)
+    return bool(a) and b.startswith(a) and bool(_CUT_SUFFIX.match(b[len(a):]))
+
+
+_GENERIC = {"配料", "调料", "食材", "原料", "材料", "东西", "食物", "工具", "替代品", "其他"}
+_CATEGORY = re.compile(r"类$|^(?:蔬菜|绿叶|绿叶菜|青菜|水果|肉|香料|香草|容器|坚果)$")
+
+
+def _substitute_surface(y: str) -> str:
+    """Clean the stand-in side Y of a substitution before normalization.
+
+    * a leading filler or verb (了/的/将/把/放/用/使用/加入…: "或者放花椒水" →
+      花椒水) and a trailing 代替/替代/也行/也可以/即可 are stripped;
+    * "其他/其它/别的/任何/任意/普通" is dropped when what follows names a specific
+      thing ("可用其他食用油替代" → 食用油, which the alias table maps to 植物油;
+      "普通盐" → 盐), but kept for a category ("其他肉类", "其他蔬菜" — "any
+      other meat" is the meaning);
+    * ``""`` (no edge) when Y names nothing specific (其他配料, 其他调料, 工具,
+      可以去除夹心的工具…)."""
+    y = re.sub(r"^(?:了|的|将|把|放入|加入|放|用|使用|改用|换成)\s*", "", y.strip())
+    y = re.sub(r"\s*(?:来)?(?:代替|替代|替换|也行|也可以?|亦可|即可|均可)\s*$", "", y)
+    if is_cjk(y):
+        rest = re.sub(r"^(?:其他的?|其它的?|别的|任何|任意的?|普通的?)", "", y).strip()
+        if clean_name(rest, "ingredient") in _GENERIC or not rest:
+            return ""
+        if rest != y and not _CATEGORY.search(clean_name(rest, "ingredient")):
+            y = rest
+    return y
 
 
 def _longest_known_suffix(head: str, known: set[str]) -> str:
