@@ -91,7 +91,7 @@ _SYM_ALT = re.compile(r"^\s*(?:或者|或是|或|也可以是|or)\s*(.+?)\s*$", 
 _NO_X_USE_Y = re.compile(
     r"(?P<cond>没有(?P<x>[^，,。；;]*?)(?:时|的话)?)[，,\s]*(?:就|则|可以|也可以|可)?\s*(?:用|使用|换成|换用|替换为|改用)\s*(?P<y>.+?)\s*(?:来)?(?:代替|替代|替换)?\s*$"
 )
-_CAN_USE_Y = re.compile(r"^\s*(?:也?可(?:以)?(?:用|使用|选用|换成|替换为|改为|改用)|替换为|改为|改用)(?!于|作|来做)\s*(?P<y>.+?)\s*(?:来)?(?:代替|替代|替换)?\s*$")
+_CAN_USE_Y = re.compile(r"^\s*(?:也?可(?:以)?(?:用|使用|选用|换成|替换为|改为|改用)|替换为|改为|改用|(?:替代|代替|替换|替代品)\s*[:：])(?!于|作|来做)\s*(?P<y>.+?)\s*(?:来)?(?:代替|替代|替换)?\s*$")
 _EN_IF_NOT = re.compile(r"^\s*(?P<cond>if (?:you )?(?:do not|don't|can't|cannot)\s+(?:have|find)[^,]*|if not available|if unavailable)\s*,?\s*(?:use\s+)?(?P<y>.+?)\s*$", re.I)
 _EN_OR = re.compile(r"^\s*(?:or|alternatively,?)\s+(?:use\s+)?(?P<y>.+?)\s*$", re.I)
 

@@ -248,3 +248,116 @@ def test_fuzzy_merge_latin():
     n.canonical("worcestershire sauce", "ingredient")
     assert n.canonical("worcestershire sause", "ingredient") == "worcestershire sauce"
     assert n.merges[-1].method == "fuzzy"
+
+
+# --------------------------------------------------------------------------- note-clause substitutes
+HTC = CORPORA / "howtocook"
+
+
+def _find_line(needle: str, *parts: str) -> tuple[Path, int, str]:
+    """First corpus file/line containing ``needle`` (and every ``parts``), searched in the file."""
+    for path in sorted(HTC.rglob("*.md")):
+        for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if needle in line and all(p in line for p in parts):
+                return path, no, line
+    raise AssertionError(f"{needle!r} not found in the corpus")
+
+
+def _recipe_of(path: Path) -> str:
+    from threadgraph.ingest.extract import recipe_name
+    return entity_id("recipe", recipe_name(parse_file(path)))
+
+
+def _subs_from(ex, path: Path, x: str, type_: str = "ingredient"):
+    n = _norm()
+    return [t for t in ex.triples if t.relation == "SUBSTITUTES" and t.properties["context"] == _recipe_of(path)
+            and t.subject == entity_id(type_, n.canonical(x, type_))]
+
+
+@pytest.mark.parametrize("x, note, y", [
+    ("鸡腿肉", "（去骨，可用羊肉替代）", "羊肉"),                         # X（…，可用 Y 替代）
+    ("藏红花", "— 可用食用黄色素替代", "食用黄色素"),                      # X(gloss)— 可用 Y 替代
+    ("味淋", "也可用料酒代替）", "料酒"),                                  # X（…，…，也可用 Y 代替）
+    ("烤鹰嘴豆粉", "— 可用炒熟的鹰嘴豆磨粉替代", "炒熟的鹰嘴豆磨粉"),
+    ("芥末油", "— 可用其他食用油替代", "食用油"),                          # "其他" dropped
+    ("印度黑盐", "— 可用普通盐替代", "盐"),                                # "普通" dropped
+    ("猪油", "（没有可用食用油替代", "食用油"),                            # X（没有可用 Y 替代，…）
+])
+def test_note_clause_substitutes(ex, x, note, y):
+    path, line, text = _find_line(x, note)
+    n = _norm()
+    subs = _subs_from(ex, path, x)
+    want = entity_id("ingredient", n.canonical(y, "ingredient"))
+    hit = [t for t in subs if t.object == want]
+    assert hit, f"{x} -> {y} missing ({path.name}:{line}: {text})"
+    t = hit[0]
+    assert t.provenance.line == line and t.provenance.doc == path.relative_to(CORPORA).as_posix()
+    assert t.properties["symmetric"] is False
+    if note.startswith("（没有"):
+        assert t.properties["condition"] == "没有时"
+    name = ex.entities[t.object].name
+    assert not name.endswith(("替代", "代替")) and not name.startswith(("其他", "普通")), name
+    # the dash note does not leak into the ingredient's own name
+    rid = _recipe_of(path)
+    assert entity_id("ingredient", n.canonical(x, "ingredient")) in {
+        c.object for c in ex.triples if c.relation == "CONTAINS" and c.subject == rid}
+
+
+def test_tool_or_tool_alternative(ex):
+    path, line, _ = _find_line("砵或者")
+    subs = _subs_from(ex, path, "砵", "tool")
+    assert [t for t in subs if t.object == entity_id("tool", "有一定深度的碗") and t.provenance.line == line
+            and t.properties["symmetric"] is True]
+    assert entity_id("ingredient", "砵") not in ex.entities
+    assert is_tool("砵") and is_tool("有一定深度的碗")
+
+
+def test_optional_marker_next_to_alternative(ex):
+    path, line, text = _find_line("火腿肠（或", "可选")
+    rid = _recipe_of(path)
+    t = [c for c in ex.triples if c.relation == "CONTAINS" and c.subject == rid and c.object == "ingredient:火腿肠"]
+    assert t and t[0].properties["required"] is False and t[0].provenance.line == line
+    alt = text.split("（或", 1)[1].split("，", 1)[0].strip()
+    assert [s for s in _subs_from(ex, path, "火腿肠") if s.object == entity_id("ingredient", _norm().canonical(alt, "ingredient"))]
+
+
+def test_optional_marker_belongs_to_its_item():
+    p = parse_item("香叶，花椒，小米辣（可选），姜")
+    assert [(i.name, i.optional) for i in p] == [("香叶", False), ("花椒", False), ("小米辣", True), ("姜", False)]
+    assert all(i.optional for i in parse_item("（可选）：鸡蛋，青菜"))
+    assert not parse_item("阿根廷红虾（选用了速冻虾）")[0].optional      # "选用了" is a choice, not optional
+    assert parse_item("干辣椒（不吃辣可以不放）")[0].optional
+    p = parse_item("牛肉 250 g （可选用牛腩肉或牛尾肉）")[0]
+    assert not p.optional and p.alternatives
+
+
+def test_compound_substitute_is_one_edge(ex):
+    path, line, text = _find_line("蜂蜜", "+", "代替")
+    subs = _subs_from(ex, path, "蜂蜜")
+    assert len(subs) == 1, [t.object for t in subs]
+    t = subs[0]
+    combo = text.split("使用", 1)[1].rsplit("代替", 1)[0].strip()  # "白糖 20 g + 玉米淀粉 5 g + 0.5 ml 柠檬汁或醋"
+    first = combo.split("+")[0]
+    assert t.object == entity_id("ingredient", _norm().canonical(first, "ingredient"))
+    assert combo in t.properties["condition"] and "没有" in t.properties["condition"]
+    assert t.provenance.line == line
+    # no single part of the combination is claimed to replace 蜂蜜 on its own
+    for part in combo.split("+")[1:]:
+        for name in part.split("或"):
+            assert entity_id("ingredient", _norm().canonical(name, "ingredient")) not in {s.object for s in subs}
+    assert "ingredient:玉米淀粉" not in {s.object for s in subs}
+    # "（替代：A + B）" is the same kind of compound
+    path, line, text = _find_line("海鲜酱", "替代：")
+    subs = _subs_from(ex, path, "海鲜酱")
+    assert len(subs) == 1 and "+" in subs[0].properties["condition"] and subs[0].provenance.line == line
+
+
+def test_note_clauses_reject_non_substitutes(tmp_path):
+    ex = _mini(tmp_path, "汤.md", (
+        "# 测试汤的做法\n\n## 必备原料和工具\n\n"
+        "- 出汁（使用柴鱼干和昆布熬制的汤汁，可以用于提鲜）\n"   # "可以用于" is a purpose, not a stand-in
+        "- 葱（也可选用切好的葱段）\n"                         # a cut form of the same thing
+        "- 葱花（或其他配料）\n"                               # nothing specific
+        "- 小刀（或者可以去除夹心的工具）\n"
+        "- 胡萝卜（切片或切丝）\n- 牛奶 1 杯或 240ml\n"))
+    assert not [t for t in ex.triples if t.relation == "SUBSTITUTES"]
