@@ -22,7 +22,7 @@ import os
 import shutil
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -120,57 +120,104 @@ class EntityName:
     doc: str = ""
 
 
-@dataclass
 class KnowledgeBase:
-    """An opened, read-only KB: ``graph`` (Kùzu), ``vectors`` (LanceDB),
-    ``manifest`` and ``embedder`` (None when the KB has no vectors)."""
+    """An opened, read-only KB: ``graph`` (Kùzu), ``vectors`` (LanceDB) and
+    ``embedder`` (None when the KB has no vectors), ``manifest``, ``names``
+    (every linkable name and alias).
 
-    build: Path
-    graph: GraphStore
-    vectors: VectorStore
-    manifest: dict[str, Any]
-    embedder: Any = None
-    names: list[EntityName] = field(default_factory=list)
+    ``vectors`` and ``embedder`` are opened on first use: most answers need
+    only the graph, and importing LanceDB and loading the model cost seconds.
+    An embedder that cannot be loaded then degrades search to full text (with
+    a warning); an embedder of another model or dimension raises
+    :class:`ModelMismatch`.
+    """
+
+    def __init__(self, build: Path, graph: GraphStore, manifest: dict[str, Any], settings=None, embedder=None):
+        self.build = build
+        self.graph = graph
+        self.manifest = manifest
+        self.settings = settings
+        self.names: list[EntityName] = []
+        self._embedder = embedder
+        self._embedder_tried = embedder is not None
+        self._vectors: VectorStore | None = None
+        self._lock = threading.Lock()
 
     @classmethod
     def open(cls, data_dir: Path, settings=None, *, embedder=None, build: Path | None = None) -> "KnowledgeBase":
         """Open the current build of ``data_dir`` read-only.
 
         With vectors in the KB an embedder of the *same* model is needed:
-        ``embedder`` when given, else one loaded from ``settings``. Raises
-        :class:`KBNotFound`, :class:`ModelMismatch`, or
-        :class:`~threadgraph.knowledge.embeddings.EmbeddingUnavailable`.
+        ``embedder`` when given (reused across reloads), else one loaded from
+        ``settings`` on first use. Raises :class:`KBNotFound` and
+        :class:`ModelMismatch` (configured model name differs from the KB's).
         """
         build = Path(build) if build else current_build(data_dir)
         manifest = read_manifest(build)
         model = manifest.get("embedding_model")
         if model:
-            if embedder is None or embedder.name != model:
-                configured = settings.embedding_model if settings is not None else (embedder.name if embedder else None)
+            if embedder is not None and embedder.name != model:
+                embedder = None
+            if embedder is None:
+                configured = settings.embedding_model if settings is not None else None
                 if configured != model:
                     raise ModelMismatch(
                         f"the knowledge base was embedded with {model!r} but {configured!r} is configured; "
                         "re-ingest (`threadgraph ingest PATH...`) or set THREADGRAPH_EMBEDDING_MODEL to match"
                     )
-                if embedder is None:
-                    from .embeddings import load_embedder
-
-                    recorded = manifest.get("embedding_model_path")
-                    if settings.embedding_model_path is None and recorded and Path(recorded).exists():
-                        # the folder the KB was embedded from: no hub needed to query it
-                        settings = settings.model_copy(update={"embedding_model_path": Path(recorded)})
-                    embedder = load_embedder(settings)
-            if embedder.dim != manifest.get("dim"):
-                raise ModelMismatch(
-                    f"the knowledge base has {manifest.get('dim')}-d vectors but the model gives {embedder.dim}-d; re-ingest"
-                )
         else:
             embedder = None
-        graph = GraphStore(build / "graph.kuzu", read_only=True)
-        vectors = VectorStore(build / "vectors")
-        kb = cls(build=build, graph=graph, vectors=vectors, manifest=manifest, embedder=embedder)
+        kb = cls(build, GraphStore(build / "graph.kuzu", read_only=True), manifest, settings, embedder)
+        if embedder is not None:
+            kb._check_dim(embedder)
         kb.names = kb._load_names()
         return kb
+
+    def _check_dim(self, embedder) -> None:
+        if embedder.dim != self.manifest.get("dim"):
+            raise ModelMismatch(
+                f"the knowledge base has {self.manifest.get('dim')}-d vectors but the model gives {embedder.dim}-d; re-ingest"
+            )
+
+    @property
+    def vectors(self) -> VectorStore:
+        """The LanceDB passage store (opened on first use)."""
+        if self._vectors is None:
+            with self._lock:
+                if self._vectors is None:
+                    self._vectors = VectorStore(self.build / "vectors")
+        return self._vectors
+
+    @property
+    def embedder(self):
+        """The query embedder, loaded on first use; None when the KB has no
+        vectors or the model cannot be loaded (search is then full text)."""
+        if self._embedder_tried or not self.manifest.get("embedding_model"):
+            return self._embedder
+        with self._lock:
+            if not self._embedder_tried:
+                from .embeddings import EmbeddingUnavailable, load_embedder
+
+                settings = self.settings
+                recorded = self.manifest.get("embedding_model_path")
+                if settings is not None and settings.embedding_model_path is None and recorded and Path(recorded).exists():
+                    # the folder the KB was embedded from: no hub needed to query it
+                    settings = settings.model_copy(update={"embedding_model_path": Path(recorded)})
+                try:
+                    emb = load_embedder(settings)
+                except EmbeddingUnavailable as exc:
+                    log.warning("searching passages by full text only: %s", exc)
+                    emb = None
+                if emb is not None:
+                    self._check_dim(emb)
+                self._embedder = emb
+                self._embedder_tried = True
+        return self._embedder
+
+    @property
+    def loaded_embedder(self):
+        """The embedder if it has been loaded already (never triggers a load)."""
+        return self._embedder
 
     def _load_names(self) -> list[EntityName]:
         rows = self.graph.query(
@@ -219,11 +266,11 @@ class KBHandle:
             self._checked = now
             build = current_build(self.data_dir)
             if self._kb is None or build != self._kb.build:
-                embedder = self._embedder or (self._kb.embedder if self._kb else None)
+                embedder = self._embedder or (self._kb.loaded_embedder if self._kb else None)
                 new = KnowledgeBase.open(self.data_dir, self.settings, embedder=embedder, build=build)
                 if self._kb is not None:
                     log.info("knowledge base reloaded: %s -> %s", self._kb.build.name, build.name)
                 self._kb = new
-                if new.embedder is not None:
-                    self._embedder = new.embedder
+                if new.loaded_embedder is not None:
+                    self._embedder = new.loaded_embedder
             return self._kb
