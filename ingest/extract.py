@@ -92,6 +92,8 @@ _NO_X_USE_Y = re.compile(
     r"(?P<cond>没有(?P<x>[^，,。；;]*?)(?:时|的话)?)[，,\s]*(?:就|则|可以|也可以|可)?\s*(?:用|使用|换成|换用|替换为|改用)\s*(?P<y>.+?)\s*(?:来)?(?:代替|替代|替换)?\s*$"
 )
 _CAN_USE_Y = re.compile(r"^\s*(?:也?可(?:以)?(?:用|使用|选用|换成|替换为|改为|改用)|替换为|改为|改用|(?:替代|代替|替换|替代品)\s*[:：])(?!于|作|来做)\s*(?P<y>.+?)\s*(?:来)?(?:代替|替代|替换)?\s*$")
+# "（咸味曲奇可替代）" / "（电饭锅可替代，但…）": Y named first
+_Y_CAN_REPLACE = re.compile(r"^\s*(?:用)?(?P<y>[^，,；;]{1,12}?)\s*(?:也)?可(?:以)?(?:替代|代替|替换)\s*$")
 _EN_IF_NOT = re.compile(r"^\s*(?P<cond>if (?:you )?(?:do not|don't|can't|cannot)\s+(?:have|find)[^,]*|if not available|if unavailable)\s*,?\s*(?:use\s+)?(?P<y>.+?)\s*$", re.I)
 _EN_OR = re.compile(r"^\s*(?:or|alternatively,?)\s+(?:use\s+)?(?P<y>.+?)\s*$", re.I)
 
@@ -138,7 +140,7 @@ def _is_method(name: str) -> bool:
     if not name:
         return False
     if is_cjk(name):
-        return bool(_METHOD_ZH.match(name))
+        return bool(_METHOD_ZH.match(name)) and not is_tool(name)  # 切丝 is a method, 烤箱/炒锅 are tools
     first = name.lower().split()[0]
     return first in _METHOD_EN
 
@@ -200,6 +202,9 @@ def _alts_from_note(note: str) -> list[Alternative]:
     m = _CAN_USE_Y.match(note)
     if m:
         return [Alternative(_and_to_plus(p), False) for p in _split_top(m.group("y"), "、/／")]
+    m = _Y_CAN_REPLACE.match(note)
+    if m and is_cjk(note):
+        return [Alternative(_and_to_plus(m.group("y")), False)]
     m = _EN_IF_NOT.match(note)
     if m:
         return [Alternative(m.group("y"), False, m.group("cond").strip())]
@@ -586,8 +591,9 @@ _CATEGORY = re.compile(r"类$|^(?:蔬菜|绿叶|绿叶菜|青菜|水果|肉|香�
 def _substitute_surface(y: str) -> str:
     """Clean the stand-in side Y of a substitution before normalization.
 
-    * a leading filler or verb (了/的/将/把/放/用/使用/加入…: "或者放花椒水" →
-      花椒水) and a trailing 代替/替代/也行/也可以/即可 are stripped;
+    * a leading filler, verb or determiner (了/的/将/把/放/用/使用/加入/同一个…:
+      "或者放花椒水" → 花椒水, "同一个平底锅" → 平底锅) and a trailing
+      代替/替代/也行/也可以/即可 are stripped;
     * "其他/其它/别的/任何/任意/普通" is dropped when what follows names a specific
       thing ("可用其他食用油替代" → 食用油, which the alias table maps to 植物油;
       "普通盐" → 盐), but kept for a category ("其他肉类", "其他蔬菜" — "any
@@ -595,6 +601,7 @@ def _substitute_surface(y: str) -> str:
     * ``""`` (no edge) when Y names nothing specific (其他配料, 其他调料, 工具,
       可以去除夹心的工具…)."""
     y = re.sub(r"^(?:了|的|将|把|放入|加入|放|用|使用|改用|换成)\s*", "", y.strip())
+    y = re.sub(r"^(?:同一[个口只把]?|同样的|一[个口只把])\s*", "", y)  # "同一个平底锅" → 平底锅
     y = re.sub(r"\s*(?:来)?(?:代替|替代|替换|也行|也可以?|亦可|即可|均可)\s*$", "", y)
     if is_cjk(y):
         rest = re.sub(r"^(?:其他的?|其它的?|别的|任何|任意的?|普通的?)", "", y).strip()
