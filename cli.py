@@ -25,9 +25,20 @@ out = Console()
 
 
 def _settings(data_dir: Optional[Path]) -> Settings:
-    s = Settings()
+    """Settings from the environment with ``--data-dir`` applied; a data
+    folder that is a file is a usage error (exit 2)."""
+    from pydantic import ValidationError
+
+    try:
+        s = Settings()
+    except ValidationError as exc:
+        console.print(f"[red]error[/red]: invalid configuration: {exc}")
+        raise typer.Exit(2)
     if data_dir is not None:
         s = s.model_copy(update={"data_dir": data_dir})
+    if Path(s.data_dir).exists() and not Path(s.data_dir).is_dir():
+        console.print(f"[red]error[/red]: data folder {s.data_dir} is a file, not a folder")
+        raise typer.Exit(2)
     return s
 
 
@@ -150,13 +161,15 @@ def _open_bot(settings: Settings):
     from .knowledge.embeddings import EmbeddingUnavailable
     from .knowledge.kb import KBNotFound, ModelMismatch
 
-    bot = ThreadGraphBot(settings)
+    from .knowledge.kb import KBHandle
+
+    handle = KBHandle(settings.data_dir, settings)
     try:
-        bot.kb.get()
+        handle.get()  # before anything is written into the data folder
     except (KBNotFound, ModelMismatch, EmbeddingUnavailable) as exc:
         console.print(f"[red]error[/red]: {exc}")
         raise typer.Exit(2)
-    return bot
+    return ThreadGraphBot(settings, kb=handle)
 
 
 RETRIEVAL_HELP = "hybrid (graph + passages, default), graph (Cypher only) or vector (LanceDB hits only)."
@@ -244,17 +257,22 @@ def demo(
     """Ingest the bundled corpora if no KB exists, show a scripted conversation, then chat."""
     from .adapters.console import ask_and_render, chat as run_chat
     from .bot.message import ThreadKey
-    from .knowledge.kb import KBNotFound, current_build
+    from .knowledge.kb import KBNotFound, current_build, read_manifest
 
     _logging(False)
     settings = _settings(data_dir)
+    corpora = Path(__file__).resolve().parent / "corpora"
+    if not corpora.exists():
+        corpora = Path("corpora")
+    reason = None
     try:
-        current_build(settings.data_dir)
+        manifest = read_manifest(current_build(settings.data_dir))
+        if manifest.get("embedding_model") is None and settings.embedding_model_path is not None:
+            reason = "The knowledge base has no vectors and a model folder is now configured: re-ingesting with it"
     except KBNotFound:
-        corpora = Path(__file__).resolve().parent / "corpora"
-        if not corpora.exists():
-            corpora = Path("corpora")
-        console.print(f"[bold]No knowledge base yet: ingesting {corpora} (first run embeds ~2,700 passages; later runs use the cache)…[/bold]")
+        reason = "No knowledge base yet: ingesting"
+    if reason:
+        console.print(f"[bold]{reason} {corpora} (the first run embeds ~2,700 passages; later runs use the cache)…[/bold]")
         report = run_ingest([corpora], settings, show_progress=sys.stderr.isatty())
         print_report(report)
     bot = _open_bot(settings)
@@ -301,7 +319,7 @@ def eval_cmd(
     show_failures: bool = typer.Option(False, "--failures", help="List each failed case and why."),
 ) -> None:
     """Score conversation cases per case set and retrieval mode (pass rate,
-    not-found accuracy, latency p50/p95); exit 1 when a case failed to load."""
+    not-found accuracy, latency p50/p95); exit 2 when a case file cannot be read."""
     import json
     import tempfile
 

@@ -29,8 +29,8 @@ def render_answer(console: Console, ans: Answer, *, show_sources: bool = True) -
     if show_sources and (ans.facts or ans.passages):
         t = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
         t.add_column("id", style="dim", no_wrap=True)
-        t.add_column("evidence")
-        t.add_column("source", style="dim")
+        t.add_column("evidence", ratio=3)
+        t.add_column("source", style="dim", overflow="fold")
         for f in ans.facts[:8]:
             props = ", ".join(f"{k}={v}" for k, v in f.properties.items() if k in ("required", "amount", "context_name", "condition", "via"))
             t.add_row(f.id, escape(f"{f.subject} -{f.relation}-> {f.object}" + (f" ({props})" if props else "")),

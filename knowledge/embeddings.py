@@ -36,6 +36,38 @@ _registered: set[str] = set()
 _reg_lock = threading.Lock()
 
 
+def _in_fastembed_cache(name: str) -> bool:
+    """True when fastembed's cache folder (``FASTEMBED_CACHE_PATH`` or its
+    temp-dir default) already holds a download of model ``name``."""
+    import os
+    import tempfile
+
+    root = Path(os.environ.get("FASTEMBED_CACHE_PATH") or Path(tempfile.gettempdir()) / "fastembed_cache")
+    return (root / f"models--{name.replace('/', '--')}").exists()
+
+
+def _check_hub_reachable(timeout_s: float = 3.0) -> None:
+    """Fail fast when the model hub cannot be reached (fastembed would retry
+    for ~40 s). Honours ``HF_HUB_OFFLINE`` and ``HF_ENDPOINT``; a model already
+    in fastembed's cache still loads offline, so this only runs for a download.
+    Raises :class:`EmbeddingUnavailable`."""
+    import os
+    import socket
+    from urllib.parse import urlparse
+
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes"):
+        return  # fastembed then fails at once itself, or finds its cache
+    endpoint = urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    host, port = endpoint.hostname or "huggingface.co", endpoint.port or (80 if endpoint.scheme == "http" else 443)
+    try:
+        socket.create_connection((host, port), timeout=timeout_s).close()
+    except OSError as exc:
+        raise EmbeddingUnavailable(
+            f"the model hub ({host}) is unreachable ({exc.__class__.__name__}); "
+            "set THREADGRAPH_EMBEDDING_MODEL_PATH to a local model folder"
+        ) from None
+
+
 def _model_dim(name: str, path: Path | None) -> int:
     if path is not None:
         cfg = path / "config.json"
@@ -92,6 +124,8 @@ class Embedder:
                     raise EmbeddingUnavailable(f"no model.onnx in {self.path}")
                 self._model = TextEmbedding(name, specific_model_path=str(self.path), **kwargs)
             else:
+                if not _in_fastembed_cache(name):
+                    _check_hub_reachable()
                 self._model = TextEmbedding(name, **kwargs)
         except EmbeddingUnavailable:
             raise
