@@ -83,7 +83,8 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
     For ``ingredient``/``tool``: parenthesised notes, ``= amount`` tails,
     amounts with units (``150g``, ``1 个``, ``两根``, ``2 cups``), Chinese
     qualifiers (适量, 少许, 新鲜的, 可选…), a leading ``…的`` modifier
-    (``不辣的青椒`` → ``青椒``), English articles/qualifiers, text after a
+    (``不辣的青椒`` → ``青椒``; for a ``tool`` even before a one-character
+    head noun: ``有一定深度的碗`` → ``碗``, ``放得下玉米的锅`` → ``锅``), English articles/qualifiers, text after a
     comma (``onion, chopped``) and English plurals are removed; English is
     lower-cased. Other types only get whitespace/punctuation trimmed and a
     leading English article removed."""
@@ -103,8 +104,8 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
         s = s.replace(" ", "").strip(_PUNCT)
         if "的" in s:
             tail = s.rsplit("的", 1)[1]
-            if len(tail) >= 2:
-                s = tail
+            if len(tail) >= 2 or (tail and type_ == "tool"):
+                s = tail  # "不辣的青椒" → 青椒; a tool is its head noun: "有一定深度的碗" → 碗
         s = re.sub(r"^[\d.]+", "", s)
         return s.strip(_PUNCT)
     s = s.split(",", 1)[0]

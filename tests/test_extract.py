@@ -304,10 +304,13 @@ def test_note_clause_substitutes(ex, x, note, y):
 
 
 def test_tool_or_tool_alternative(ex):
-    path, line, _ = _find_line("砵或者")
+    path, line, text = _find_line("砵或者")
+    other = text.split("或者", 1)[1].strip()                      # "有一定深度的碗"
     subs = _subs_from(ex, path, "砵", "tool")
-    assert [t for t in subs if t.object == entity_id("tool", "有一定深度的碗") and t.provenance.line == line
-            and t.properties["symmetric"] is True]
+    want = entity_id("tool", _norm().canonical(other, "tool"))
+    assert want == "tool:碗"                                       # a tool is named by its head noun
+    assert [t for t in subs if t.object == want and t.provenance.line == line and t.properties["symmetric"] is True]
+    assert other in ex.entities[want].aliases
     assert entity_id("ingredient", "砵") not in ex.entities
     assert is_tool("砵") and is_tool("有一定深度的碗")
 
