@@ -45,6 +45,17 @@ _LATIN = re.compile(r"[A-Za-z]")
 
 _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
 
+# kramdown IAL / attr_list suffixes: ``{:target="_blank"}``, ``{: .class}``, ``{#id .class key=val}``
+_ATTR_LIST = re.compile(
+    r"[ \t]*\{:[^{}\n]*\}"
+    r"|[ \t]*\{[ \t]*[#.][A-Za-z_][\w-]*(?:[ \t]+(?:[#.][A-Za-z_][\w-]*|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s}]+)))*[ \t]*\}")
+# MkDocs / Python-Markdown admonitions: ``!!! tip "Title"``, ``???+ aside hide-arrow "Title"``, ``??? note``
+_ADMONITION = re.compile(
+    r"^(?P<ind>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(?P<kind>[A-Za-z][\w-]*)?(?:[ \t]+[\w-]+)*[ \t]*"
+    r"(?:\"(?P<t1>[^\"]*)\"|'(?P<t2>[^']*)')?[ \t]*$")
+_FENCE_OPEN = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_BLOCK_START = re.compile(r"^(?:[#>*+=`~|<-]|\d+[.)])")
+
 
 class DocumentError(Exception):
     """A file that cannot be ingested.
@@ -206,6 +217,81 @@ def _blank_comments(text: str) -> str:
     return _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
 
 
+def strip_attr_lists(text: str) -> str:
+    """``text`` without kramdown/attr_list suffixes (``{:target="_blank"}``,
+    ``{: .class}``, ``{#id}``)."""
+    return _ATTR_LIST.sub("", text) if "{" in text else text
+
+
+def _indent(line: str) -> int:
+    exp = line.expandtabs(4)
+    return len(exp) - len(exp.lstrip(" "))
+
+
+def unwrap_admonitions(text: str) -> str:
+    """Rewrite MkDocs admonitions so they parse as normal text, line for line.
+
+    The marker line (``!!! tip "Flexible Structure"``, ``???+ aside
+    hide-arrow "…"``, ``??? note``) becomes its title (the capitalised type
+    when no title is given, nothing for ``""``) and the 4-space-indented body
+    is dedented, so a title directly followed by its body parses as one
+    paragraph ("Title\\nbody…") instead of an indented code block. The number
+    of lines never changes, so source lines stay right. Fenced code blocks
+    are left alone; nested admonitions are unwrapped too."""
+    if "!!!" not in text and "???" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    fence = ""
+    i, n = 0, len(lines)
+    while i < n:
+        ln = lines[i]
+        fm = _FENCE_OPEN.match(ln)
+        if fence:
+            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence) \
+                    and not ln.strip().lstrip(fence[0]):
+                fence = ""
+            out.append(ln)
+            i += 1
+            continue
+        if fm:
+            fence = fm.group(1)
+            out.append(ln)
+            i += 1
+            continue
+        m = _ADMONITION.match(ln)
+        if not m:
+            out.append(ln)
+            i += 1
+            continue
+        ind = m.group("ind").expandtabs(4)
+        title = m.group("t1") if m.group("t1") is not None else m.group("t2")
+        if title is None:
+            title = (m.group("kind") or "").replace("-", " ").capitalize()
+        title = title.strip()
+        if title:
+            title = re.sub(r"^(\d+)([.)])", r"\1\\\2", title)
+            if _BLOCK_START.match(title) and not title[0].isdigit():
+                title = "\\" + title
+        out.append(ind + title if title else "")
+        body_ind = len(ind) + 4
+        body: list[str] = []
+        j = i + 1
+        while j < n:
+            bl = lines[j]
+            if not bl.strip():
+                body.append("")
+            elif _indent(bl) >= body_ind:
+                body.append(bl.expandtabs(4)[body_ind:])
+            else:
+                break
+            j += 1
+        if body:
+            out.extend(ind + b if b else "" for b in unwrap_admonitions("\n".join(body)).split("\n"))
+        i = j
+    return "\n".join(out)
+
+
 def _inline_text(tok) -> str:
     """Plain text of an inline token: text, code spans and link texts kept,
     images and HTML tags dropped, soft breaks become newlines."""
@@ -213,15 +299,29 @@ def _inline_text(tok) -> str:
 
 
 def _inline(tok) -> tuple[str, list[str], str]:
-    """``(text, bold texts, leading bold text)`` of an inline token."""
+    """``(text, bold texts, leading bold text)`` of an inline token; attr
+    lists (``{:target="_blank"}``) are removed from text (not code spans)."""
     out: list[str] = []
     bolds: list[str] = []
     lead = ""
     cur: list[str] | None = None
     starts = False
-    for idx, ch in enumerate(tok.children or ()):
+    run: list[str] = []  # consecutive plain text, cleaned together
+
+    def flush_run() -> None:
+        if run:
+            out.append(strip_attr_lists("".join(run)))
+            run.clear()
+
+    for ch in tok.children or ():
         t = ch.type
-        if t == "text" or t == "code_inline":
+        if t == "text":
+            run.append(ch.content)
+            if cur is not None:
+                cur.append(ch.content)
+            continue
+        flush_run()
+        if t == "code_inline":
             out.append(ch.content)
             if cur is not None:
                 cur.append(ch.content)
@@ -231,21 +331,48 @@ def _inline(tok) -> tuple[str, list[str], str]:
             cur = []
             starts = not "".join(out).strip()
         elif t == "strong_close" and cur is not None:
-            b = "".join(cur).strip()
+            b = strip_attr_lists("".join(cur)).strip()
             if b:
                 bolds.append(b)
                 if starts and not lead:
                     lead = b
             cur = None
-    return "".join(out).strip(), bolds, lead
+    flush_run()
+    text = "\n".join(x.rstrip() for x in "".join(out).split("\n"))
+    return text.strip(), bolds, lead
+
+
+def _html_fragment(content: str, first_line: int) -> list[Block]:
+    """Blocks of a raw HTML block inside Markdown, read with the HTML reader
+    of :mod:`threadgraph.ingest.formats` (table rows as ``"cell | cell"``,
+    lists, paragraphs, code); ``first_line`` is the 1-based source line of
+    the fragment's first line, added to the reader's lines."""
+    from threadgraph.ingest.formats import _HTMLBlocks
+
+    p = _HTMLBlocks()
+    p.feed(content)
+    p.close()
+    off = first_line - 1
+    out = []
+    for b in p.b.blocks:
+        b.line += off
+        b.end_line = max(b.line, b.end_line + off)
+        b.text = strip_attr_lists(b.text)
+        b.cells = [strip_attr_lists(c) for c in b.cells]
+        if b.kind == "row":
+            b.text = " | ".join(b.cells)
+        out.append(b)
+    return out
 
 
 def parse_markdown(text: str) -> tuple[list[Block], str]:
     """Parse markdown ``text`` into blocks; returns ``(blocks, first_h1)``.
 
     Expects front matter and comments to be handled already (see
-    :func:`parse_file`)."""
-    tokens = _MD.parse(text)
+    :func:`parse_file`). MkDocs admonitions are unwrapped first (see
+    :func:`unwrap_admonitions`); raw HTML blocks are read with the HTML
+    reader (see :func:`_html_fragment`) under the current heading path."""
+    tokens = _MD.parse(unwrap_admonitions(text))
     blocks: list[Block] = []
     heads: list[tuple[int, str]] = []  # (level, title)
     path: tuple[str, ...] = ()
@@ -328,6 +455,25 @@ def parse_markdown(text: str) -> tuple[list[Block], str]:
             if any(row_cells):
                 blocks.append(Block("row", " | ".join(row_cells), row_line, row_line, path,
                                     header=in_table_head, cells=list(row_cells)))
+        elif t == "html_block" and tok.content.strip():
+            m = tok.map or [0, 0]
+            outer = next((b for b in reversed(items) if b >= 0), -1)
+            base = len(blocks)
+            for hb in _html_fragment(tok.content, m[0] + 1):
+                if hb.kind == "heading":
+                    title = hb.text
+                    while heads and heads[-1][0] >= hb.level:
+                        heads.pop()
+                    if hb.level == 1 and not h1 and title:
+                        h1 = title
+                    elif title:
+                        heads.append((hb.level, title))
+                    path = tuple(h[1] for h in heads)
+                    hb.path = path
+                else:
+                    hb.path = path + hb.path
+                    hb.parent = hb.parent + base if hb.parent >= 0 else outer
+                blocks.append(hb)
         elif t in ("code_block", "fence"):
             m = tok.map or [0, 0]
             txt = tok.content.strip("\n")

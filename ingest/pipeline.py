@@ -6,6 +6,8 @@ database.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -22,19 +24,41 @@ TABLE_CHUNK_MAX_CHARS = 2400
 LINKED_TYPES = ("recipe", "ingredient", "tool", "role")
 
 
+def _is_broken_link(p: Path) -> bool:
+    """A symbolic link whose target does not exist (or that loops)."""
+    try:
+        return p.is_symlink() and not p.exists()
+    except OSError:
+        return True
+
+
+def _link_loops(p: Path) -> bool:
+    try:
+        p.resolve(strict=True)
+    except RuntimeError:  # "Symlink loop" (Python < 3.13)
+        return True
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
 def _iter_files(paths: Iterable[Path]) -> list[Path]:
+    """Files under ``paths`` in sorted posix order (hidden entries skipped),
+    broken symbolic links included so they can be reported. Symlinked
+    folders are not descended into (``Path.rglob`` does not follow them),
+    so link loops cannot hang the walk."""
     out: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out.extend(sorted((f for f in p.rglob("*") if f.is_file() and not any(
+            out.extend(sorted((f for f in p.rglob("*") if (f.is_file() or _is_broken_link(f)) and not any(
                 part.startswith(".") for part in f.relative_to(p).parts)), key=lambda f: f.as_posix()))
         else:
             out.append(p)
     seen: set[Path] = set()
     uniq = []
     for f in out:
-        r = f.resolve()
+        r = Path(os.path.abspath(f)) if _is_broken_link(f) else f.resolve()
         if r not in seen:
             seen.add(r)
             uniq.append(f)
@@ -42,6 +66,14 @@ def _iter_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def _rel(path: Path, root: Path | None) -> str:
+    if _is_broken_link(path):  # cannot be resolved: place the link itself
+        path = Path(os.path.realpath(path.parent)) / path.name
+        if root is not None:
+            try:
+                return path.relative_to(root.resolve()).as_posix()
+            except ValueError:
+                pass
+        return path.as_posix()
     if root is not None:
         try:
             return path.resolve().relative_to(root.resolve()).as_posix()
@@ -58,20 +90,69 @@ def _block_text(b: Block) -> str:
     return b.text
 
 
+# a sentence ends after 。！？； (optionally a closing quote/bracket), or after
+# .!?; followed by whitespace (so "3.5", "v1.2" and URLs are not cut), or at a newline
+_SENT_END = re.compile(
+    r"(?<=[。！？；])(?![”’」』）)\]\"'])|(?<=[。！？；][”’」』）)\]\"'])"
+    r"|(?<=[.!?;])(?=\s)|(?<=[.!?;][”’)\]\"'])(?=\s)|(?<=\n)")
+_CLAUSE_END = re.compile(r"(?<=[，、,：:])")
+
+
+def _cut_points(text: str, rx: re.Pattern) -> list[int]:
+    return [m.start() for m in rx.finditer(text) if 0 < m.start() < len(text)]
+
+
+def _split_spans(text: str, limit: int) -> list[tuple[int, str]]:
+    """Split one over-long block into ``(offset, piece)`` pieces of at most
+    ``limit`` characters: greedily packed whole sentences (ends: 。！？；, or
+    .!?; before whitespace, or a newline); a sentence longer than ``limit``
+    is cut at the last space, else after a clause mark (，、,:), else hard
+    (CJK text without punctuation). Pieces are stripped; ``offset`` is where
+    the piece starts in ``text``."""
+    pieces: list[tuple[int, str]] = []
+
+    def emit(a: int, b: int) -> None:
+        raw = text[a:b]
+        lead = len(raw) - len(raw.lstrip())
+        if raw.strip():
+            pieces.append((a + lead, raw.strip()))
+
+    bounds = [0, *_cut_points(text, _SENT_END), len(text)]
+    start = 0  # start of the current piece
+    prev = 0  # last sentence boundary inside the current piece
+    for b in bounds[1:]:
+        if len(text[start:b].strip()) <= limit:
+            prev = b
+            continue
+        if prev > start:  # close the piece at the last sentence end that fits
+            emit(start, prev)
+            start = prev
+        while len(text[start:b].strip()) > limit:  # one sentence longer than limit
+            seg = text[start:start + limit + 1]
+            lead = len(seg) - len(seg.lstrip())
+            window = text[start:start + lead + limit + 1]
+            cut = window.rfind(" ", 0, lead + limit + 1)
+            if cut <= lead:
+                marks = [c for c in _cut_points(window[:lead + limit], _CLAUSE_END) if c > lead]
+                cut = marks[-1] if marks else lead + limit
+            emit(start, start + cut)
+            start += cut
+        prev = b
+    emit(start, len(text))
+    return pieces
+
+
 def _split_long(text: str, limit: int) -> list[str]:
-    """Split one over-long block at sentence ends (then hard) to ``limit``."""
-    parts, cur = [], ""
-    for sent in re.split(r"(?<=[。！？.!?；;\n])", text):
-        if len(cur) + len(sent) > limit and cur:
-            parts.append(cur)
-            cur = ""
-        while len(sent) > limit:
-            parts.append(sent[:limit])
-            sent = sent[limit:]
-        cur += sent
-    if cur.strip():
-        parts.append(cur)
-    return parts
+    """Split one over-long block at sentence ends (then at spaces, then
+    hard) into pieces of at most ``limit`` characters."""
+    return [p for _, p in _split_spans(text, limit)]
+
+
+def _piece_line(b: Block, text: str, offset: int) -> int:
+    """Source line of the piece starting at ``offset`` of block ``b``'s
+    ``text`` (soft line breaks map to source lines; capped at the block's
+    last line)."""
+    return min(b.line + text.count("\n", 0, offset), max(b.line, b.end_line))
 
 
 def make_table_chunks(doc: ParsedDocument, rows_per_chunk: int = TABLE_ROWS_PER_CHUNK,
@@ -109,8 +190,8 @@ def make_table_chunks(doc: ParsedDocument, rows_per_chunk: int = TABLE_ROWS_PER_
             cur = key
         if len(t) > max_chars:
             flush()
-            for piece in _split_long(t, max_chars):
-                start = b.line
+            for off, piece in _split_spans(t, max_chars):
+                start = _piece_line(b, t, off)
                 buf = [piece]
                 flush()
             continue
@@ -169,8 +250,8 @@ def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[C
                 continue
             if len(t) > max_chars:
                 flush()
-                for piece in _split_long(t, max_chars):
-                    start = b.line
+                for off, piece in _split_spans(t, max_chars):
+                    start = _piece_line(b, t, off)
                     buf, size = [piece], len(piece)
                     flush()
                 continue
@@ -279,7 +360,9 @@ def extract_corpus(
     :class:`~threadgraph.ingest.tables.TableExtractor`. Rows/objects of a
     tabular file that cannot be read are reported in ``skipped`` with their
     line (reason ``"skipped row: …"``) while the rest of the file is
-    ingested. Other files
+    ingested. A broken symbolic link is reported as ``"broken symbolic
+    link"`` (``"broken symbolic link (loop)"`` for a link loop) with the
+    link's own path; symlinked folders are not followed. Other files
     with an extension are reported in ``Extraction.skipped`` as "unsupported
     file type", files without an extension (LICENSE, SOURCE…) are ignored
     silently. Empty, binary and non-UTF-8 documents are reported with their
@@ -302,6 +385,12 @@ def extract_corpus(
     docs: list[ParsedDocument] = []
     for f in _iter_files(paths):
         rel = _rel(f, root)
+        if _is_broken_link(f):
+            reason = "broken symbolic link (loop)" if _link_loops(f) else "broken symbolic link"
+            ex.skipped.append(SkippedFile(rel, reason, 0))
+            if progress:
+                progress(f"skipped {rel}: {reason} -> {os.readlink(f)}")
+            continue
         if not f.suffix:
             continue  # LICENSE, SOURCE, Makefile...: not documents, ignored silently
         if f.suffix.lower() not in SUPPORTED_EXTENSIONS:
