@@ -77,15 +77,21 @@ def substitute_text(lang: str, item: str, recipe: str | None, facts: list[GraphF
 
 def stand_in_text(lang: str, role: str, facts: list[GraphFact], reverse: bool = False) -> str:
     """Answer "who can stand in for ``role``" (or, with ``reverse``, "what can ``role`` cover")."""
-    def fmt(f: GraphFact, name: str) -> str:
-        cond = f.properties.get("condition")
-        return f"{name} ({cond})" if cond else name
+    def names(key) -> list[str]:
+        seen: dict[str, str] = {}
+        for f in facts:  # one mention per role; the first condition found is kept
+            name = key(f)
+            if name not in seen or (not seen[name] and f.properties.get("condition")):
+                seen[name] = f.properties.get("condition") or ""
+        return [f"{n} ({c})" if c else n for n, c in seen.items()]
 
     if reverse:
-        return _t(lang, f"{role}可以接替：{_join(lang, [fmt(f, f.subject) for f in facts])}。",
-                  f"The {role} can take on the responsibilities of {_join(lang, [fmt(f, 'the ' + f.subject) for f in facts])}.")
-    return _t(lang, f"可以代替{role}的角色：{_join(lang, [fmt(f, f.object) for f in facts])}。",
-              f"The {role} can be stood in for by {_join(lang, [fmt(f, 'the ' + f.object) for f in facts])}.")
+        subs = names(lambda f: f.subject)
+        return _t(lang, f"{role}可以接替：{_join(lang, subs)}。",
+                  f"The {role} can take on the responsibilities of {_join(lang, ['the ' + x for x in subs])}.")
+    objs = names(lambda f: f.object)
+    return _t(lang, f"可以代替{role}的角色：{_join(lang, objs)}。",
+              f"The {role} can be stood in for by {_join(lang, ['the ' + x for x in objs])}.")
 
 
 def contains_text(lang: str, recipe: str, facts: list[GraphFact]) -> str:
@@ -163,12 +169,13 @@ def responsibility_text(lang: str, role: str, facts: list[GraphFact], passages) 
     return "\n".join(lines)
 
 
-def passages_text(lang: str, passages, limit: int = 3) -> str:
-    """Answer an open question with the best passages."""
+def passages_text(lang: str, passages, limit: int = 2) -> str:
+    """Answer an open question with the best passages (short excerpts; the
+    full passages travel in ``Answer.passages``)."""
     lines = [_t(lang, "相关内容：", "From the knowledge base:")]
     for p in passages[:limit]:
-        where = f"{p.section}" if p.section else p.doc
-        lines.append(f"- {where}: {snippet(p.text, 220)}")
+        where = p.section or p.doc.rsplit("/", 1)[-1]
+        lines.append(f"- {where}: {snippet(p.text, 180)}")
     return "\n".join(lines)
 
 
@@ -193,3 +200,16 @@ def fact_line(lang: str, f: GraphFact) -> str:
         return _t(lang, f"{f.subject} 包含 {f.object}{tag}", f"{f.subject} contains {f.object}{tag}")
     pred = f.properties.get("predicate") or f.relation.lower()
     return f"{snippet(f.subject, 80)} —{pred}→ {snippet(f.object, 80)}"
+
+
+def candidate_text(lang: str, item: str, cand: str, recipe: str | None, confirmed: list[GraphFact], others: list[GraphFact]) -> str:
+    """Answer "can ``cand`` replace ``item`` (in ``recipe``)?" from SUBSTITUTES facts."""
+    where = _t(lang, f"在{recipe}里" if recipe else "", f" in {recipe}" if recipe else "")
+    if confirmed:
+        f = confirmed[0]
+        ctx = f.properties.get("context_name")
+        src = _t(lang, f"（见{ctx}）" if ctx and ctx != recipe else "", f" (recorded in {ctx})" if ctx and ctx != recipe else "")
+        return _t(lang, f"可以：{where}{item}可以用{cand}代替{src}。", f"Yes: {item} can be replaced by {cand}{where}{src}.")
+    alts = list(dict.fromkeys(f.object for f in others))
+    return _t(lang, f"知识库没有记录{cand}可以代替{item}；记录过的替代是：{_join(lang, alts)}。",
+              f"The knowledge base does not record {cand} as a substitute for {item}; recorded substitutes: {_join(lang, alts)}.")

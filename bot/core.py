@@ -48,6 +48,8 @@ class Query:
     excluded: list[Mention] = field(default_factory=list)
     unknown: list[Mention] = field(default_factory=list)
     reverse: bool = False  # stand_in: "what can X cover"
+    candidate: Mention | None = None  # "can Y replace X?": the proposed stand-in
+    dangling_pronoun: bool = False  # "它怎么做" with nothing in memory
     from_memory: list[str] = field(default_factory=list)
 
 
@@ -180,6 +182,10 @@ class ThreadGraphBot:
 
     def _retrieve_and_compose(self, kb: KnowledgeBase, q: Query, key: str, mode: str) -> Answer:
         lang = q.language
+        if q.dangling_pronoun:
+            return Answer(thread=key, question=q.text, intent=q.intent, found=False, language=lang,
+                          answer=C._t(lang, "我不确定你指的是哪道菜或哪个东西，能说一下名字吗？",
+                                      "I'm not sure what you are referring to — which dish, item or role do you mean?"))
         g = kb.graph
         use_graph = mode in ("hybrid", "graph")
         use_passages = mode in ("hybrid", "vector")
@@ -196,7 +202,12 @@ class ThreadGraphBot:
             if intent in ("substitute",) and item and item.id:
                 facts = R.substitutes(g, item_ids, ctx.id if ctx else None)
                 uses = R.contains_edge(g, ctx.id, item_ids) if ctx and ctx.id else []
-                if facts:
+                cand = q.candidate
+                if facts and cand is not None:
+                    confirmed = [f for f in facts if f.object_id == cand.id or f.object == cand.name]
+                    text = C.candidate_text(lang, item.name, cand.name, ctx.name if ctx else None, confirmed, facts)
+                    facts = confirmed or facts
+                elif facts:
                     text = C.substitute_text(lang, item.name, ctx.name if ctx else None, facts, uses)
                     facts = uses[:1] + facts
                     follow_ups = [C._t(lang, f"{ctx.name}需要哪些原料？", f"What do I need for {ctx.name}?")] if ctx else []
@@ -384,7 +395,7 @@ class ThreadGraphBot:
         if q.unknown:
             # an unlinked phrase counts as found only if the passages actually contain it
             return any(_lexical_support(m.surface, h.text) for m in q.unknown for h in hits[:3])
-        return bool(hits)
+        return any(_question_support(q.text, h.text) for h in hits[:3])
 
     def _not_found(self, kb: KnowledgeBase, q: Query) -> tuple[str, list[str]]:
         lang = q.language
@@ -440,7 +451,7 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
     """Fill the question's slots from its own mentions, then from the
     thread's memory for follow-ups (pronouns, "那…呢", "and without X?"). A
     newly named entity of a type replaces the remembered one of that type."""
-    q = Query(intent=u.intent, language=u.language, text=u.text)
+    q = Query(intent=u.intent, language=u.language, text=u.text, candidate=u.candidate)
     for m in u.mentions:
         if m.type == "unknown":
             q.unknown.append(m)
@@ -505,8 +516,11 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
     if "ingredient" in need and not q.items and q.intent != "exclude" and state.slots.get("item") and not named_unknown_item:
         q.items.append(_mem(state.slots["item"]))
         q.from_memory.append(state.slots["item"].name)
-    if q.intent == "exclude" and not q.excluded and state.slots.get("excluded"):
-        q.excluded.append(_mem(state.slots["excluded"]))
+    if q.intent == "exclude" and not q.excluded and not named_unknown_item:
+        prev = state.slots.get("excluded") or state.slots.get("item")  # "不用它的菜" after 豆腐
+        if prev:
+            q.excluded.append(_mem(prev))
+            q.from_memory.append(prev.name)
     if "role" in need and not q.roles and state.slots.get("role") and not named_unknown_item:
         q.roles.append(_mem(state.slots["role"]))
         q.from_memory.append(state.slots["role"].name)
@@ -519,6 +533,8 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
                 (q.ctx if slot == "ctx" else q.roles if slot == "role" else q.items).append(m)
                 q.from_memory.append(m.name)
                 break
+    if u.follow_up and not (q.ctx or q.items or q.roles or q.excluded or q.unknown):
+        q.dangling_pronoun = True
     return q
 
 
@@ -532,14 +548,20 @@ def _lexical_support(phrase: str, text: str) -> bool:
     """True when ``text`` contains ``phrase`` (CJK: verbatim) or, for Latin
     text, at least half of its content words (prefix match, so "postmortem"
     matches "postmortems")."""
-    low = text.casefold()
     if re.search(r"[\u3400-\u9fff]", phrase):
         return phrase in text
     words = [w for w in re.findall(r"[a-z0-9]+", phrase.casefold()) if w not in _EN_STOP and len(w) > 2]
     if not words:
         return False
-    hits = sum(1 for w in words if w[: max(4, len(w) - 2)] in low)
-    return hits * 2 >= len(words)
+    return sum(1 for w in words if _has_word(w, text)) * 2 >= len(words)
+
+
+def _has_word(word: str, text: str) -> bool:
+    """``word`` occurs in ``text`` as a whole word, allowing a short inflection
+    ("postmortem" ~ "postmortems", "page" ~ "paged") but not another word
+    sharing a prefix ("delete" is not "delegate")."""
+    stem = word[:-1] if word.endswith("s") and len(word) > 4 else word
+    return re.search(rf"\b{re.escape(stem)}[a-z]{{0,3}}\b", text, re.I) is not None
 
 
 def _within_budget(facts: list[GraphFact], budget_chars: int) -> list[GraphFact]:
@@ -553,6 +575,24 @@ def _within_budget(facts: list[GraphFact], budget_chars: int) -> list[GraphFact]
         out.append(f)
         used += size
     return out
+
+
+_ZH_STOP = set("的了是吗呢啊吧在和与及或有没不要用做个这那哪些什么怎么如何可以能会把被让给对为从到就也都还很更最请问")
+
+
+def _question_support(question: str, text: str) -> bool:
+    """True when a passage shares enough content with a question that linked
+    no entity: ≥ 40 % of its English content words (prefix match) or of its
+    Chinese character bigrams without function characters. A question with no
+    content (punctuation, emoji) is never supported."""
+    words = [w for w in re.findall(r"[a-z0-9]+", question.casefold()) if w not in _EN_STOP and len(w) > 2]
+    cjk = re.findall(r"[\u3400-\u9fff]+", question)
+    grams = [run[i : i + 2] for run in cjk for i in range(len(run) - 1)]
+    grams = [g for g in grams if not (g[0] in _ZH_STOP or g[1] in _ZH_STOP)]
+    if not words and not grams:
+        return False
+    hits = sum(1 for w in words if _has_word(w, text)) + sum(1 for g in grams if g in text)
+    return hits >= max(1, 0.4 * (len(words) + len(grams)))
 
 
 def _dedupe(facts: list[GraphFact]) -> list[GraphFact]:

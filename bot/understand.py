@@ -95,6 +95,7 @@ class Understanding:
     confident: bool = False
     follow_up: bool = False
     rule: str = ""
+    candidate: Mention | None = None  # "X 可以换成 Y 吗": the proposed stand-in Y
 
 
 # --- intent rules ----------------------------------------------------------------
@@ -102,8 +103,10 @@ class Understanding:
 # item (an ingredient/role), item2/ctx2 (a second one), excl (excluded thing).
 _Q = r"[？?。！!\s]*$"
 _ZH_RULES: list[tuple[str, str]] = [
+    ("substitute", r"^(?:(?P<ctx>.+?)(?:里|中|里面)的?)?(?P<item>[^，,]+?)(?:可以|能|可不可以|能不能)(?:换成|替换成|改成|改用|用)(?P<cand>(?!什么|啥|哪)[^？?]+?)(?:代替|替代|来代替)?(?:吗|嘛|(?<!什)么)$"),
     ("substitute", r"^(?P<ctx>.+?)(?:里|中|里面)?(?:如果)?(?:没有|没|缺|少了|缺少|不想用|不用|不放|不加)(?P<item>.+?)(?:的话)?[，,]?(?:可以|能|该)?(?:用|拿|换)?(?:什么|啥|哪些)(?:东西)?(?:来)?(?:代替|替代|替换|顶替|换|代)"),
     ("substitute", r"^(?:如果)?(?:没有|没|缺|缺少|不用)(?P<item>.+?)(?:的话)?[，,]?(?:可以|能)?(?:用|拿)?(?:什么|啥)(?:来)?(?:代替|替代|替换)"),
+    ("substitute", r"^(?:如果)?(?:没有|没|缺|缺少)(?P<item>[^，,]+?)(?:的话)?[，,]?(?:可以|能|该)(?:用|拿|换)(?:什么|啥)"),
     ("substitute", r"^(?:(?P<ctx>.+?)(?:里|中|里面)的?)?(?P<item>.+?)(?:可以|能)?(?:用|拿)?(?:什么|啥|哪些东西)(?:来)?(?:代替|替代|替换|换)"),
     ("substitute", r"^(?:(?P<ctx>.+?)(?:里|中|里面)的?)?(?P<item>.+?)的?(?:替代品|替代物|代替品|平替)"),
     ("substitute", r"^(?:什么|哪些)(?:东西)?(?:可以|能)(?:代替|替代|替换)(?P<item>.+?)$"),
@@ -112,6 +115,7 @@ _ZH_RULES: list[tuple[str, str]] = [
     ("required", r"^(?P<ctx>.+?)(?:里|中|里面)?(?:可以|能)不(?:放|加|用)(?P<item>.+?)吗"),
     ("required", r"^(?P<ctx>.+?)(?:里|中|里面)?的?(?P<item>.+?)是(?:必须|必需|可选)的?吗"),
     ("required", r"^(?P<ctx>.+?)(?:里|中|里面)?的?(?P<item>.+?)(?:可以|能)(?:省略|不要|去掉)吗"),
+    ("required", r"^(?P<ctx>.+?)(?:需要|要|得|必须)(?:放|加|用)?(?P<item>[^吗哪什]+?)(?:吗|么)$"),
     ("shared", r"^(?P<ctx>.+?)(?:和|跟|与|同)(?P<ctx2>.+?)(?:有)?(?:哪些|什么)?(?:共同|相同|一样|都用|都要|都需要|都有|共有)"),
     ("exclude", r"^(?:有)?(?:哪些|什么)?(?:菜|菜谱|食谱)?(?:用|有|含|放)了?(?P<item>[^，,]+?)[，,]?(?:但|但是|却|而|又)?(?:不用|不需要|不放|不加|不含|没有)(?P<excl>.+?)(?:的)?(?:菜|菜谱|食谱)?$"),
     ("exclude", r"^(?:有)?(?:哪些|什么)(?:菜|菜谱|食谱)?(?:不用|不需要|不放|不加|没有)(?P<excl>.+?)$"),
@@ -129,13 +133,14 @@ _ZH_RULES: list[tuple[str, str]] = [
     ("steps", r"^(?:怎么|怎样|如何)(?:做|烧|炒|煮)(?P<ctx>.+?)$"),
 ]
 _EN_RULES: list[tuple[str, str]] = [
+    ("substitute", r"\bcan (?:i|we|you) (?:use|substitute|swap in) (?P<cand>.+?) (?:instead of|for|in place of) (?P<item>.+?)(?: in (?P<ctx>.+?))?$"),
     ("stand_in", r"\bwho (?:else )?(?:can|could|should|may|might|will) (?:stand in|fill in|step in|cover|take over|substitute|replace|deputi[sz]e|act)(?: for| as)? (?:the |an? )?(?P<item>.+?)$"),
     ("stand_in", r"\b(?:stand-?in|backup|substitute|replacement|fallback) for (?:the |an? )?(?P<item>.+?)$"),
     ("stand_in", r"\bif (?:the |an? )?(?P<item>.+?) (?:is|are) (?:not available|unavailable|absent|away|busy|out)"),
     ("stand_in", r"\bwhat (?:roles?|responsibilities) can (?:the |an? )?(?P<item2>.+?) (?:take on|cover|take over|fill)"),
     ("stand_in", r"\bcan (?:the |an? )?(?P<item2>.+?) (?:take on|cover|take over|fill in for|stand in for|act as) (?:the |an? )?(?P<item>.+?)$"),
     ("responsibility", r"\bwho(?:'s| is| are)? (?:responsible|in charge|accountable) for (?P<task>.+?)$"),
-    ("responsibility", r"\bwhat (?:does|do|should|must) (?:the |an? )?(?P<item>.+?) do\b"),
+    ("responsibility", r"\bwhat (?:does|do|should|must) (?!(?:i|we|you|me|us)\b)(?:the |an? )?(?P<item>.+?) do\b"),
     ("responsibility", r"\b(?:responsibilities|duties|role|job|tasks?) of (?:the |an? )?(?P<item>.+?)$"),
     ("responsibility", r"\bwhat (?:are|is) (?:the |an? )?(?P<item>.+?)(?:'s)? (?:responsibilities|duties|role|job)\b"),
     ("responsibility", r"\bwhat is (?:the |an? )?(?P<item>.+?)$"),
@@ -281,6 +286,11 @@ class Linker:
         choices = []
         for t in types or tuple(self.by_type):
             choices.extend(self.by_type.get(t, []))
+        if len(slot) >= 2:
+            # names that contain the asked one: 红烧肉 → 南派红烧肉, 徽派红烧肉 …
+            contained = sorted({self.by_surface[c][0].name for c in choices if slot in c and c != slot}, key=len)
+            if contained:
+                return contained[:limit]
         cjk = bool(_CJK.search(slot))
         choices = [c for c in dict.fromkeys(choices) if bool(_CJK.search(c)) == cjk]  # same script only
         res = process.extract(slot, choices, scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=75)
@@ -301,7 +311,7 @@ def _slot_types(intent: str, group: str) -> tuple[str, ...]:
         if intent in ("steps",):
             return ("recipe", "document", "concept")
         return ("recipe", "document")
-    if group in ("item", "item2", "excl"):
+    if group in ("item", "item2", "excl", "cand"):
         if intent in ("stand_in", "responsibility"):
             return ("role",)
         return ("ingredient", "tool")
@@ -344,6 +354,8 @@ def understand(text: str, linker: Linker) -> Understanding:
                     mention = alt
             if group == "excl":
                 u.excluded.append(mention)
+            elif group == "cand":
+                u.candidate = mention
             else:
                 u.mentions.append(mention)
         break
@@ -377,6 +389,9 @@ def _follow_up_forms(u: Understanding, body: str, linker: Linker) -> None:
             u.excluded.append(linker.link(m.group("excl"), ("ingredient", "tool")))
             return
         m = _FOLLOW_ZH.match(body)
+        if m and _is_pronoun(clean_slot(m.group("item")), "zh"):
+            u.follow_up, u.rule, u.intent = True, "ellipsis-zh", "follow"
+            return
         if m:
             u.follow_up, u.rule = True, "ellipsis-zh"
             u.intent = "follow"
@@ -391,6 +406,9 @@ def _follow_up_forms(u: Understanding, body: str, linker: Linker) -> None:
             u.excluded.append(linker.link(m.group("excl"), ("ingredient", "tool", "role")))
             return
         m = _FOLLOW_EN.match(body)
+        if m and _is_pronoun(clean_slot(m.group("item")), "en"):
+            u.follow_up, u.rule, u.intent = True, "ellipsis-en", "follow"
+            return
         if m:
             u.follow_up, u.rule = True, "ellipsis-en"
             u.intent = "follow"

@@ -269,3 +269,45 @@ def test_retrieval_modes(ask):
     assert not v.facts
     with pytest.raises(ValueError):
         ask("x", retrieval="bogus")
+
+
+def test_candidate_substitute_confirmed_from_the_recipe(ask):
+    a = ask("宫保鸡丁里的手枪腿可以换成鸡胸肉吗？")
+    assert a.found and a.intent == "substitute" and a.answer.startswith("可以")
+    assert [f.object for f in a.facts if f.relation == "SUBSTITUTES"] == ["鸡胸肉"]
+
+
+def test_candidate_substitute_not_recorded_is_said_plainly(ask):
+    a = ask("宫保鸡丁里的手枪腿可以换成豆腐吗？")
+    assert "没有记录" in a.answer and "豆腐" in a.answer
+    assert not any(f.object == "豆腐" for f in a.facts)  # never invented
+
+
+def test_pronoun_in_exclude_reuses_the_remembered_item(ask):
+    ask("哪些菜用到豆腐？", thread="pro")
+    b = ask("不用它的菜有哪些？", thread="pro")
+    assert b.intent == "exclude" and any(e.name == "豆腐" for e in b.entities)
+
+
+def test_pronoun_with_empty_memory_asks_back(ask):
+    a = ask("它怎么做？", thread="empty")
+    assert not a.found and not a.facts and not a.passages
+    assert "哪" in a.answer  # asks which dish is meant
+
+
+@pytest.mark.parametrize("text", ["。。。", "🙂🙂", "?!", "'}) MATCH (n) DETACH DELETE n //"])
+def test_content_free_input_is_not_answered_from_random_passages(ask, text):
+    a = ask(text, thread="junk")
+    assert not a.found and not a.facts
+
+
+def test_did_you_mean_offers_dishes_containing_the_name(ask, kb_dir):
+    from threadgraph.knowledge.graph import GraphStore
+    from threadgraph.knowledge.kb import current_build
+
+    g = GraphStore(current_build(kb_dir) / "graph.kuzu", read_only=True)
+    variants = {r["n"] for r in g.query("MATCH (e:Entity) WHERE e.type = 'recipe' AND e.name CONTAINS '红烧肉' RETURN e.name AS n")}
+    g.close()
+    a = ask("红烧肉需要哪些原料？", thread="dym")
+    assert not a.found
+    assert variants and set(a.follow_ups) <= variants and a.follow_ups
