@@ -54,6 +54,7 @@ _ADMONITION = re.compile(
     r"^(?P<ind>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(?P<kind>[A-Za-z][\w-]*)?(?:[ \t]+[\w-]+)*[ \t]*"
     r"(?:\"(?P<t1>[^\"]*)\"|'(?P<t2>[^']*)')?[ \t]*$")
 _FENCE_OPEN = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_SETEXT_DASH = re.compile(r"^ {0,3}-+[ \t]*$")
 _BLOCK_START = re.compile(r"^(?:[#>*+=`~|<-]|\d+[.)])")
 
 
@@ -288,6 +289,11 @@ def unwrap_admonitions(text: str) -> str:
             j += 1
         if body:
             out.extend(ind + b if b else "" for b in unwrap_admonitions("\n".join(body)).split("\n"))
+        if j < n and (body[-1] if body else title) and _SETEXT_DASH.match(lines[j]):
+            # "---" right after the body ends the admonition (a rule), it must not
+            # turn the body's last paragraph into a setext heading
+            out.append(lines[j].replace("-", "*"))
+            j += 1
         i = j
     return "\n".join(out)
 

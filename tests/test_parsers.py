@@ -123,6 +123,12 @@ def test_no_dialect_leftovers_in_pagerduty_chunks(pd):
     for c in pd.chunks:
         assert "{:" not in c.text, (c.doc, c.line, c.text[:120])
         assert not re.search(r"(?m)^\s*(?:!!!|\?\?\?)", c.text), (c.doc, c.line, c.text[:120])
+    for e in pd.entities.values():  # no section named after a marker line
+        assert "???" not in e.name and "!!!" not in e.name and "{:" not in e.name, e.name
+    course = PD / "docs" / "training" / "courses" / "incident_response.md"
+    doc = parse_file(course, "docs/training/courses/incident_response.md")
+    q = next(b for b in doc.blocks if b.text.startswith("Questions?\nIf you have questions"))
+    assert q.kind == "paragraph" and q.line == _line_containing(course, '"Questions?"')  # body + "---" is no heading
     # a link followed by an attr list keeps its text
     assert any("Participate in Failure Friday (FF)." in c.text or "Participate in Failure Friday  (FF)." in c.text
                for c in pd.chunks)
