@@ -42,7 +42,7 @@ def test_html_table_in_markdown_reaches_chunks(pd):
     assert SEV.read_text(encoding="utf-8").splitlines()[tr - 1].strip() == "<tr>"
     intent = _html_text(SEV, _line_containing(SEV, "warrants public notification"))
     first_case = _html_text(SEV, _line_containing(SEV, "actively impacting a large number"))
-    response = _html_text(SEV, _line_containing(SEV, "Major incident response") )
+    response = _html_text(SEV, _line_containing(SEV, "Major incident response"))
     assert intent.startswith("Critical issue") and first_case.startswith("The system")
 
     doc = parse_file(SEV, "docs/before/severity_levels.md")
@@ -169,8 +169,7 @@ def test_broken_symlink_reported_and_loops_do_not_hang(tmp_path):
     ex = extract_corpus([root], root=root)
     skipped = {s.path: s.reason for s in ex.skipped}
     assert skipped == {"sub/gone.md": "broken symbolic link", "sub/self.md": "broken symbolic link (loop)"}
-    assert sorted(ex.documents) == ["alias.md"] or sorted(ex.documents) == ["good.md"]
-    assert len(ex.documents) == 1
+    assert list(ex.documents) in (["alias.md"], ["good.md"])  # the good link and its target: one document
     # a broken link given directly is reported too
     ex2 = extract_corpus([root / "sub" / "gone.md"], root=root)
     assert [(s.path, s.reason) for s in ex2.skipped] == [("sub/gone.md", "broken symbolic link")]
