@@ -80,8 +80,7 @@ def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None =
     for row in direct:
         facts.append(_sub_fact(row))
     for row in reverse:
-        # present the symmetric edge from the asked item's side
-        row = {**row, "s": row["o"], "sn": row["obn"], "o": row["s"], "obn": row["sn"]}
+        # a symmetric edge B -> A read from the asked item's side: s = A (asked), o = B
         facts.append(_sub_fact(row))
 
     def rank(f: GraphFact) -> tuple:

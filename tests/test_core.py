@@ -311,3 +311,9 @@ def test_did_you_mean_offers_dishes_containing_the_name(ask, kb_dir):
     a = ask("红烧肉需要哪些原料？", thread="dym")
     assert not a.found
     assert variants and set(a.follow_ups) <= variants and a.follow_ups
+
+
+def test_symmetric_alternative_answers_from_either_side(ask):
+    # "手枪腿（或者鸡胸脯肉）": asking about the second name finds the first
+    a = ask("宫保鸡丁没有鸡胸肉用什么代替？", thread="sym")
+    assert a.found and "手枪腿" in a.answer
