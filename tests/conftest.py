@@ -17,6 +17,11 @@ TINY_MODEL = REPO / "tests" / "fixtures" / "models" / "tiny-static-test"
 TINY_NAME = "threadgraph/tiny-static-test"
 E5_PATH = REPO.parent / "shared" / "models" / "multilingual-e5-small-int8"
 
+#: A question the bundled KB answers from one recipe line (手枪腿 → 鸡胸肉 in 宫保鸡丁) and
+#: its follow-up, answered from the thread's memory of 宫保鸡丁 (干辣椒 → 二荆条).
+Q = "宫保鸡丁没有手枪腿用什么代替？"
+FOLLOW = "那干辣椒呢？"
+
 
 def tiny_settings(data_dir: Path, **kw):
     """Settings for a KB in ``data_dir`` embedded with the test model."""
@@ -59,6 +64,12 @@ def bot(kb_dir, kb_handle, tmp_path):
 
     s = tiny_settings(kb_dir)
     return ThreadGraphBot(s, kb=kb_handle, memory=ThreadMemory(tmp_path / "memory.sqlite"))
+
+
+@pytest.fixture
+def core(bot):
+    """The real core as the adapters see it (alias of ``bot``)."""
+    return bot
 
 
 @pytest.fixture

@@ -27,14 +27,7 @@ TOKEN = "123456:TEST-telegram-token"
 pytestmark = pytest.mark.timeout(60)
 
 
-Q = "宫保鸡丁没有手枪腿用什么代替？"  # the KB: 手枪腿 → 鸡胸肉 in 宫保鸡丁
-FOLLOW = "那干辣椒呢？"  # from the thread's memory of 宫保鸡丁: 干辣椒 → 二荆条
-
-
-@pytest.fixture
-def core(bot):
-    """The real core (tests/conftest.py) over the session KB, fresh memory per test."""
-    return bot
+from conftest import FOLLOW, Q  # noqa: E402  (shared questions; `core` fixture in conftest)
 
 
 @pytest.fixture
