@@ -37,7 +37,8 @@ def render_answer(console: Console, ans: Answer, *, show_sources: bool = True) -
                       escape(f"{f.source.doc}:{f.source.line}"))
         for p in ans.passages[:3]:
             snippet = " ".join(p.text.split())[:90]
-            t.add_row(p.id[:10], escape(f"§ {p.section}: {snippet}"), escape(f"{p.doc}:{p.line}"))
+            where = f"§ {p.section}: " if p.section else ""
+            t.add_row(p.id[:10], escape(f"{where}{snippet}"), escape(f"{p.doc}:{p.line}"))
         console.print(t)
     if ans.follow_ups:
         console.print("[dim]try: " + escape(" | ".join(ans.follow_ups)) + "[/dim]")
