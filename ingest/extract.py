@@ -32,6 +32,11 @@ from threadgraph.knowledge.records import Entity, Merge, Provenance, Triple, ent
 ING_HEAD = re.compile(r"原料|材料|配料|食材|用料|主料|辅料|ingredients?|what you(?:'ll| will)? need|shopping list", re.I)
 TOOL_HEAD = re.compile(r"工具|器具|器材|厨具|用具|tools?\b|equipment|utensils", re.I)
 AMOUNT_HEAD = re.compile(r"计算|用量|分量|份量|配比|quantit|amounts?\b|measurements?", re.I)
+# a procedure section: its items are steps, never ingredients — even under a
+# sub-heading that names ingredients ("操作 > 处理原料", "操作 > 炒熟各种材料")
+STEP_HEAD = re.compile(
+    r"^\s*(?:\d+[.、]\s*)?(?:操作|步骤|做法|制作|流程|烹饪(?:步骤|方法|过程)|"
+    r"(?:cooking\s+)?steps?\b|method\b|instructions?\b|directions?\b|procedure\b)", re.I)
 OPTIONAL_LABEL = re.compile(r"可选|进阶|选用|选配|optional", re.I)
 REQUIRED_LABEL = re.compile(r"必须|必备|必需|required", re.I)
 
@@ -134,6 +139,29 @@ def plausible_name(name: str) -> bool:
     if is_cjk(name):
         return len(name) <= 8 and not _PROSE_START.match(name)
     return len(name.split()) <= 5
+
+
+# what a cooking *step* says, never an ingredient's or tool's name: a verb
+# phrase (放入/加入/翻炒/关火/盛出/洗净/切成/泡 4 个小时…), a name ending in a cut
+# or prep action (葱切段, 胡萝卜切末, 土豆去皮), a step opening (切/向/把/将/然后…)
+# without a "…的" modifier (切块的午餐肉 is a thing), a numbered-step shape, or a
+# remark about quantities/taste (可以食用, 没过, 本身的, 参见…)
+STEP_VERB = re.compile(
+    r"放入|加入|倒入|放在|翻炒|翻拌|关火|开火|转小火|大火|小火|盛出|盛盘|出锅|备用|洗净|烧开|烧热|"
+    r"焯水|腌制|搅拌均匀|拌匀|泡(?:\s*\d|发(?!好|的))|切成|切为|切(?:段|片|丝|末|碎|块|丁|开|沫)?$|"
+    r"(?:去|剥)(?:皮|蒂|芯|根|头尾|外层)$|拍(?:碎|平)$|准备好|处理|可以食用|没过|乘以|总共|本身|容易|"
+    r"参见|对于|可准备|手法|方向|"
+    r"^(?:切|撕|剥|向|把|将|然后|再|先|拿|左手|右手)(?!.*的)"
+)
+
+
+def looks_like_step(name: str) -> bool:
+    """True when a list-item name reads like a cooking step or a remark, not
+    a thing (see :data:`STEP_VERB`): ``干木耳泡 4 个小时``, ``去蒂``, ``关火``,
+    ``盛盘``, ``葱切段``, ``左手握住搅拌盆从``. 泡椒/泡打粉/泡发好的海参/
+    切块的午餐肉/去皮猪肉 stay names."""
+    name = re.sub(r"^\s*\d+\s*[.、)）]\s*", "", name or "")  # "2. 干木耳泡…" — a numbered step
+    return bool(name) and is_cjk(name) and bool(STEP_VERB.search(name))
 
 
 def _is_method(name: str) -> bool:
@@ -360,13 +388,31 @@ def _sect(path: tuple[str, ...]) -> str:
     return " > ".join(path)
 
 
+def in_steps(path: tuple[str, ...]) -> bool:
+    """True when a heading path lies inside a procedure section (操作/步骤/做法/
+    制作/流程/Steps/Method/Instructions…, see :data:`STEP_HEAD`)."""
+    return any(STEP_HEAD.match(p) for p in path)
+
+
+def section_kind(path: tuple[str, ...]) -> str:
+    """``"amount"`` (计算/用量…), ``"ingredient"`` (原料/材料/工具…) or ``""``
+    for a block's heading path. Inside a procedure section the answer is
+    always ``""``: "操作 > 处理原料" lists steps, not ingredients."""
+    if in_steps(path):
+        return ""
+    if any(AMOUNT_HEAD.search(p) for p in path):
+        return "amount"
+    if any(ING_HEAD.search(p) or TOOL_HEAD.search(p) for p in path):
+        return "ingredient"
+    return ""
+
+
 def is_recipe(doc: ParsedDocument) -> bool:
     """A recipe has a non-title heading naming an ingredients section (see
-    :data:`ING_HEAD`) with at least one list item under it."""
+    :data:`ING_HEAD`, outside any procedure section) with at least one list
+    item under it."""
     for b in doc.blocks:
-        if b.kind == "item" and any(ING_HEAD.search(p) for p in b.path) and not any(
-            AMOUNT_HEAD.search(p) for p in b.path
-        ):
+        if b.kind == "item" and section_kind(b.path) == "ingredient" and any(ING_HEAD.search(p) for p in b.path):
             return True
     return False
 
@@ -482,7 +528,7 @@ class RecipeExtractor:
         def add_contains(surface: str, required: bool, amount: str, b: Block, conf: float, rule: str, force_tool: bool) -> str:
             nonlocal order
             c = clean_name(surface, "ingredient")
-            if not c or not plausible_name(c):
+            if not c or not plausible_name(c) or looks_like_step(c) or looks_like_step(surface.strip()):
                 return ""
             type_ = "tool" if (force_tool or is_tool(c)) else "ingredient"
             if type_ == "ingredient":
@@ -508,8 +554,9 @@ class RecipeExtractor:
             for i, b in enumerate(blocks):
                 if b.kind != "item":
                     continue
-                in_amt = any(AMOUNT_HEAD.search(p) for p in b.path)
-                in_ing = any(ING_HEAD.search(p) or TOOL_HEAD.search(p) for p in b.path) and not in_amt
+                kind = section_kind(b.path)
+                in_amt = kind == "amount"
+                in_ing = kind == "ingredient"
                 if (pass_amounts and not in_amt) or (not pass_amounts and not in_ing):
                     continue
                 if i in kids and not re.search(r"[=＝\d]", b.text) and len(b.text) <= 12:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -364,3 +365,60 @@ def test_note_clauses_reject_non_substitutes(tmp_path):
         "- 小刀（或者可以去除夹心的工具）\n"
         "- 胡萝卜（切片或切丝）\n- 牛奶 1 杯或 240ml\n"))
     assert not [t for t in ex.triples if t.relation == "SUBSTITUTES"]
+
+
+# --------------------------------------------------------------------------- recipe steps are not ingredients
+_STEP_HEADING = re.compile(r"^(?:\d+[.、]\s*)?(?:操作|步骤|做法|制作|steps?\b|method\b|instructions?\b)", re.I)
+_STEP_WORDS = re.compile(r"关火|盛盘|盛出|翻炒|放入|加入|倒入|洗净|切成|去蒂$|泡\s*\d|左手|右手|搅拌盆从")
+
+
+def _heading_stack(path: Path, line: int) -> list[str]:
+    """The Markdown headings (level ≥ 2) enclosing ``line``, read from the file itself."""
+    stack: list[tuple[int, str]] = []
+    for no, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if no > line:
+            break
+        m = re.match(r"^(#{1,6})\s+(.*)$", text)
+        if m:
+            lv = len(m.group(1))
+            stack = [s for s in stack if s[0] < lv] + [(lv, m.group(2).strip())]
+    return [t for lv, t in stack if lv > 1]
+
+
+def test_no_ingredient_from_step_sections(ex):
+    bad, names = [], []
+    for t in ex.triples:
+        if t.relation != "CONTAINS" or not t.subject.startswith("recipe:"):
+            continue
+        heads = _heading_stack(CORPORA / t.provenance.doc, t.provenance.line)
+        if any(_STEP_HEADING.match(h) for h in heads):
+            bad.append((t.subject, t.object, t.provenance.doc, t.provenance.line, heads))
+        e = ex.entities[t.object]
+        names += [(t.subject, n) for n in [e.name, *e.aliases] if _STEP_WORDS.search(n)]
+    assert not bad, bad[:10]
+    assert not names, names[:10]
+
+
+def test_yuxiang_rousi_steps_not_ingredients(ex):
+    path = CORPORA / "howtocook/dishes/meat_dish/鱼香肉丝.md"
+    text = path.read_text(encoding="utf-8").splitlines()
+    ops = next(no for no, s in enumerate(text, 1) if s.strip() == "## 操作")
+    rid = entity_id("recipe", "鱼香肉丝")
+    edges = [t for t in ex.triples if t.relation == "CONTAINS" and t.subject == rid]
+    assert edges and all(t.provenance.line < ops for t in edges), [
+        (t.object, t.provenance.line) for t in edges if t.provenance.line >= ops]
+    objs = {t.object for t in edges}
+    assert _contains(ex, "鱼香肉丝", "里脊肉").provenance.line == _line_of(path, "* 里脊肉 200g")
+    assert "tool:盛盘" not in objs and not any("关火" in o or "去蒂" in o or "木耳泡" in o for o in objs)
+    for dish in ("魔芋蛋糕", "日式咖喱饭", "地三鲜"):
+        objs = {t.object for t in ex.triples if t.relation == "CONTAINS" and t.subject == entity_id("recipe", dish)}
+        assert objs and not any(_STEP_WORDS.search(o) or o in ("ingredient:向",) for o in objs), (dish, objs)
+
+
+def test_looks_like_step_keeps_names():
+    from threadgraph.ingest.extract import looks_like_step
+
+    for step in ("干木耳泡 4 个小时", "去蒂", "关火", "盛盘", "左手握住搅拌盆从", "向", "葱切段", "2. 葱切成 5mm 的小段"):
+        assert looks_like_step(step), step
+    for name in ("泡椒", "泡打粉", "泡发好的海参", "切块的午餐肉", "去皮猪肉", "剁椒", "里脊肉", "盘子"):
+        assert not looks_like_step(name), name
