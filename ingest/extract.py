@@ -407,14 +407,47 @@ def section_kind(path: tuple[str, ...]) -> str:
     return ""
 
 
+_DISH_TITLE = re.compile(r"(?:的做法|做法|的制作方法|制作方法|配方)\s*$|\brecipes?\b", re.I)
+# "生抽：调酱香且带有咸味的底味。可用于几乎所有肉类" — a term and its explanation
+_GLOSS_ITEM = re.compile(r"^[^：:]{1,12}[：:]\s*(?P<rest>.+)$")
+
+
+def _glossary_item(text: str) -> bool:
+    """True for a list item that explains a term rather than naming an
+    ingredient: ``label：`` followed by prose (sentence punctuation or ≥ 15
+    characters without an amount), as in a tutorial's "常用的腌渍用料"."""
+    m = _GLOSS_ITEM.match(text.strip())
+    if not m:
+        return False
+    rest = m.group("rest").strip()
+    if re.match(r"^(?:约|大约)?\s*[\d½¼¾]|^(?:适量|少许|若干)", rest):
+        return False  # "盐：约 3g"
+    return bool(re.search(r"[。！？；]", rest)) or len(rest) >= 15
+
+
 def is_recipe(doc: ParsedDocument) -> bool:
     """A recipe has a non-title heading naming an ingredients section (see
-    :data:`ING_HEAD`, outside any procedure section) with at least one list
-    item under it."""
-    for b in doc.blocks:
-        if b.kind == "item" and section_kind(b.path) == "ingredient" and any(ING_HEAD.search(p) for p in b.path):
-            return True
-    return False
+    :data:`ING_HEAD`, outside any procedure section) with list items under it
+    **and** reads as a dish: either its title names a dish (``X的做法``,
+    ``… recipe``) or most of those items name ingredients — not glossary
+    explanations (``生抽：调酱香…。可用于…``) or generic categories
+    (``蔬菜类``, ``其他肉类``). So a tutorial such as "腌（肉）" with a section
+    "常用的腌渍用料" explaining seasonings stays a document."""
+    items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"
+             and any(ING_HEAD.search(p) for p in b.path)]
+    if not items:
+        return False
+    title = doc.h1 or doc.front_matter.get("title", "") or ""
+    if _DISH_TITLE.search(title):
+        return True
+    namey = 0
+    for b in items:
+        if _glossary_item(b.text):
+            continue
+        names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
+        if any(n and plausible_name(n) and not _CATEGORY.search(n) and not looks_like_step(n) for n in names):
+            namey += 1
+    return namey * 2 > len(items)
 
 
 def recipe_name(doc: ParsedDocument) -> str:

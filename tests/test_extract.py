@@ -422,3 +422,34 @@ def test_looks_like_step_keeps_names():
         assert looks_like_step(step), step
     for name in ("泡椒", "泡打粉", "泡发好的海参", "切块的午餐肉", "去皮猪肉", "剁椒", "里脊肉", "盘子"):
         assert not looks_like_step(name), name
+
+
+# --------------------------------------------------------------------------- tutorials are not recipes
+def test_tutorials_are_not_recipes_dishes_are(ex):
+    from threadgraph.ingest.extract import is_recipe
+
+    for rel in ("howtocook/tips/learn/学习凉拌.md", "howtocook/tips/learn/学习腌.md"):
+        doc = parse_file(CORPORA / rel, rel)
+        assert not is_recipe(doc), rel
+        assert entity_id("document", rel) in ex.entities
+        assert not any(e.type == "recipe" and e.doc == rel for e in ex.entities.values())
+    # every dish page is a recipe — the template 示例菜 included: it has the same
+    # structure (title "示例菜的做法" + an ingredients list), so the rule keeps it
+    dishes = sorted((CORPORA / "howtocook/dishes").rglob("*.md"))
+    assert len(dishes) == 369
+    not_recipes = [p for p in dishes if not is_recipe(parse_file(p, str(p.relative_to(CORPORA))))]
+    assert not not_recipes, not_recipes
+    recipe_docs = {e.doc for e in ex.entities.values() if e.type == "recipe"}
+    assert all(d.startswith("howtocook/dishes/") for d in recipe_docs), recipe_docs - {
+        d for d in recipe_docs if d.startswith("howtocook/dishes/")}
+
+
+def test_glossary_list_is_not_a_recipe(tmp_path):
+    from threadgraph.ingest.extract import is_recipe
+
+    p = tmp_path / "t.md"
+    p.write_text("# 腌\n\n## 常用的腌渍用料\n\n- 生抽：调酱香且带有咸味的底味。可用于几乎所有肉类\n"
+                 "- 食盐：咸味但炒制后不带有酱香味。可用于所有肉类\n", encoding="utf-8")
+    assert not is_recipe(parse_file(p, "t.md"))
+    p.write_text("# 番茄汤\n\n## 原料\n\n- 番茄 2 个\n- 盐：约 3g\n", encoding="utf-8")
+    assert is_recipe(parse_file(p, "t.md"))
