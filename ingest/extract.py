@@ -776,6 +776,79 @@ class DocumentExtractor:
         return res
 
 
+_DELEGATES = re.compile(r"^[^.;]*?\bresponsible for delegating\b|^[^.;]*?\b(?:delegates?|delegating)\s+(?:somebody|someone|a person|another)", re.I)
+# "Any member of the Support Team can act as a customer liaison", "Anyone can act as a
+# Scribe", 'Anyone who is considered a "domain expert" can act as a resolver'
+_GROUP_ACT_AS = re.compile(
+    r"(?P<who>\bany(?:\s+|\s*-\s*)(?:member|one)\s+of\s+(?P<team>(?:the\s+|our\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)"
+    r"|\banyone\s+who\s+is\s+(?:considered\s+)?(?:an?\s+)?[\"“](?P<expert>[^\"”]+)[\"”]|\banyone\b)"
+    r"\s+(?:can|may|could)\s+(?:also\s+)?act\s+as\s+(?:the\s+|an?\s+)?(?P<a>[A-Za-z][\w ]*?[A-Za-z])(?=\s*(?:[.,;]|$|\s(?:for|during|in|at|when|if)\b))",
+    re.I)
+_RESP_HEAD = re.compile(r"^(?:what are the responsibilities\??|responsibilities|duties|what do they do\??)$", re.I)
+_RESP_SENT = re.compile(r"\bresponsible for\b", re.I)
+# verbs whose object a role is responsible for ("Post any publicly facing messages…",
+# "update the status page", "Interact with internal stakeholders", "Assigning the postmortem")
+_RESP_VERB = (r"(?:post(?:s|ing)?(?:\s+on)?|updat(?:e|es|ing)|draft(?:s|ing)?|writ(?:e|es|ing)|maintain(?:s|ing)?|own(?:s|ing)?|"
+              r"manag(?:e|es|ing)|publish(?:es|ing)?|send(?:s|ing)?(?:\s+out)?|notify(?:ing)?|notifies|page(?:s)?|paging|"
+              r"assign(?:s|ing)?|creat(?:e|es|ing)|set(?:ting)?\s*up|setup|interact(?:s|ing)?\s+with|"
+              r"liais(?:e|es|ing)\s+with|communicat(?:e|es|ing)\s+with|provid(?:e|es|ing)\s+(?:status\s+)?updates\s+to)")
+_NP_STOP = (r"to|for|from|with|regarding|about|as|when|once|in|on|at|of|and|or|if|that|which|by|during|"
+            r"after|before|so|are|is|be|will|can|should|needed|necessary|the|a|an|you|they|it|within|among|across|"
+            r"between|into|such|like|per|e\.g|who|whom|what|explaining|including|right|just|now|immediately")
+_NP = rf"(?:(?:the|any|all|our|an?|other|every)\s+)?(?P<np>(?:(?!(?:{_NP_STOP})\b)[A-Za-z][\w'-]*)(?:\s+(?!(?:{_NP_STOP})\b)[A-Za-z][\w'-]*){{0,3}})"
+_RESP_LEAD = re.compile(
+    rf"^(?:(?:be\s+(?:prepared|ready)\s+to|you\s+will\s+(?:typically\s+|usually\s+)?(?:be\s+required|need)\s+to|"
+    rf"you\s+(?:are\s+there\s+to|should|must))\s+)?(?P<v>{_RESP_VERB})\s+{_NP}", re.I)
+_GENERIC_OBJ = {"messages", "message", "updates", "update", "people", "information", "issues", "things", "it",
+                "them", "posts", "post", "instructions", "others", "somebody", "someone", "anyone", "incident",
+                "leader", "leaders", "person", "member", "members", "teams", "team", "responders", "responder"}
+
+
+def responsibility_objects(sent: str, rules: "_RoleRules", owner: str = "") -> list[tuple[str, str]]:
+    """``(role, object)`` pairs a sentence makes a role responsible for —
+    conservative on purpose:
+
+    * in a role's duty list (``owner`` given: "What are the responsibilities?",
+      "Steps for X"), an item or sentence *starting* with a duty verb (post,
+      update, draft, manage, notify, page, assign, interact with…), possibly
+      after "Be prepared to" / "You will typically be required to";
+    * anywhere, "the X is responsible for <verb>ing? <object>" and "X will/
+      should/must <verb> <object>" with X a known role.
+
+    The object is the short noun phrase after the verb (≤ 4 words, stopping at
+    prepositions and clause words, lower-cased): "status page", "postmortem",
+    "internal stakeholders". Delegation ("responsible for delegating somebody")
+    and vague objects (messages, updates, people…) yield nothing."""
+    out: list[tuple[str, str]] = []
+    R = rules.role_rx
+    cands: list[tuple[str, str]] = []
+    if owner:
+        s = re.sub(r"^\s*(?:\d+[.)]\s*)?", "", sent)
+        cands.append((owner, s))
+        for m in re.finditer(r"\band\s+to\s+(?=\w)", s):
+            cands.append((owner, s[m.end():]))  # "update the status page and to send posts…"
+    for m in re.finditer(rf"(?:the\s+)?(?P<r>{R})\s+(?:is|are)\s+responsible\s+for\s+", sent, re.I):
+        cands.append((rules.canon(m.group("r")), sent[m.end():]))
+    for m in re.finditer(rf"(?:the\s+)?(?P<r>{R})\s+(?:will|should|must|shall)\s+(?:also\s+)?", sent):
+        cands.append((rules.canon(m.group("r")), sent[m.end():]))
+    for role, tail in cands:
+        if not role or re.match(r"^\s*delegat", tail, re.I):
+            continue
+        m = _RESP_LEAD.match(tail.strip())
+        if not m:
+            continue
+        np = re.sub(r"[’']s$", "", m.group("np").strip()).strip()
+        np_l = np.lower()
+        words = np_l.split()
+        if not words or np_l in _GENERIC_OBJ or rules.canon(np) or len(np) < 3:
+            continue
+        if words[0] in {"somebody", "someone", "anyone", "people", "them", "it"}:
+            continue
+        if (role, np_l) not in out:
+            out.append((role, np_l))
+    return out
+
+
 class RoleBook:
     """Roles known across the corpus (filled by :func:`collect_roles`).
 
@@ -835,6 +908,16 @@ class RoleBook:
                 continue
             head_role = next((rules.canon(p) for p in reversed(b.path) if rules.canon(p)), "")
             bold_roles = [rules.canon(x) for x in b.bolds if rules.canon(x)]
+            # a role's duty list: "## Customer Liaison > ### What are the responsibilities?"
+            # or "## Steps for Customer Liaison"
+            owner_resp = ""
+            if any(_RESP_HEAD.match(p) for p in b.path):
+                owner_resp = next((rules.canon(_split_role_name(p)[0]) for p in reversed(b.path)
+                                   if rules.canon(_split_role_name(p)[0])), "")
+            for p in b.path:
+                sm = re.match(r"^(?:steps|duties|responsibilities)\s+(?:for|of)\s+(?:the\s+|an?\s+)?(?P<r>.+)$", p, re.I)
+                if sm and rules.canon(sm.group("r").strip()):
+                    owner_resp = rules.canon(sm.group("r").strip())
             pos = 0
             for sent in _sentences(b.text):
                 at = b.text.find(sent, pos)
@@ -852,6 +935,19 @@ class RoleBook:
                         else:
                             obj = rules.canon(gd["b"]) if gd.get("b") else owner
                             subs = [(rules.canon(m.group("a")), obj)]
+                        if rule == "not_available" and _DELEGATES.match(sent[m.end():]):
+                            # "If A is not available …, the IC is responsible for delegating somebody
+                            # to post … in their stead": B *delegates*; the stand-in is "somebody"
+                            a, o = rules.canon(m.group("a")), rules.canon(m.group("b"))
+                            if a and o and a != o and (o, a, "d") not in done:
+                                done.add((o, a, "d"))
+                                cond = m.group("cond")
+                                res.triples.append(Triple(
+                                    entity_id("role", o), "RELATED", entity_id("role", a),
+                                    {"predicate": "delegates_stand_in", "condition": cond[:1].lower() + cond[1:]},
+                                    Provenance(rel, _sect(b.path), sline, "role.delegates_stand_in",
+                                               0.8 if b.kind == "item" else 0.7)))
+                            continue
                         if rule == "not_available":
                             cond = m.group("cond")
                         else:
@@ -867,6 +963,54 @@ class RoleBook:
                                 {"context": "", "condition": cond, "symmetric": False},
                                 Provenance(rel, _sect(b.path), sline, f"role.{rule}", 0.8 if b.kind == "item" else 0.7),
                             ))
+
+                self._group_standins(sent, b, sline, rules, res, done, rel)
+                self._responsibilities(sent, b, sline, rules, owner_resp, res, done, rel)
+
+    def _group_standins(self, sent, b, sline, rules, res, done, rel) -> None:
+        """"Any member of the Support Team can act as a Customer Liaison" →
+        Customer Liaison SUBSTITUTES role "Support Team member"; "Anyone can act
+        as a Scribe during an incident" → Scribe SUBSTITUTES concept "anyone"
+        (condition: the rest of the clause, else the group as written)."""
+        m = _GROUP_ACT_AS.search(sent)
+        if not m:
+            return
+        a = rules.canon(m.group("a"))
+        if not a:
+            return
+        if m.group("team"):
+            team = re.sub(r"^(?:the|our)\s+", "", m.group("team").strip(), flags=re.I)
+            gname, gtype = f"{team[:1].upper()}{team[1:]} member", "role"
+        elif m.group("expert"):
+            gname, gtype = m.group("expert").strip(), "concept"
+        else:
+            gname, gtype = "anyone", "concept"
+        gid = entity_id(gtype, gname)
+        if (a, gid) in done:
+            return
+        done.add((a, gid))
+        rest = re.split(r"[.;]", sent[m.end():], maxsplit=1)[0].strip(" ,")
+        rest = re.split(r",\s*(?:and|but)\b", rest, maxsplit=1)[0].strip(" ,")
+        cond = rest or m.group("who").strip()
+        cond = cond[:1].lower() + cond[1:]
+        res.entities.append(Entity(gid, gname, gtype, [m.group("who").strip()] if gtype == "role" else [], "en"))
+        res.triples.append(Triple(
+            entity_id("role", a), "SUBSTITUTES", gid, {"context": "", "condition": cond, "symmetric": False},
+            Provenance(rel, _sect(b.path), sline,
+                       "role.group_act_as", 0.7)))
+
+    def _responsibilities(self, sent, b, sline, rules, owner, res, done, rel) -> None:
+        """RELATED role → artifact ``responsible_for`` (see :func:`responsibility_objects`)."""
+        for role, obj in responsibility_objects(sent, rules, owner):
+            oid = entity_id("artifact", obj)
+            if (role, oid) in done:
+                continue
+            done.add((role, oid))
+            res.entities.append(Entity(oid, obj, "artifact", [], "en"))
+            res.triples.append(Triple(
+                entity_id("role", role), "RELATED", oid, {"predicate": "responsible_for"},
+                Provenance(rel, _sect(b.path), sline, "role.responsible_for",
+                           0.8 if b.kind == "item" else 0.7)))
 
     def _rules(self) -> _RoleRules:
         if getattr(self, "_cached", None) is None:

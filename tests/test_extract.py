@@ -155,8 +155,9 @@ def test_role_standins(ex):
     text = path.read_text(encoding="utf-8").splitlines()
     assert "take on the responsibilities of the Scribe" in text[subs[0].provenance.line - 1]
     assert _role_sub(ex, "Internal Liaison", "Deputy")
-    cl = _role_sub(ex, "Customer Liaison", "Incident Commander")
-    assert cl and cl[0].properties["condition"] == "if Customer Liaison is not available"
+    # "the IC is responsible for delegating somebody … in their stead": the IC delegates,
+    # it does not stand in (see test_delegating_is_not_a_standin)
+    assert not _role_sub(ex, "Customer Liaison", "Incident Commander")
     assert _role_sub(ex, "Incident Commander", "Deputy")
 
 
@@ -453,3 +454,57 @@ def test_glossary_list_is_not_a_recipe(tmp_path):
     assert not is_recipe(parse_file(p, "t.md"))
     p.write_text("# 番茄汤\n\n## 原料\n\n- 番茄 2 个\n- 盐：约 3g\n", encoding="utf-8")
     assert is_recipe(parse_file(p, "t.md"))
+
+
+# --------------------------------------------------------------------------- role stand-ins and duties
+DROLES = CORPORA / "pagerduty-incident-response/docs/before/different_roles.md"
+DURING = CORPORA / "pagerduty-incident-response/docs/during/during_an_incident.md"
+
+
+def _line_containing(path: Path, needle: str) -> int:
+    for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return no
+    raise AssertionError(f"{needle!r} not in {path}")
+
+
+def test_delegating_is_not_a_standin(ex):
+    cl, ic = entity_id("role", "Customer Liaison"), entity_id("role", "Incident Commander")
+    assert not any(t.relation == "SUBSTITUTES" and t.subject == cl and t.object == ic for t in ex.triples)
+    line = _line_containing(DROLES, "is responsible for delegating somebody to post publicly in their stead")
+    d = [t for t in ex.triples if t.relation == "RELATED" and t.properties.get("predicate") == "delegates_stand_in"
+         and t.subject == ic and t.object == cl]
+    assert d and d[0].provenance.line == line and d[0].provenance.doc.endswith("different_roles.md")
+
+
+def test_group_can_act_as_standin(ex):
+    cl = entity_id("role", "Customer Liaison")
+    line = _line_containing(DROLES, "Any member of the Support Team can act as a")
+    subs = [t for t in ex.triples if t.relation == "SUBSTITUTES" and t.subject == cl and t.provenance.line == line]
+    assert subs, "Customer Liaison -> Support Team member missing"
+    g = ex.entities[subs[0].object]
+    assert g.type in ("role", "concept") and "support team" in g.name.lower()
+    assert subs[0].properties["condition"]
+    line = _line_containing(DROLES, "Anyone can act as a Scribe")
+    subs = [t for t in ex.triples if t.relation == "SUBSTITUTES" and t.subject == entity_id("role", "Scribe")
+            and t.provenance.line == line]
+    assert subs and ex.entities[subs[0].object].name == "anyone" and subs[0].properties["condition"]
+
+
+def _resp(ex, role: str) -> dict[str, int]:
+    return {ex.entities[t.object].name: t.provenance.line for t in ex.triples
+            if t.relation == "RELATED" and t.properties.get("predicate") == "responsible_for"
+            and t.subject == entity_id("role", role)}
+
+
+def test_responsible_for(ex):
+    cl = _resp(ex, "Customer Liaison")
+    assert cl.get("status page") == _line_containing(DURING, "required to update the status page")
+    assert "publicly facing messages" in cl
+    il = _resp(ex, "Internal Liaison")
+    assert "internal stakeholders" in il
+    assert "postmortem" in _resp(ex, "Incident Commander")
+    objs = [ex.entities[t.object] for t in ex.triples
+            if t.relation == "RELATED" and t.properties.get("predicate") == "responsible_for"]
+    # conservative: short noun phrases, never the delegate "somebody"
+    assert objs and all(len(o.name.split()) <= 4 and o.name not in ("somebody", "someone") for o in objs)
