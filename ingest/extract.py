@@ -99,6 +99,10 @@ _NO_X_USE_Y = re.compile(
 _CAN_USE_Y = re.compile(r"^\s*(?:也?可(?:以)?(?:用|使用|选用|换成|替换为|改为|改用)|替换为|改为|改用|(?:替代|代替|替换|替代品)\s*[:：])(?!于|作|来做)\s*(?P<y>.+?)\s*(?:来)?(?:代替|替代|替换)?\s*$")
 # "（咸味曲奇可替代）" / "（电饭锅可替代，但…）": Y named first
 _Y_CAN_REPLACE = re.compile(r"^\s*(?:用)?(?P<y>[^，,；;]{1,12}?)\s*(?:也)?可(?:以)?(?:替代|代替|替换)\s*$")
+# "（湿木耳也可，…）" / "（其他植物油也可）" / "（紫洋葱也可以）" / "（Y 也行）": Y named, then
+# "also fine" — a directional stand-in (not "不加也可以", which marks the item optional)
+_Y_ALSO_OK = re.compile(r"^\s*(?!不|没|有|可|也|或|直接|\d)(?P<y>[^，,；;：:]{1,12}?)(?<!的)\s*也(?:可以?|行|成|能用|没问题)\s*$")
+_NOT_A_THING = re.compile(r"超市|商店|店|网购|购买|买|品牌|牌子|参考|手")
 _EN_IF_NOT = re.compile(r"^\s*(?P<cond>if (?:you )?(?:do not|don't|can't|cannot)\s+(?:have|find)[^,]*|if not available|if unavailable)\s*,?\s*(?:use\s+)?(?P<y>.+?)\s*$", re.I)
 _EN_OR = re.compile(r"^\s*(?:or|alternatively,?)\s+(?:use\s+)?(?P<y>.+?)\s*$", re.I)
 
@@ -148,8 +152,8 @@ def plausible_name(name: str) -> bool:
 # remark about quantities/taste (可以食用, 没过, 本身的, 参见…)
 STEP_VERB = re.compile(
     r"放入|加入|倒入|放在|翻炒|翻拌|关火|开火|转小火|大火|小火|盛出|盛盘|出锅|备用|洗净|烧开|烧热|"
-    r"焯水|腌制|搅拌均匀|拌匀|泡(?:\s*\d|发(?!好|的))|切成|切为|切(?:段|片|丝|末|碎|块|丁|开|沫)?$|"
-    r"(?:去|剥)(?:皮|蒂|芯|根|头尾|外层)$|拍(?:碎|平)$|准备好|处理|可以食用|没过|乘以|总共|本身|容易|"
+    r"焯水|腌制|搅拌均匀|拌匀|烧至|泡\s*\d|切成|切为|切(?:段|片|丝|末|碎|块|丁|开|沫)?$|"
+    r"(?:去|剥)(?:皮|蒂|芯|根|头尾|外层)$|拍(?:碎|平)$|准备好|处理|可以食用|没过|乘以|总共|本身|"
     r"参见|对于|可准备|手法|方向|"
     r"^(?:切|撕|剥|向|把|将|然后|再|先|拿|左手|右手)(?!.*的)"
 )
@@ -232,6 +236,9 @@ def _alts_from_note(note: str) -> list[Alternative]:
         return [Alternative(_and_to_plus(p), False) for p in _split_top(m.group("y"), "、/／")]
     m = _Y_CAN_REPLACE.match(note)
     if m and is_cjk(note):
+        return [Alternative(_and_to_plus(m.group("y")), False)]
+    m = _Y_ALSO_OK.match(note)
+    if m and is_cjk(note) and not _NOT_A_THING.search(m.group("y")):
         return [Alternative(_and_to_plus(m.group("y")), False)]
     m = _EN_IF_NOT.match(note)
     if m:
@@ -462,7 +469,7 @@ def recipe_name(doc: ParsedDocument) -> str:
 # --------------------------------------------------------------------------- recipes
 _TEXT_SUB_PATTERNS = [
     # 没有 X 就用 Y (代替)  /  没有 X 的话可以用 Y 代替
-    (re.compile(r"(?P<cond>没有(?P<x>[^，,。；;！!？?]{1,12}?)(?:时|的话)?)[，,\s]*(?:就|则|可以|也可以|可)?\s*(?:用|使用|换成|换用|改用)\s*(?P<y>[^，,。；;！!？?（(]{1,20}?)\s*(?:代替|替代|替换)"), False),
+    (re.compile(r"(?P<cond>没有(?P<x>[^，,。；;！!？?]{1,12}?)(?:时|的话)?)[，,\s]*(?:就|则|可以|也可以|可|只能|只好|只得|就只能)?\s*(?:用|使用|换成|换用|改用)\s*(?P<y>[^，,。；;！!？?（(]{1,20}?)\s*(?:代替|替代|替换)"), False),
     # 可用 Y 代替 X / 用 Y 代替 X / 用 Y 替代 X
     (re.compile(r"(?:也?可(?:以)?)?(?:用|使用)\s*(?P<y>[^，,。；;！!？?（(]{1,12}?)\s*(?:来)?(?:代替|替代|替换)\s*(?P<x>[^，,。；;！!？?（(]{1,12})"), False),
     # X 可用 Y 代替 / X 也可以用 Y 替代
@@ -533,7 +540,7 @@ class RecipeExtractor:
             y_raw = _substitute_surface(y_raw)
             if not y_raw or _is_measure(y_raw) or _is_measure(x):
                 return
-            if any(_PROSE_VERB.search(v) for v in (x, y_raw)):
+            if any(_PROSE_VERB.search(v) or looks_like_step(v) for v in (x, y_raw)):
                 return  # "用筷子、勺子或手洗净后搅拌": an instruction, not two things
             xc = clean_name(x, "ingredient")
             yc = clean_name(y_raw, "ingredient")
@@ -646,6 +653,11 @@ class RecipeExtractor:
         for rx, sym in _TEXT_SUB_PATTERNS:
             for m in rx.finditer(text):
                 xs = _mentions(m.group("x"), known)
+                if not xs and "cond" in rx.groupindex:
+                    # "没有雨露，只能用老抽代替": the missing thing is named right after 没有
+                    x0 = clean_name(m.group("x").strip(), "ingredient")
+                    if x0 and len(x0) <= 6 and plausible_name(x0) and not looks_like_step(x0):
+                        xs = [x0]
                 if not xs:
                     continue
                 y = m.group("y").strip()

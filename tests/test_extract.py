@@ -508,3 +508,35 @@ def test_responsible_for(ex):
             if t.relation == "RELATED" and t.properties.get("predicate") == "responsible_for"]
     # conservative: short noun phrases, never the delegate "somebody"
     assert objs and all(len(o.name.split()) <= 4 and o.name not in ("somebody", "someone") for o in objs)
+
+
+# --------------------------------------------------------------------------- "Y也可" / "只能用 Y 代替"
+def _sub_at(ex, recipe: str, x: str, y: str):
+    n = _norm()
+    xs = {entity_id(t, n.canonical(x, t) or x) for t in ("ingredient", "tool")}
+    ys = {entity_id(t, n.canonical(y, t) or y) for t in ("ingredient", "tool")}
+    return [t for t in ex.triples if t.relation == "SUBSTITUTES" and t.subject in xs and t.object in ys
+            and t.properties.get("context") == entity_id("recipe", recipe)]
+
+
+@pytest.mark.parametrize("rel,recipe,x,y,needle", [
+    ("howtocook/dishes/vegetable_dish/凉拌木耳/凉拌木耳.md", "凉拌木耳", "干木耳", "湿木耳", "（湿木耳也可，"),
+    ("howtocook/dishes/staple/意式肉酱面/意式肉酱面.md", "意式肉酱面", "白洋葱", "紫洋葱", "（紫洋葱也可以）"),
+    ("howtocook/dishes/staple/炒意大利面/炒意大利面.md", "炒意大利面", "菜籽油", "植物油", "（其他植物油也可）"),
+    ("howtocook/dishes/meat_dish/醉排骨.md", "醉排骨", "雨露", "老抽", "只能用老抽代替"),
+])
+def test_also_ok_and_only_use_substitutes(ex, rel, recipe, x, y, needle):
+    path = next(CORPORA.glob(rel)) if (CORPORA / rel).exists() else next(
+        p for p in (CORPORA / "howtocook/dishes").rglob(Path(rel).name))
+    subs = _sub_at(ex, recipe, x, y)
+    assert subs, f"{x} -> {y} in {recipe} missing"
+    assert subs[0].properties["symmetric"] is False
+    assert subs[0].provenance.line == _line_containing(path, needle)
+
+
+def test_also_ok_rejects_non_things():
+    from threadgraph.ingest.extract import note_clauses
+
+    assert note_clauses("湿木耳也可")[1][0].raw == "湿木耳"
+    for note in ("不加也可以", "附近的大超市也可以", "白的也行", "没有普通烤盘也可以"):
+        assert not note_clauses(note)[1], note
