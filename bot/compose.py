@@ -75,6 +75,21 @@ def substitute_text(lang: str, item: str, recipe: str | None, facts: list[GraphF
     return "\n".join(lines)
 
 
+def delegation_text(lang: str, role: str, facts: list[GraphFact]) -> str:
+    """"X delegates somebody in the role's stead" sentences."""
+    who = _join(lang, list(dict.fromkeys(f.subject for f in facts)))
+    return _t(lang, f"{role}不在时，由{who}指派其他人代为履职。",
+              f"If the {role} is not available, the {who} delegates somebody to act in their stead.")
+
+
+def responsible_text(lang: str, task: str, facts: list[GraphFact]) -> str:
+    """Answer "who is responsible for ``task``" from responsible_for facts."""
+    roles = list(dict.fromkeys(f.subject for f in facts))
+    things = list(dict.fromkeys(f.object for f in facts))
+    return _t(lang, f"根据 SOP，{_join(lang, roles)}负责{_join(lang, things)}。",
+              f"According to the SOPs, the {_join(lang, roles)} {'is' if len(roles) == 1 else 'are'} responsible for the {_join(lang, things)}.")
+
+
 def stand_in_text(lang: str, role: str, facts: list[GraphFact], reverse: bool = False) -> str:
     """Answer "who can stand in for ``role``" (or, with ``reverse``, "what can ``role`` cover")."""
     def names(key) -> list[str]:

@@ -49,6 +49,7 @@ class Query:
     unknown: list[Mention] = field(default_factory=list)
     reverse: bool = False  # stand_in: "what can X cover"
     candidate: Mention | None = None  # "can Y replace X?": the proposed stand-in
+    task: str = ""  # "who is responsible for <task>"
     dangling_pronoun: bool = False  # "它怎么做" with nothing in memory
     from_memory: list[str] = field(default_factory=list)
 
@@ -213,8 +214,15 @@ class ThreadGraphBot:
                     follow_ups = [C._t(lang, f"{ctx.name}需要哪些原料？", f"What do I need for {ctx.name}?")] if ctx else []
             elif intent == "stand_in" and role and role.id:
                 facts = self._stand_ins(g, role, q.reverse)
+                delegated = [] if q.reverse else R.delegations(g, role.id)
+                parts = []
+                if delegated:
+                    parts.append(C.delegation_text(lang, role.name, delegated))
                 if facts:
-                    text = C.stand_in_text(lang, role.name, facts, q.reverse)
+                    parts.append(C.stand_in_text(lang, role.name, facts, q.reverse))
+                if parts:
+                    text = "\n".join(parts)
+                    facts = delegated + facts
                     follow_ups = [C._t(lang, f"{role.name}负责什么？", f"What does the {role.name} do?")]
             elif intent == "contains" and ctx and ctx.id:
                 facts = self._contains(g, ctx.id)
@@ -261,6 +269,10 @@ class ThreadGraphBot:
                 facts.sort(key=lambda f: 0 if "responsibilit" in f.subject.casefold() else 1)
                 if len(facts) < 3:
                     facts += R.role_steps(g, [role.id], limit=6)
+            elif intent == "general" and q.task:
+                facts = self._responsible_for(g, q.task)
+                if facts:
+                    text = C.responsible_text(lang, q.task, facts)
             elif intent == "steps" and ctx and ctx.id:
                 doc = ctx.doc or (R.docs_of(g, [ctx.id], limit=1) or [""])[0]
                 facts = R.steps(g, doc) if doc else []
@@ -337,6 +349,20 @@ class ThreadGraphBot:
                 self._contains_cache.clear()
             self._contains_cache[key] = hit
         return hit
+
+    def _responsible_for(self, g, task: str) -> list[GraphFact]:
+        """``responsible_for`` facts whose object matches the asked task
+        ("the status page" ~ "status page"): the object's content words all
+        occur in the task, or the task's in the object."""
+        want = set(_content_words(task))
+        if not want:
+            return []
+        out = []
+        for f in R.responsible_for(g):
+            have = set(_content_words(f.object))
+            if have and (have <= want or want <= have):
+                out.append(f)
+        return out
 
     def _role_titles(self, kb: KnowledgeBase, role: Mention) -> list[str]:
         """The role's name and aliases (section titles that describe it)."""
@@ -451,7 +477,7 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
     """Fill the question's slots from its own mentions, then from the
     thread's memory for follow-ups (pronouns, "那…呢", "and without X?"). A
     newly named entity of a type replaces the remembered one of that type."""
-    q = Query(intent=u.intent, language=u.language, text=u.text, candidate=u.candidate)
+    q = Query(intent=u.intent, language=u.language, text=u.text, candidate=u.candidate, task=u.slot_texts.get("task", ""))
     for m in u.mentions:
         if m.type == "unknown":
             q.unknown.append(m)
@@ -554,6 +580,13 @@ def _lexical_support(phrase: str, text: str) -> bool:
     if not words:
         return False
     return sum(1 for w in words if _has_word(w, text)) * 2 >= len(words)
+
+
+def _content_words(text: str) -> list[str]:
+    """Lower-case content words of an English phrase (stop words dropped,
+    a plural ``s`` trimmed)."""
+    words = [w for w in re.findall(r"[a-z0-9]+", text.casefold()) if w not in _EN_STOP and len(w) > 2]
+    return [w[:-1] if w.endswith("s") and len(w) > 4 else w for w in words]
 
 
 def _has_word(word: str, text: str) -> bool:

@@ -370,3 +370,26 @@ def source_chunks(graph: GraphStore, refs: list[tuple[str, int]], *, limit: int 
             if len(out) >= limit:
                 break
     return out
+
+
+def responsible_for(graph: GraphStore, *, limit: int = 200) -> list[GraphFact]:
+    """All ``RELATED responsible_for`` triples (role -> artifact/concept), for
+    matching a "who is responsible for X" question against their objects."""
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:RELATED]->(b:Entity) WHERE r.predicate = 'responsible_for' "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, r.predicate AS pred, {_PROV} "
+        "ORDER BY r.confidence DESC, r.doc, r.line LIMIT $limit",
+        {"limit": limit},
+    )
+    return [_fact(r, "RELATED", {"predicate": r["pred"]}) for r in rows]
+
+
+def delegations(graph: GraphStore, role_id: str) -> list[GraphFact]:
+    """``RELATED delegates_stand_in`` triples whose object is ``role_id``: who
+    appoints somebody when that role is missing."""
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:RELATED]->(b:Entity) WHERE r.predicate = 'delegates_stand_in' AND b.id = $id "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, r.predicate AS pred, {_PROV} ORDER BY r.doc, r.line",
+        {"id": role_id},
+    )
+    return [_fact(r, "RELATED", {"predicate": r["pred"]}) for r in rows]

@@ -317,3 +317,19 @@ def test_symmetric_alternative_answers_from_either_side(ask):
     # "手枪腿（或者鸡胸脯肉）": asking about the second name finds the first
     a = ask("宫保鸡丁没有鸡胸肉用什么代替？", thread="sym")
     assert a.found and "手枪腿" in a.answer
+
+
+def test_who_is_responsible_from_responsible_for_facts(ask):
+    a = ask("Who is responsible for the status page?", thread="resp")
+    assert a.found and "Customer Liaison" in a.answer
+    rel = [f for f in a.facts if f.properties.get("predicate") == "responsible_for"]
+    assert rel and all(f.subject == "Customer Liaison" for f in rel)
+    line = (CORPORA / rel[0].source.doc).read_text(encoding="utf-8").splitlines()[rel[0].source.line - 1]
+    assert "status page" in line.lower()
+
+
+def test_delegated_stand_in_is_not_called_a_substitute(ask):
+    a = ask("Who can stand in for the Customer Liaison?", thread="cl")
+    assert a.found
+    assert "delegates" in a.answer  # the IC appoints somebody; the IC does not post
+    assert not any(f.relation == "SUBSTITUTES" and f.object == "Incident Commander" for f in a.facts)
