@@ -163,8 +163,14 @@ def exclude_text(lang: str, item: str, names: list[str], total: int, include: st
 def steps_text(lang: str, title: str, facts: list[GraphFact]) -> str:
     """Numbered steps of a document or recipe."""
     lines = [_t(lang, f"{title}的步骤：", f"Steps for {title}:")]
-    for i, f in enumerate(facts, 1):
-        lines.append(f"{i}. {snippet(f.properties.get('text') or f.object, 200)}")
+    groups: dict[str, list[GraphFact]] = {}
+    for f in facts:  # steps keep the section that lists them ("Steps for Scribe")
+        groups.setdefault(f.subject, []).append(f)
+    for section, steps in groups.items():
+        if len(groups) > 1:
+            lines.append(f"{section}:")
+        for i, f in enumerate(steps, 1):
+            lines.append(f"{i}. {snippet(f.properties.get('text') or f.object, 200)}")
     return "\n".join(lines)
 
 

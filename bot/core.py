@@ -50,6 +50,7 @@ class Query:
     reverse: bool = False  # stand_in: "what can X cover"
     candidate: Mention | None = None  # "can Y replace X?": the proposed stand-in
     task: str = ""  # "who is responsible for <task>"
+    definition: str = ""  # "what is <term>" about something that is not a role
     dangling_pronoun: bool = False  # "它怎么做" with nothing in memory
     from_memory: list[str] = field(default_factory=list)
 
@@ -273,11 +274,19 @@ class ThreadGraphBot:
                 facts = self._responsible_for(g, q.task)
                 if facts:
                     text = C.responsible_text(lang, q.task, facts)
+            elif intent == "steps" and role and role.id:
+                # "steps for the Scribe (during an incident)": the role's checklist sections
+                titles = [f"Steps for {t}" for t in self._role_titles(kb, role)]
+                facts = R.section_steps(g, titles, limit=40)
+                if ctx and ctx.doc:
+                    facts = [f for f in facts if f.doc == ctx.doc] or facts
+                if facts:
+                    text = C.steps_text(lang, f"{role.name} ({ctx.name.replace('_', ' ')})" if ctx else role.name, facts)
             elif intent == "steps" and ctx and ctx.id:
                 doc = ctx.doc or (R.docs_of(g, [ctx.id], limit=1) or [""])[0]
                 facts = R.steps(g, doc) if doc else []
                 if facts:
-                    text = C.steps_text(lang, ctx.name, facts)
+                    text = C.steps_text(lang, ctx.name.replace("_", " "), facts)
 
         # passages (LanceDB hits), restricted to the linked documents when there are any
         hits: list[Hit] = []
@@ -402,10 +411,17 @@ class ThreadGraphBot:
         if kb.embedder is not None:
             vec = kb.embedder.embed_query(text)
         limit = 3 if facts else self.settings.retrieval_limit
+        if q.definition and mode == "hybrid":
+            limit = max(limit, 16)
         search_mode = "vector" if mode == "vector" else "hybrid"
         hits = kb.vectors.search(text, vec, docs=docs or None, limit=limit, mode=search_mode)
         if not hits and docs:
             hits = kb.vectors.search(text, vec, limit=limit, mode=search_mode)
+        if q.definition and mode == "hybrid":
+            # also a full-text search for the term alone, then definitions first (stable sort)
+            seen = {h.id for h in hits}
+            hits += [h for h in kb.vectors.search(q.definition, None, limit=24, mode="fts") if h.id not in seen]
+            hits.sort(key=lambda h: 0 if _defines(q.definition, h.text) else 1)
         return hits[:3] if facts else hits[:4]
 
     def _passages_support(self, q: Query, hits: list[Hit]) -> bool:
@@ -523,6 +539,7 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
 
     if q.intent == "responsibility" and not q.roles and (u.slot_texts.get("task") or q.unknown or q.ctx or q.items):
         q.intent = "general"  # "who is responsible for X", "what is a SEV-1": answered from passages
+        q.definition = u.slot_texts.get("item", "")
 
     # fill missing slots from memory
     need = INTENT_SLOTS.get(q.intent, ())
@@ -580,6 +597,20 @@ def _lexical_support(phrase: str, text: str) -> bool:
     if not words:
         return False
     return sum(1 for w in words if _has_word(w, text)) * 2 >= len(words)
+
+
+def _defines(term: str, text: str) -> bool:
+    """True when ``text`` reads like a definition of ``term``: the term starts a
+    line, a table row or a bold label and is followed by ``|``, ``-``, ``:``,
+    "is" or "are" (glossaries, tables such as "SEV-1 | Critical issue …").
+    A trailing generic noun of the question ("SEV-1 incident") is dropped."""
+    words = term.split()
+    candidates = [term] + ([" ".join(words[:-1])] if len(words) > 1 else [])
+    for t in candidates:
+        rx = rf"(?:^|\n|\|)\s*(?:[-*]\s*)?\**{re.escape(t)}\**\s*(?:\||-|–|:|\bis\b|\bare\b|\()"
+        if re.search(rx, text, re.I):
+            return True
+    return False
 
 
 def _content_words(text: str) -> list[str]:

@@ -161,6 +161,8 @@ _EN_RULES: list[tuple[str, str]] = [
     ("contains", r"\bwhat (?:do i need|ingredients do i need|goes) (?:for|into|in) (?P<ctx>.+?)$"),
     ("contains", r"\b(?:ingredients|components) (?:of|for|in) (?P<ctx>.+?)$"),
     ("contains", r"\bwhat(?:'s| is) in (?P<ctx>.+?)$"),
+    ("steps", r"\b(?:what are the )?steps (?:for|of) (?:the |an? )?(?P<item>.+?) (?P<ctx>(?:after|during|before) .+?)$"),
+    ("steps", r"\b(?:what are the )?steps (?P<ctx>(?:after|during|before) .+?)$"),
     ("steps", r"\bwhat are the steps (?:for|to|of|in) (?P<ctx>.+?)$"),
     ("steps", r"\bhow (?:do|should|can) (?:i|we|you) (?P<ctx>.+?)$"),
     ("steps", r"\b(?:steps|process|procedure|checklist) (?:for|to|of) (?P<ctx>.+?)$"),
@@ -203,6 +205,9 @@ class Linker:
             if not s:
                 continue
             self.by_surface.setdefault(s, []).append(n)
+            if n.type == "document" and "_" in s:
+                # file-stem titles read as words: after_an_incident -> "after an incident"
+                self.by_surface.setdefault(s.replace("_", " "), []).append(n)
         for s, lst in self.by_surface.items():
             # a surface that names several entities: recipes before ingredients before the rest
             lst.sort(key=lambda n: (_TYPE_ORDER.get(n.type, 9), n.surface != n.name, n.id))
@@ -314,6 +319,8 @@ def _slot_types(intent: str, group: str) -> tuple[str, ...]:
     if group in ("item", "item2", "excl", "cand"):
         if intent in ("stand_in", "responsibility"):
             return ("role",)
+        if intent == "steps":
+            return ("role", "ingredient", "tool")
         return ("ingredient", "tool")
     return ()
 

@@ -333,3 +333,23 @@ def test_delegated_stand_in_is_not_called_a_substitute(ask):
     assert a.found
     assert "delegates" in a.answer  # the IC appoints somebody; the IC does not post
     assert not any(f.relation == "SUBSTITUTES" and f.object == "Incident Commander" for f in a.facts)
+
+
+def test_steps_after_an_incident_grouped_by_role(ask):
+    a = ask("What are the steps after an incident?", thread="after")
+    assert a.found and a.intent == "steps"
+    assert "Steps for Incident Commander:" in a.answer and "Steps for Scribe:" in a.answer
+    assert {f.source.doc.rsplit("/", 1)[-1] for f in a.facts} == {"after_an_incident.md"}
+
+
+def test_role_steps_in_one_phase(ask):
+    a = ask("What are the steps for the Scribe during an incident?", thread="during")
+    assert a.found and all(f.subject == "Steps for Scribe" for f in a.facts)
+    assert {f.source.doc.rsplit("/", 1)[-1] for f in a.facts} == {"during_an_incident.md"}
+
+
+def test_definition_question_prefers_the_defining_passage(ask):
+    a = ask("What is a SEV-1 incident?", thread="def")
+    assert a.found and a.passages
+    first = a.passages[0].text
+    assert "SEV-1" in first and "critical" in first.lower()
