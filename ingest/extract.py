@@ -177,8 +177,9 @@ def _is_method(name: str) -> bool:
     return first in _METHOD_EN
 
 
-def _split_top(text: str, seps: str) -> list[str]:
-    """Split ``text`` at any char of ``seps`` outside parentheses."""
+def split_top(text: str, seps: str) -> list[str]:
+    """Split ``text`` at any char of ``seps`` outside parentheses (（）()【】[]);
+    returns the stripped, non-empty parts."""
     parts, depth, cur = [], 0, []
     for ch in text:
         if ch in "（(【[":
@@ -225,15 +226,15 @@ def _alts_from_note(note: str) -> list[Alternative]:
     there). Use :func:`note_clauses` for a whole parenthesised note."""
     m = _SYM_ALT.match(note)
     if m:
-        return [Alternative(p, True) for p in _split_top(m.group(1), "/／、")]
+        return [Alternative(p, True) for p in split_top(m.group(1), "/／、")]
     m = _NO_X_USE_Y.search(note)
     if m:
         cond = m.group("cond").strip()
         cond = "没有时" if not m.group("x").strip() else cond
-        return [Alternative(_and_to_plus(p), False, cond) for p in _split_top(m.group("y"), "、/／")]
+        return [Alternative(_and_to_plus(p), False, cond) for p in split_top(m.group("y"), "、/／")]
     m = _CAN_USE_Y.match(note)
     if m:
-        return [Alternative(_and_to_plus(p), False) for p in _split_top(m.group("y"), "、/／")]
+        return [Alternative(_and_to_plus(p), False) for p in split_top(m.group("y"), "、/／")]
     m = _Y_CAN_REPLACE.match(note)
     if m and is_cjk(note):
         return [Alternative(_and_to_plus(m.group("y")), False)]
@@ -263,7 +264,7 @@ def note_clauses(note: str) -> tuple[bool, list[Alternative]]:
     Returns ``(optional, alternatives)``: ``optional`` is true when one clause
     is an optional marker (可选 / 可选但推荐 / 可不加 / optional)."""
     optional, alts, carry = False, [], ""
-    for clause in _split_top(note, "，,；;"):
+    for clause in split_top(note, "，,；;"):
         clause = f"{carry}，{clause}" if carry else clause
         carry = ""
         found = _alts_from_note(clause)
@@ -322,7 +323,7 @@ def parse_item(text: str) -> list[ItemParse]:
         text = text[lead.end():]
     line_notes = [note_clauses(n) for n in _PAREN.findall(amount) + notes]
     name_notes = [note_clauses(n) for n in _PAREN.findall(text)]
-    raw_parts = _split_top(text, "、，,；;") if is_cjk(text) else [text]
+    raw_parts = split_top(text, "、，,；;") if is_cjk(text) else [text]
     base = _PAREN.sub("", text).strip()
     base = _OPT_MARK.sub("", base).strip(" ：:,，")
     lab = re.match(r"^(?P<l>[^：:]{1,8})[：:]\s*(?P<r>.+)$", base)
@@ -333,7 +334,7 @@ def parse_item(text: str) -> list[ItemParse]:
         else:
             base = lab.group("l")  # "翘嘴鱼：最佳…" / "盐：约 3g"
     if is_cjk(base):
-        parts = _split_top(base, "、，,；;")
+        parts = split_top(base, "、，,；;")
     else:
         parts = [base]
     per_part = len(parts) > 1 and len(raw_parts) == len(parts)
@@ -349,7 +350,7 @@ def parse_item(text: str) -> list[ItemParse]:
         p_opt = line_opt or any(o for o, _ in found)
         name, palts = part, [a for _, al in found for a in al]
         if is_cjk(part):
-            bits = _split_top(part, "/／")
+            bits = split_top(part, "/／")
             if len(bits) == 1:
                 bits = [b for b in re.split(r"或者|或是|或|(?<![A-Za-z])or(?![A-Za-z])", part) if b.strip()]
             if len(bits) > 1 and not any(_is_measure(b) for b in bits):
@@ -364,7 +365,7 @@ def parse_item(text: str) -> list[ItemParse]:
                 name = m2.group("y")  # "14 ounces or 400 grams tomatoes" -> tomatoes
                 name = re.sub(r"^[\d./\s]+\w*\s+", "", name) if _is_measure(m2.group("x")) else name
             else:
-                slash = _split_top(part, "/")
+                slash = split_top(part, "/")
                 if len(slash) > 1 and not any(_is_measure(b) for b in slash):
                     name = slash[0]
                     palts += [Alternative(b, True) for b in slash[1:]]
@@ -526,7 +527,7 @@ class RecipeExtractor:
             # included), so an answer reads "蜂蜜 → 白糖（没有时；需组合使用：白糖 20 g +
             # 玉米淀粉 5 g + 0.5 ml 柠檬汁或醋）" and no part (玉米淀粉) is ever
             # claimed to replace X on its own.
-            combo = _split_top(y_raw, "+＋")
+            combo = split_top(y_raw, "+＋")
             if len(combo) > 1:
                 whole = " + ".join(re.sub(r"\s+", " ", c).strip() for c in combo)
                 extra = f"需组合使用：{whole}" if is_cjk(whole) else f"combined: {whole}"

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import re
 
-from threadgraph.ingest.extract import DocResult, _split_role_name, is_tool, parse_item
+from threadgraph.ingest.extract import DocResult, _split_role_name, is_tool, parse_item, split_top
 from threadgraph.ingest.normalize import Normalizer, clean_name, is_cjk
 from threadgraph.ingest.parsers import ParsedDocument, Record, detect_language
 from threadgraph.knowledge.records import Entity, Provenance, Triple, entity_id
@@ -116,25 +116,9 @@ def split_alternatives(value: str | list[str]) -> list[str]:
     `` or ``, 或/或者/或是 and ``/`` between words (not in ``1/2``)."""
     out: list[str] = []
     for v in _values(value):
-        for part in _split_outside_parens(v, ",，"):
+        for part in split_top(v, ",，"):
             out.extend(p.strip() for p in _ALT_SPLIT.split(part) if p and p.strip())
     return out
-
-
-def _split_outside_parens(text: str, seps: str) -> list[str]:
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "（(【[":
-            depth += 1
-        elif ch in "）)】]":
-            depth = max(0, depth - 1)
-        if ch in seps and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return [p.strip() for p in parts if p.strip()]
 
 
 def _plausible(name: str) -> bool:
@@ -314,7 +298,7 @@ class TableExtractor:
                 break
         item_col = cols["item"][0]
         cell = row.get(item_col, "")
-        parts = _values(cell) if isinstance(cell, list) else _split_outside_parens(cell, ";；、|\n")
+        parts = _values(cell) if isinstance(cell, list) else split_top(cell, ";；、|\n")
         for part in parts:
             for ip in parse_item(part):
                 c = clean_name(ip.name, "ingredient")
