@@ -79,7 +79,7 @@ class ThreadGraphBot:
         self._lock = threading.Lock()
         self._llm = None
         self._llm_checked = False
-        self._contains_cache: dict[tuple[int, str], list[GraphFact]] = {}
+        self._contains_cache: dict[tuple[str, str], list[GraphFact]] = {}
 
     # -- public ----------------------------------------------------------------
     def answer(self, message: IncomingMessage, retrieval: str = "hybrid") -> Answer:
@@ -350,7 +350,7 @@ class ThreadGraphBot:
 
     def _contains(self, g, parent_id: str) -> list[GraphFact]:
         """``R.contains`` memoized per KB build (the KB is immutable once published)."""
-        key = (id(g), parent_id)
+        key = (str(g.path), parent_id)  # the build folder: a reloaded KB never sees the old entries
         hit = self._contains_cache.get(key)
         if hit is None:
             hit = R.contains(g, parent_id)
