@@ -374,9 +374,10 @@ class ThreadGraphBot:
         return out
 
     def _role_titles(self, kb: KnowledgeBase, role: Mention) -> list[str]:
-        """The role's name and aliases (section titles that describe it)."""
-        names = [n.surface for n in kb.names if n.id == role.id]
-        return list(dict.fromkeys([role.name] + names))
+        """The role's name and aliases, singular and plural (section titles
+        that describe it: "Scribe", "Steps for Subject Matter Experts")."""
+        names = list(dict.fromkeys([role.name] + [n.surface for n in kb.names if n.id == role.id]))
+        return names + [n + "s" for n in names if n.isascii() and not n.endswith("s")]
 
     def _stand_ins(self, g, role: Mention, reverse: bool) -> list[GraphFact]:
         if reverse:
@@ -417,6 +418,15 @@ class ThreadGraphBot:
         hits = kb.vectors.search(text, vec, docs=docs or None, limit=limit, mode=search_mode)
         if not hits and docs:
             hits = kb.vectors.search(text, vec, limit=limit, mode=search_mode)
+        if q.roles and mode == "hybrid":
+            # a section titled with the role ("Glossary > Grenade Thrower") describes it best;
+            # full-text search for the name alone finds it even when no chunk text repeats it
+            seen = {h.id for h in hits}
+            for m in q.roles:
+                hits += [h for h in kb.vectors.search(m.name, None, limit=8, mode="fts") if h.id not in seen]
+                seen = {h.id for h in hits}
+            names = [m.name.casefold() for m in q.roles]
+            hits.sort(key=lambda h: 0 if any(n in (h.section or "").casefold() for n in names) else 1)
         if q.definition and mode == "hybrid":
             # also a full-text search for the term alone, then definitions first (stable sort)
             seen = {h.id for h in hits}
@@ -433,10 +443,16 @@ class ThreadGraphBot:
             return True
         if ids:
             return any(ids & set(h.entity_ids) for h in hits) or any(
-                m.name.casefold() in h.text.casefold() for m in q.ctx + q.items + q.roles for h in hits)
+                m.name.casefold() in f"{h.section}\n{h.text}".casefold() for m in q.ctx + q.items + q.roles for h in hits)
         if q.unknown:
-            # an unlinked phrase counts as found only if the passages actually contain it
-            return any(_lexical_support(m.surface, h.text) for m in q.unknown for h in hits[:3])
+            # an unlinked phrase counts as found only if the passages actually contain it;
+            # a capitalised name ("Safety Officer") must occur as that phrase
+            def supports(m: Mention, h: Hit) -> bool:
+                if re.fullmatch(r"(?:[A-Z][\w-]*\s+)+[A-Z][\w-]*", m.surface.strip()):
+                    return re.search(rf"\b{re.escape(m.surface.strip())}", h.text, re.I) is not None
+                return _lexical_support(m.surface, h.text)
+
+            return any(supports(m, h) for m in q.unknown for h in hits[:3])
         return any(_question_support(q.text, h.text) for h in hits[:3])
 
     def _not_found(self, kb: KnowledgeBase, q: Query) -> tuple[str, list[str]]:

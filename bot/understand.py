@@ -104,9 +104,10 @@ class Understanding:
 _Q = r"[？?。！!\s]*$"
 _ZH_RULES: list[tuple[str, str]] = [
     ("substitute", r"^(?:(?P<ctx>.+?)(?:里|中|里面)的?)?(?P<item>[^，,]+?)(?:可以|能|可不可以|能不能)(?:换成|替换成|改成|改用|用)(?P<cand>(?!什么|啥|哪)[^？?]+?)(?:代替|替代|来代替)?(?:吗|嘛|(?<!什)么)$"),
-    ("substitute", r"^(?P<ctx>.+?)(?:里|中|里面)?(?:如果)?(?:没有|没|缺|少了|缺少|不想用|不用|不放|不加)(?P<item>.+?)(?:的话)?[，,]?(?:可以|能|该)?(?:用|拿|换)?(?:什么|啥|哪些)(?:东西)?(?:来)?(?:代替|替代|替换|顶替|换|代)"),
+    ("substitute", r"^(?P<ctx>.+?)(?:里|中|里面)?(?:如果)?(?:没有|没|缺|少了|缺少|不想用|不想放|不想加|不用|不放|不加)(?P<item>.+?)(?:的话)?[，,]?(?:可以|能|该)?(?:用|拿|换)?(?:什么|啥|哪些)(?:东西)?(?:来)?(?:代替|替代|替换|顶替|换|代)"),
     ("substitute", r"^(?:如果)?(?:没有|没|缺|缺少|不用)(?P<item>.+?)(?:的话)?[，,]?(?:可以|能)?(?:用|拿)?(?:什么|啥)(?:来)?(?:代替|替代|替换)"),
     ("substitute", r"^(?:如果)?(?:没有|没|缺|缺少)(?P<item>[^，,]+?)(?:的话)?[，,]?(?:可以|能|该)(?:用|拿|换)(?:什么|啥)"),
+    ("substitute", r"^(?:(?P<ctx>.+?)(?:里|中|里面)?的)?(?P<item>[^，,的]+?)(?:可以|能)(?:换成|换)(?:别的|其他|其它)(?:东西)?(?:吗|么)?$"),
     ("substitute", r"^(?:(?P<ctx>.+?)(?:里|中|里面)的?)?(?P<item>.+?)(?:可以|能)?(?:用|拿)?(?:什么|啥|哪些东西)(?:来)?(?:代替|替代|替换|换)"),
     ("substitute", r"^(?:(?P<ctx>.+?)(?:里|中|里面)的?)?(?P<item>.+?)的?(?:替代品|替代物|代替品|平替)"),
     ("substitute", r"^(?:什么|哪些)(?:东西)?(?:可以|能)(?:代替|替代|替换)(?P<item>.+?)$"),
@@ -116,6 +117,8 @@ _ZH_RULES: list[tuple[str, str]] = [
     ("required", r"^(?P<ctx>.+?)(?:里|中|里面)?的?(?P<item>.+?)是(?:必须|必需|可选)的?吗"),
     ("required", r"^(?P<ctx>.+?)(?:里|中|里面)?的?(?P<item>.+?)(?:可以|能)(?:省略|不要|去掉)吗"),
     ("required", r"^(?P<ctx>.+?)(?:需要|要|得|必须)(?:放|加|用)?(?P<item>[^吗哪什]+?)(?:吗|么)$"),
+    ("required", r"^(?P<ctx>.+?)(?:里|中|里面)?的?(?P<item>[^的]+?)(?:可以|能)不(?:放|加|用|要)(?:吗|么)?$"),
+    ("required", r"^(?P<ctx>.+?)(?:里|中|里面)?的?(?P<item>[^的]+?)是(?:必须|必需|一定要)(?:放|加|用)?的?(?:吗|么)$"),
     ("shared", r"^(?P<ctx>.+?)(?:和|跟|与|同)(?P<ctx2>.+?)(?:有)?(?:哪些|什么)?(?:共同|相同|一样|都用|都要|都需要|都有|共有)"),
     ("exclude", r"^(?:有)?(?:哪些|什么)?(?:菜|菜谱|食谱)?(?:用|有|含|放)了?(?P<item>[^，,]+?)[，,]?(?:但|但是|却|而|又)?(?:不用|不需要|不放|不加|不含|没有)(?P<excl>.+?)(?:的)?(?:菜|菜谱|食谱)?$"),
     ("exclude", r"^(?:有)?(?:哪些|什么)(?:菜|菜谱|食谱)?(?:不用|不需要|不放|不加|没有)(?P<excl>.+?)$"),
@@ -129,7 +132,7 @@ _ZH_RULES: list[tuple[str, str]] = [
     ("contains", r"^(?P<ctx>.+?)的?(?:原料|材料|食材|配料|用料|调料)(?:有哪些|是什么|有什么|都有啥|清单)"),
     ("contains", r"^(?P<ctx>.+?)(?:里|中|里面)(?:有|放了?|加了?)(?:哪些|什么|啥)"),
     ("contains", r"^(?:做)?(?P<ctx>.+?)(?:要|需要)(?:准备)?(?:什么|啥)"),
-    ("steps", r"^(?P<ctx>.+?)(?:怎么做|怎样做|如何做|怎么烧|怎么炒|的做法|的步骤|做法|步骤是什么|的制作步骤)"),
+    ("steps", r"^(?P<ctx>.+?)(?:怎么做|怎样做|如何做|怎么烧|怎么炒|怎么煮|怎么弄|咋做|咋煮|咋弄|咋炒|的做法|的步骤|做法|步骤是什么|的制作步骤)"),
     ("steps", r"^(?:怎么|怎样|如何)(?:做|烧|炒|煮)(?P<ctx>.+?)$"),
 ]
 _EN_RULES: list[tuple[str, str]] = [
@@ -144,6 +147,9 @@ _EN_RULES: list[tuple[str, str]] = [
     ("responsibility", r"\b(?:responsibilities|duties|role|job|tasks?) of (?:the |an? )?(?P<item>.+?)$"),
     ("responsibility", r"\bwhat (?:are|is) (?:the |an? )?(?P<item>.+?)(?:'s)? (?:responsibilities|duties|role|job)\b"),
     ("responsibility", r"\bwhat is (?:the |an? )?(?P<item>.+?)$"),
+    ("responsibility", r"\bwhat (?:do you|does it|do they) mean by (?:the |an? )?(?P<item>.+?)$"),
+    ("responsibility", r"\bwhat does (?:the |an? )?(?P<item>.+?) mean$"),
+    ("responsibility", r"\bwhat (?:counts as|qualifies as) (?:the |an? )?(?P<item>.+?)$"),
     ("substitute", r"\b(?:what|which)(?: \w+)? (?:can|could|should|do) i (?:use|substitute|replace)(?: \w+)? (?:instead of|for|in place of) (?P<item>.+?)(?: in (?P<ctx>.+?))?$"),
     ("substitute", r"\b(?:substitutes?|replacements?|alternatives?) (?:for|to) (?P<item>.+?)(?: in (?P<ctx>.+?))?$"),
     ("substitute", r"\b(?:i (?:don't|do not) have|without|no|out of) (?P<item>.+?)(?: for| in)? ?(?P<ctx>.+?)?[,;] (?:what|which)"),
@@ -186,6 +192,8 @@ def clean_slot(text: str) -> str:
     t = text.strip(" \t\r\n,，。.？?！!、:：\"'“”‘’")
     t = _STRIP_ZH.sub("", t).strip()
     t = _STRIP_EN.sub("", t).strip()
+    if t and all(ch in _FUNCTION_CHARS for ch in t):
+        return ""  # only function characters ("的"): no slot
     return t
 
 
@@ -216,7 +224,10 @@ class Linker:
         self.max_len = max((len(s) for s in self.by_surface), default=0)
 
     def _pick(self, surface: str, types: tuple[str, ...] | None):
-        cands = self.by_surface.get(surface.casefold())
+        key = surface.casefold()
+        cands = self.by_surface.get(key)
+        if not cands and key.isascii() and key.endswith("s") and len(key) > 3:
+            cands = self.by_surface.get(key[:-1])  # "SMEs", "scribes"
         if not cands:
             return None
         if types:
@@ -365,6 +376,7 @@ def understand(text: str, linker: Linker) -> Understanding:
                 u.candidate = mention
             else:
                 u.mentions.append(mention)
+        _rebalance(u, body, linker)
         break
     else:
         _follow_up_forms(u, body, linker)
@@ -379,6 +391,63 @@ def understand(text: str, linker: Linker) -> Understanding:
         u.follow_up = True
     u.confident = u.intent != "general" and all(m.type != "unknown" for m in u.mentions + u.excluded) and bool(u.mentions or u.excluded or u.follow_up)
     return u
+
+
+_FUNCTION_CHARS = set("的了是吗呢啊吧在和与及或有没不要用做放加里中把被给对从到就也都还很请问可以能")
+
+_GENERIC_CANDIDATES = {"别的", "其他", "其它", "别的东西", "其他东西", "something else", "anything else"}
+
+
+def _rebalance(u: Understanding, body: str, linker: Linker) -> None:
+    """Repair slot boundaries the lazy rule split got wrong ("台式卤肉饭的鸡蛋
+    是必须的吗" splits as 台 / 式卤肉饭的鸡蛋): when a slot did not link, the
+    KB names found by a longest-match scan of the whole question (single
+    characters allowed for ingredients and tools: 盐, 糖, 碗) take the place of
+    the unknown mentions, typed by slot. A generic candidate ("别的") is no
+    candidate."""
+    if u.candidate is not None and clean_slot(u.candidate.surface) in _GENERIC_CANDIDATES:
+        u.candidate = None
+    unknown = [m for m in u.mentions + u.excluded if m.type == "unknown"]
+    needs_item = "ingredient" in INTENT_SLOTS.get(u.intent, ()) and u.intent != "exclude" and not any(
+        m.type in ("ingredient", "tool") for m in u.mentions)
+    if not unknown and not needs_item:
+        return
+    found = linker.scan(body, min_len=1 if _CJK.search(body) else 2)
+    multi = [m for m in found if len(m.surface) > 1]
+
+    def bounded(m: Mention) -> bool:
+        # a one-character name (盐, 糖, 碗) counts only between function words or other
+        # names, never inside an unknown word (肉 in 红烧肉)
+        i = m.start
+
+        def edge(j: int) -> bool:
+            return (j < 0 or j >= len(body) or body[j] in _FUNCTION_CHARS or not _CJK.match(body[j])
+                    or any(k.start <= j < k.start + len(k.surface) for k in multi))
+
+        return edge(i - 1) and edge(i + 1)
+
+    found = multi + [m for m in found if len(m.surface) == 1 and m.type in ("ingredient", "tool") and bounded(m)]
+    known_ids = {m.id for m in u.mentions + u.excluded if m.id}
+    if u.candidate is not None and u.candidate.id:
+        known_ids.add(u.candidate.id)
+    extra = [m for m in found if m.id not in known_ids]
+    if not extra:
+        return
+    def covered(unk: Mention) -> bool:
+        # the unknown slot's text overlaps a KB name found by the scan: the split was wrong
+        start = body.find(unk.surface)
+        if start < 0:
+            return True
+        end = start + len(unk.surface)
+        return any(m.start < end and start < m.start + len(m.surface) for m in extra)
+
+    kept = [m for m in u.mentions if m.type != "unknown" or not covered(m)]
+    if u.excluded and all(m.type == "unknown" for m in u.excluded):
+        items = [m for m in extra if m.type in ("ingredient", "tool", "role")]
+        if items and all(covered(m) for m in u.excluded):
+            u.excluded = items[:1]
+            extra = [m for m in extra if m is not items[0]]
+    u.mentions = kept + [m for m in extra if not any(m.id == k.id for k in kept)]
 
 
 def _is_pronoun(value: str, lang: str) -> bool:

@@ -57,7 +57,7 @@ def _fts_index(table) -> None:
         from lancedb.index import FTS
 
         table.create_index(
-            "text",
+            "search_text",
             config=FTS(
                 base_tokenizer="ngram",
                 ngram_min_length=2,
@@ -70,7 +70,7 @@ def _fts_index(table) -> None:
         )
     except (ImportError, TypeError):  # older lancedb
         table.create_fts_index(
-            "text", use_tantivy=False, base_tokenizer="ngram", ngram_min_length=2,
+            "search_text", use_tantivy=False, base_tokenizer="ngram", ngram_min_length=2,
             ngram_max_length=3, stem=False, remove_stop_words=False, lower_case=True, replace=True,
         )
 
@@ -106,14 +106,17 @@ class VectorStore:
         entity_vectors: np.ndarray | None = None,
     ) -> None:
         """Write a new LanceDB folder at ``path``: table ``chunks`` (id, doc,
-        section, text, line, language, entity_ids, [vector]) with an ngram FTS
-        index, and, when ``entity_vectors`` is given, table ``entities`` (id,
+        section, text, line, language, entity_ids, search_text = heading path +
+        text, [vector]) with an ngram FTS index on ``search_text``, and, when
+        ``entity_vectors`` is given, table ``entities`` (id,
         name, type, vector). Vectors are float32 of shape (n, dim)."""
         import lancedb
 
         db = lancedb.connect(str(path))
         cols = chunk_columns(list(chunks))
         cols["entity_ids"] = pa.array([list(c.entity_ids) for c in chunks], type=pa.list_(pa.string()))
+        # full text covers the heading path too: a glossary entry's term is often only its heading
+        cols["search_text"] = [f"{c.section}\n{c.text}" if c.section else c.text for c in chunks]
         if chunk_vectors is not None:
             dim = chunk_vectors.shape[1]
             cols["vector"] = pa.FixedSizeListArray.from_arrays(

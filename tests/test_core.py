@@ -353,3 +353,43 @@ def test_definition_question_prefers_the_defining_passage(ask):
     assert a.found and a.passages
     first = a.passages[0].text
     assert "SEV-1" in first and "critical" in first.lower()
+
+
+@pytest.mark.parametrize("text, recipe, item, required", [
+    ("台式卤肉饭的鸡蛋是必须的吗", "台式卤肉饭", "鸡蛋", False),  # lazy split 台 / 式卤肉饭的鸡蛋 repaired
+    ("水煮玉米盐是必须放的吗？", "水煮玉米", "盐", True),  # a one-character ingredient after the dish
+    ("咸肉菜饭的冬笋可以不放吗？", "咸肉菜饭", "冬笋", False),
+])
+def test_required_phrasings_link_dish_and_item(ask, text, recipe, item, required):
+    a = ask(text, thread="req-" + recipe)
+    assert a.intent == "required" and a.found
+    f = a.facts[0]
+    assert (f.subject, f.object, f.properties["required"]) == (recipe, item, required)
+
+
+def test_unknown_dish_is_kept_not_replaced_by_a_letter_inside_it(ask):
+    a = ask("红烧肉可以不放糖吗？", thread="hsr")
+    assert not a.found
+    assert any(e.name == "红烧肉" and e.type == "unknown" for e in a.entities)
+    assert not any(e.name == "肉" for e in a.entities)
+
+
+def test_generic_other_is_not_a_candidate(ask):
+    a = ask("肉蟹煲的料酒能换成别的吗？", thread="crab")
+    assert a.found and a.intent == "substitute"
+    assert any(f.relation == "SUBSTITUTES" and f.properties.get("context_name") == "肉蟹煲" for f in a.facts)
+
+
+def test_plural_role_and_phase_steps(ask):
+    a = ask("What are the steps for the SMEs after an incident?", thread="sme")
+    assert a.found and a.facts and all("Subject Matter Expert" in f.subject for f in a.facts)
+
+
+def test_glossary_term_defined_from_its_own_section(ask):
+    a = ask("what do you mean by a grenade thrower?", thread="gt")
+    assert a.found and a.passages[0].section.endswith("Grenade Thrower")
+
+
+def test_absent_capitalised_role_is_not_found(ask):
+    a = ask("What are the duties of the Safety Officer?", thread="so")
+    assert not a.found
