@@ -27,6 +27,7 @@ comes from and is checked by ``tests/test_cases_sources.py``, not here.
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -156,6 +157,16 @@ class CaseResult:
     turns: list[TurnResult]
 
 
+def _occurs(needle: str, hay: str) -> bool:
+    """Case-insensitive substring test; a needle that is one Latin word
+    ("IC", "SME") must occur as a whole word, so "IC" does not match
+    "specifically"."""
+    n = needle.casefold()
+    if re.fullmatch(r"[a-z0-9]+", n):
+        return re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", hay) is not None
+    return n in hay
+
+
 def score_turn(turn: Turn, answer) -> tuple[bool, list[list[str]], list[str], bool]:
     """Score ``answer`` (an :class:`Answer` or its dict) against ``turn``.
     Returns ``(passed, missing_groups, forbidden_hits, found_ok)``."""
@@ -163,9 +174,9 @@ def score_turn(turn: Turn, answer) -> tuple[bool, list[list[str]], list[str], bo
     text = (a.get("answer") or "").casefold()
     names = " \n".join(f"{f.get('subject', '')} \n{f.get('object', '')}" for f in a.get("facts") or []).casefold()
     hay = text + "\n" + names
-    missing = [g for g in turn.must if not any(alt.casefold() in hay for alt in g)]
-    forbidden = [s for s in turn.must_not if s.casefold() in text]
-    forbidden += [f"fact:{s}" for s in turn.must_not_facts if s.casefold() in names]
+    missing = [g for g in turn.must if not any(_occurs(alt, hay) for alt in g)]
+    forbidden = [s for s in turn.must_not if _occurs(s, text)]
+    forbidden += [f"fact:{s}" for s in turn.must_not_facts if _occurs(s, names)]
     found_ok = turn.found is None or bool(a.get("found")) == turn.found
     return (not missing and not forbidden and found_ok), missing, forbidden, found_ok
 
