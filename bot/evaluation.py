@@ -161,7 +161,7 @@ def _occurs(needle: str, hay: str) -> bool:
     """Case-insensitive substring test; a needle that is one Latin word
     ("IC", "SME") must occur as a whole word, so "IC" does not match
     "specifically"."""
-    n = needle.casefold()
+    n, hay = needle.casefold(), hay.casefold()
     if re.fullmatch(r"[a-z0-9]+", n):
         return re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", hay) is not None
     return n in hay
