@@ -55,17 +55,12 @@ def peak_rss_mb() -> float:
 
 
 def ensure_kb(data_dir: Path, inputs: list[Path], *, seed_cache_from: Path | None = None) -> float:
-    """Build a KB of ``inputs`` in ``data_dir`` unless one exists; copies the
-    embedding cache of ``seed_cache_from`` (a data dir) first when given.
-    Returns the seconds spent (0 when the KB was already there)."""
+    """(Re)build the KB of ``inputs`` in ``data_dir`` with the current code, so
+    results never come from a KB made by an older extractor; the embedding
+    cache makes a rebuild take seconds. Copies the embedding cache of
+    ``seed_cache_from`` (a data dir) first when given. Returns the seconds spent."""
     from threadgraph.cli import run_ingest
-    from threadgraph.knowledge.kb import KBNotFound, current_build
 
-    try:
-        current_build(data_dir)
-        return 0.0
-    except KBNotFound:
-        pass
     if seed_cache_from is not None and (seed_cache_from / "cache").is_dir() and not (data_dir / "cache").exists():
         data_dir.mkdir(parents=True, exist_ok=True)
         shutil.copytree(seed_cache_from / "cache", data_dir / "cache")

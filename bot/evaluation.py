@@ -162,7 +162,7 @@ def _occurs(needle: str, hay: str) -> bool:
     ("IC", "SME") must occur as a whole word, so "IC" does not match
     "specifically"."""
     n, hay = needle.casefold(), hay.casefold()
-    if re.fullmatch(r"[a-z0-9]+", n):
+    if re.fullmatch(r"[a-z0-9]+", n) and (needle.isupper() or len(n) <= 3):
         return re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", hay) is not None
     return n in hay
 
