@@ -7,6 +7,8 @@ question's.
 
 from __future__ import annotations
 
+import re
+
 from ..knowledge.retrieval import GraphFact
 
 SNIPPET_CHARS = 160
@@ -185,18 +187,46 @@ def responsibility_text(lang: str, role: str, facts: list[GraphFact], passages) 
             lines.append(f"- {snippet(step, 200)}")
     elif passages:
         lines.append(_t(lang, f"关于{role}：", f"About the {role}:"))
-        for p in passages[:2]:
-            lines.append(f"- {snippet(p.text, 240)}")
+        for i, p in enumerate(passages[:2]):
+            lines.append(f"- {snippet(p.text, 360 if i == 0 else 200)}")  # the describing section gets room
     return "\n".join(lines)
 
 
-def passages_text(lang: str, passages, limit: int = 2) -> str:
-    """Answer an open question with the best passages (short excerpts; the
-    full passages travel in ``Answer.passages``)."""
+_SENTENCE = re.compile(r"(?<=[。！？；!?;])|(?<=[.])\s+|\n+")
+_STOP_EN = frozenset("a an the of for to in on and or is are be do does how what who which when where why i we you it this that with by as at from can should".split())
+
+
+def _terms(question: str) -> list[str]:
+    words = [w for w in re.findall(r"[a-z0-9][a-z0-9-]*", question.casefold()) if w not in _STOP_EN and len(w) > 2]
+    grams = [run[i : i + 2] for run in re.findall(r"[\u3400-\u9fff]+", question) for i in range(len(run) - 1)]
+    return words + grams
+
+
+def focused_snippet(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
+    """An excerpt of ``text`` of at most ``limit`` characters that starts at
+    the sentence sharing most terms with ``question`` (English content words,
+    Chinese character bigrams) — the query-biased snippet of search engines
+    (Tombros & Sanderson, 1998) — or at the start when nothing matches."""
+    terms = _terms(question)
+    sentences = [x.strip() for x in _SENTENCE.split(text) if x and x.strip()]
+    if not terms or len(sentences) < 2:
+        return snippet(text, limit)
+    low = [x.casefold() for x in sentences]
+    scores = [sum(1 for t in terms if t in x) for x in low]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+    if scores[best] == 0:
+        return snippet(text, limit)
+    return snippet(" ".join(sentences[best:]), limit)
+
+
+def passages_text(lang: str, passages, limit: int = 2, question: str = "") -> str:
+    """Answer an open question with the best passages: short excerpts that
+    start at the sentence matching the question (the full passages travel in
+    ``Answer.passages``)."""
     lines = [_t(lang, "相关内容：", "From the knowledge base:")]
     for p in passages[:limit]:
         where = p.section or p.doc.rsplit("/", 1)[-1]
-        lines.append(f"- {where}: {snippet(p.text, 180)}")
+        lines.append(f"- {where}: {focused_snippet(p.text, question, 200)}")
     return "\n".join(lines)
 
 

@@ -306,12 +306,12 @@ class ThreadGraphBot:
         if not found and intent in ("general", "responsibility", "steps") and passages and mode != "graph":
             good = [p for p in passages if mode != "vector" or p.score >= VECTOR_FOUND_MIN]
             if good and self._passages_support(q, hits):
-                text = C.passages_text(lang, good)
+                text = C.passages_text(lang, good, question=q.text if intent != "steps" else "")
                 found = True
         if mode == "vector" and passages:
             good = [p for p in passages if p.score >= VECTOR_FOUND_MIN]
             if good:
-                text = C.passages_text(lang, good)
+                text = C.passages_text(lang, good, question=q.text if intent != "steps" else "")
                 found = True
         if use_graph and intent == "general" and not facts and (q.ctx or q.items or q.roles):
             # open question about known entities: a 1–2 hop subgraph within the context budget
@@ -325,7 +325,7 @@ class ThreadGraphBot:
             text, follow_ups = self._not_found(kb, q)
             facts, passages = [], passages[:2] if passages and mode != "graph" and self._passages_support(q, hits) else []
             if passages:
-                text += "\n" + C.passages_text(lang, passages, limit=2)
+                text += "\n" + C.passages_text(lang, passages, limit=2, question=q.text)
         entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
         return Answer(
             thread=key, question=q.text, intent=intent, found=found, answer=text, language=lang,
@@ -553,7 +553,8 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
         elif q.ctx and not q.items and q.ctx[0].type == "recipe" and len(u.text.rstrip("？?。!！ ")) <= len(q.ctx[0].surface) + 2:
             q.intent = "contains"
 
-    if q.intent == "responsibility" and not q.roles and (u.slot_texts.get("task") or q.unknown or q.ctx or q.items):
+    if q.intent == "responsibility" and (u.slot_texts.get("task") or u.slot_texts.get("who")
+                                         or (not q.roles and (q.unknown or q.ctx or q.items))):
         q.intent = "general"  # "who is responsible for X", "what is a SEV-1": answered from passages
         q.definition = u.slot_texts.get("item", "")
 

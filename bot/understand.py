@@ -144,6 +144,7 @@ _EN_RULES: list[tuple[str, str]] = [
     ("stand_in", r"\bcan (?:the |an? )?(?P<item2>.+?) (?:take on|cover|take over|fill in for|stand in for|act as) (?:the |an? )?(?P<item>.+?)$"),
     ("responsibility", r"\bwho(?:'s| is| are)? (?:responsible|in charge|accountable) for (?P<task>.+?)$"),
     ("responsibility", r"\bwhat (?:does|do|should|must) (?!(?:i|we|you|me|us)\b)(?:the |an? )?(?P<item>.+?) do\b"),
+    ("responsibility", r"^who (?!(?:can|could|should|may|might|will|would|is|are|was)\b)(?P<who>\w+ .+?)$"),
     ("responsibility", r"\b(?:responsibilities|duties|role|job|tasks?) of (?:the |an? )?(?P<item>.+?)$"),
     ("responsibility", r"\bwhat (?:are|is) (?:the |an? )?(?P<item>.+?)(?:'s)? (?:responsibilities|duties|role|job)\b"),
     ("responsibility", r"\bwhat is (?:the |an? )?(?P<item>.+?)$"),
@@ -359,8 +360,8 @@ def understand(text: str, linker: Linker) -> Understanding:
             if not value:
                 continue
             u.slot_texts[group] = value
-            if group == "task":
-                continue
+            if group in ("task", "who"):
+                continue  # a task phrase, matched against facts and passages, not linked
             if _is_pronoun(value, lang):
                 u.follow_up = True
                 continue

@@ -393,3 +393,18 @@ def test_glossary_term_defined_from_its_own_section(ask):
 def test_absent_capitalised_role_is_not_found(ask):
     a = ask("What are the duties of the Safety Officer?", thread="so")
     assert not a.found
+
+
+def test_generic_who_question_is_not_read_as_a_role_description(ask):
+    a = ask("Who has to sign off on a status page post before it goes out?", thread="who")
+    assert a.intent == "general"
+    # the status-page owner is not the answer to a sign-off question
+    assert not any(f.properties.get("predicate") == "responsible_for" for f in a.facts)
+
+
+def test_passage_excerpt_starts_at_the_matching_sentence():
+    from threadgraph.bot.compose import focused_snippet
+
+    text = "Intro sentence about nothing. Another filler line. SEV-5 issues get a JIRA ticket. Trailing words."
+    assert focused_snippet(text, "How do we handle a SEV-5?", 80).startswith("SEV-5 issues get a JIRA ticket")
+    assert focused_snippet(text, "", 80).startswith("Intro sentence")
