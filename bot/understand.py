@@ -458,37 +458,20 @@ def _is_pronoun(value: str, lang: str) -> bool:
 
 def _follow_up_forms(u: Understanding, body: str, linker: Linker) -> None:
     """Elliptical follow-ups: "那鱼香肉丝呢", "and without chicken?", "what about the Scribe?"."""
-    if u.language == "zh":
-        m = _WITHOUT_ZH.match(body)
-        if m:
-            u.intent, u.follow_up, u.rule = "without", True, "without-zh"
-            u.slot_texts["excl"] = m.group("excl")
-            u.excluded.append(linker.link(m.group("excl"), ("ingredient", "tool")))
-            return
-        m = _FOLLOW_ZH.match(body)
-        if m and _is_pronoun(clean_slot(m.group("item")), "zh"):
-            u.follow_up, u.rule, u.intent = True, "ellipsis-zh", "follow"
-            return
-        if m:
-            u.follow_up, u.rule = True, "ellipsis-zh"
-            u.intent = "follow"
-            u.slot_texts["item"] = m.group("item")
-            u.mentions.extend(linker.scan(m.group("item"), min_len=1) or [linker.link(m.group("item"))])
-            return
-    else:
-        m = _WITHOUT_EN.match(body)
-        if m:
-            u.intent, u.follow_up, u.rule = "without", True, "without-en"
-            u.slot_texts["excl"] = m.group("excl")
-            u.excluded.append(linker.link(m.group("excl"), ("ingredient", "tool", "role")))
-            return
-        m = _FOLLOW_EN.match(body)
-        if m and _is_pronoun(clean_slot(m.group("item")), "en"):
-            u.follow_up, u.rule, u.intent = True, "ellipsis-en", "follow"
-            return
-        if m:
-            u.follow_up, u.rule = True, "ellipsis-en"
-            u.intent = "follow"
-            u.slot_texts["item"] = m.group("item")
-            u.mentions.extend(linker.scan(m.group("item")) or [linker.link(m.group("item"))])
-            return
+    zh = u.language == "zh"
+    without_rx, follow_rx = (_WITHOUT_ZH, _FOLLOW_ZH) if zh else (_WITHOUT_EN, _FOLLOW_EN)
+    tag = "zh" if zh else "en"
+    m = without_rx.match(body)
+    if m:
+        u.intent, u.follow_up, u.rule = "without", True, f"without-{tag}"
+        u.slot_texts["excl"] = m.group("excl")
+        u.excluded.append(linker.link(m.group("excl"), ("ingredient", "tool") if zh else ("ingredient", "tool", "role")))
+        return
+    m = follow_rx.match(body)
+    if not m:
+        return
+    u.follow_up, u.rule, u.intent = True, f"ellipsis-{tag}", "follow"
+    if _is_pronoun(clean_slot(m.group("item")), tag):
+        return  # "what about it?": everything comes from memory
+    u.slot_texts["item"] = m.group("item")
+    u.mentions.extend(linker.scan(m.group("item"), min_len=1 if zh else 2) or [linker.link(m.group("item"))])

@@ -179,9 +179,9 @@ def shared(graph: GraphStore, a_id: str, b_id: str) -> list[tuple[GraphFact, Gra
 
 def recipes_without(graph: GraphStore, exclude_ids: list[str], include_ids: list[str] | None = None, *, limit: int = 15) -> tuple[int, list[GraphFact]]:
     """Recipes that CONTAIN none of ``exclude_ids`` (and, when given, some of
-    ``include_ids``). Returns ``(total count, facts)``; with ``include_ids`` the
-    facts are the positive CONTAINS edges, otherwise synthetic "lacks" facts
-    are not invented: the list is of recipes as RELATED-free name facts."""
+    ``include_ids``). Returns ``(total count, facts)``: with ``include_ids``
+    the positive CONTAINS edges (at most ``limit``), otherwise no facts — use
+    :func:`recipe_names_without` for the names."""
     if include_ids:
         rows = graph.query(
             "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.type = 'recipe' AND b.id IN $inc "
@@ -207,17 +207,6 @@ def recipe_names_without(graph: GraphStore, exclude_ids: list[str], *, limit: in
         "RETURN a.id AS id, a.name AS name, a.doc AS doc ORDER BY a.name LIMIT $limit",
         {"exc": exclude_ids, "limit": limit},
     )
-
-
-def related(graph: GraphStore, entity_ids: list[str], *, limit: int = 20) -> list[GraphFact]:
-    """RELATED triples touching ``entity_ids`` (either side)."""
-    rows = graph.query(
-        "MATCH (a:Entity)-[r:RELATED]->(b:Entity) WHERE a.id IN $ids OR b.id IN $ids "
-        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, r.predicate AS pred, {_PROV} "
-        "ORDER BY r.confidence DESC, r.doc, r.line LIMIT $limit",
-        {"ids": entity_ids, "limit": limit},
-    )
-    return [_fact(r, "RELATED", {"predicate": r["pred"]}) for r in rows]
 
 
 def steps(graph: GraphStore, doc: str, *, section_like: str | None = None, limit: int = 40) -> list[GraphFact]:
