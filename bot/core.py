@@ -306,12 +306,12 @@ class ThreadGraphBot:
         if not found and intent in ("general", "responsibility", "steps") and passages and mode != "graph":
             good = [p for p in passages if mode != "vector" or p.score >= VECTOR_FOUND_MIN]
             if good and self._passages_support(q, hits):
-                text = C.passages_text(lang, good, question=q.text if intent != "steps" else "")
+                text = C.passages_text(lang, good, question="" if (intent == "steps" and q.ctx) else q.text)
                 found = True
         if mode == "vector" and passages:
             good = [p for p in passages if p.score >= VECTOR_FOUND_MIN]
             if good:
-                text = C.passages_text(lang, good, question=q.text if intent != "steps" else "")
+                text = C.passages_text(lang, good, question="" if (intent == "steps" and q.ctx) else q.text)
                 found = True
         if use_graph and intent == "general" and not facts and (q.ctx or q.items or q.roles):
             # open question about known entities: a 1–2 hop subgraph within the context budget
@@ -427,6 +427,15 @@ class ThreadGraphBot:
                 seen = {h.id for h in hits}
             names = [m.name.casefold() for m in q.roles]
             hits.sort(key=lambda h: 0 if any(n in (h.section or "").casefold() for n in names) else 1)
+        codes = re.findall(r"\b[A-Za-z]{2,}-?\d+\b", q.text) if mode == "hybrid" else []
+        if codes:
+            # identifiers ("SEV-5", "P1", "HTTP-503") must appear verbatim: search for them and put
+            # the passages that contain every one of them first
+            seen = {h.id for h in hits}
+            for code in codes:
+                hits += [h for h in kb.vectors.search(code, None, limit=16, mode="fts") if h.id not in seen]
+                seen = {h.id for h in hits}
+            hits.sort(key=lambda h: 0 if all(re.search(rf"\b{re.escape(c)}\b", h.text, re.I) for c in codes) else 1)
         if q.definition and mode == "hybrid":
             # also a full-text search for the term alone, then definitions first (stable sort)
             seen = {h.id for h in hits}

@@ -408,3 +408,9 @@ def test_passage_excerpt_starts_at_the_matching_sentence():
     text = "Intro sentence about nothing. Another filler line. SEV-5 issues get a JIRA ticket. Trailing words."
     assert focused_snippet(text, "How do we handle a SEV-5?", 80).startswith("SEV-5 issues get a JIRA ticket")
     assert focused_snippet(text, "", 80).startswith("Intro sentence")
+
+
+def test_identifier_in_question_must_appear_in_the_top_passage(ask):
+    a = ask("How do we handle a SEV-5?", thread="sev5")
+    assert a.found and "SEV-5" in a.passages[0].text
+    assert "SEV-5" in a.answer.split("\n")[1]  # the excerpt starts at the matching row
