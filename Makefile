@@ -24,11 +24,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
 
-## make bench: ingest, answer-latency and evaluation benchmarks; writes benchmarks/results/.
+## make bench: ingest, answer-latency, evaluation and generalization benchmarks; writes benchmarks/results/.
 bench: $(STAMP)
 	$(DEMO_ENV) HF_HUB_OFFLINE=1 $(PY) benchmarks/ingest.py
 	$(DEMO_ENV) HF_HUB_OFFLINE=1 $(PY) benchmarks/answer.py
 	$(DEMO_ENV) HF_HUB_OFFLINE=1 $(PY) benchmarks/eval.py
+	$(DEMO_ENV) HF_HUB_OFFLINE=1 $(PY) benchmarks/generalization.py
 
 clean:
 	rm -rf $(VENV) data

@@ -25,11 +25,13 @@ def _pct(v) -> str:
 def render() -> str:
     """The markdown text (str)."""
     ing, ans, ev = _load("ingest.json"), _load("answer.json"), _load("eval.json")
+    gen = _load("generalization.json")
     m = (ing or ans or {}).get("machine") or C.machine()
     dates = sorted(filter(None, [x and (x.get("date") or x.get("started")) for x in (ing, ans, ev)]))
     out = ["## Benchmark results", "",
            f"`make bench` on {dates[-1][:10] if dates else C.now()[:10]}, machine: {m['nproc']} CPUs, "
            f"{m['ram_gib']} GiB RAM ({m.get('platform', '')}); embedding model multilingual-e5-small int8; no LLM.", ""]
+    out += _generalization(gen)
     if ev:
         n_cases = len({r["id"] for r in ev["results"]})
         out += [f"### Evaluation ({n_cases} cases, `benchmarks/cases/`; pass = every turn right)", "",
@@ -68,6 +70,33 @@ def render() -> str:
                        f"{r['docs_per_s']:.1f} | {r['chunks_per_s']:.0f} | {r['peak_rss_mb']:.0f} |")
         out.append("")
     return "\n".join(out)
+
+
+def _generalization(gen: dict | None) -> list[str]:
+    """Rows of the generalization table (``benchmarks/generalization.py``)."""
+    if not gen or not gen.get("runs"):
+        return ["_No generalization.json yet (run benchmarks/generalization.py)._", ""]
+    out = ["### Generalization (public collections no rule was written against; `benchmarks/generalization/`)", "",
+           "Turn pass = share of conversation turns answered right. Recall = share of the substitutions, optional "
+           "items, stand-ins and fallbacks the documents state (gold file) that became graph edges; precision = share "
+           "of a 50-edge sample judged right against the text. *blind* corpora were never read by anyone writing "
+           "code; their first run is recorded once and never overwritten.", "",
+           "| corpus | kind | split | turns | hybrid | vector-only | found acc. | not-found acc. | gold recall | precision (judged) | blind, first run |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    order = sorted(gen["runs"].values(), key=lambda r: (r.get("split") != "blind", r.get("kind") or "", r["name"]))
+    for r in order:
+        h, v, g, p = r["modes"]["hybrid"], r["modes"]["vector"], r["gold"], r["precision"]
+        first = (gen.get("first_runs") or {}).get(r["name"])
+        fr = "–"
+        if first and first.get("split") == "blind":
+            fr = (f"{_pct(first['modes']['hybrid']['turn_pass'])} turns, recall {_pct(first['gold']['recall'])} "
+                  f"({first['date'][:10]}, {first.get('commit', '')})")
+        prec = f"{_pct(p['precision'])} ({p['judged']})" if p.get("judged") else "not judged yet"
+        out.append(f"| {r['name']} | {r.get('kind')} | {r.get('split')} | {h['turns']} | **{_pct(h['turn_pass'])}** | "
+                   f"{_pct(v['turn_pass'])} | {_pct(h['found_acc'])} | {_pct(h['notfound_acc'])} | "
+                   f"{_pct(g['recall'])} ({g['found']}/{g['total']}) | {prec} | {fr} |")
+    out.append("")
+    return out
 
 
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
