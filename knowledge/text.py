@@ -1,0 +1,330 @@
+"""One text toolkit for ingest and bot alike: script and language detection,
+sentence splitting, stop words, plural folding, Unicode normalization of names
+and one dictionary linker.
+
+* **Normalization** (:func:`normalize`, :func:`name_key`): NFKC (full-width →
+  half-width, compatibility forms), case folding, accents stripped (NFD, then
+  combining marks dropped), traditional → simplified Chinese through
+  ``opencc-python-reimplemented`` (the ``t2s`` table of the OpenCC project),
+  whitespace collapsed; :func:`name_key` also removes spaces inside CJK/Hangul
+  names (닭 가슴살 = 닭가슴살) and folds an English plural on the last word.
+  Every step maps one input character to at most one output character, so
+  :class:`DictLinker` maps matches back to offsets in the original text.
+* **Dictionary linking** (:class:`DictLinker`): an Aho–Corasick automaton
+  (``pyahocorasick``) over normalized keys, giving the non-overlapping
+  longest matches (leftmost first), Latin matches only on word boundaries.
+* The word lists (stop words, plural exceptions) are data in
+  ``knowledge/lexicon/*.yaml``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Iterable, TypeVar
+
+import yaml
+
+LEXICON_DIR = Path(__file__).with_name("lexicon")
+
+#: CJK ideographs: Extension A, the URO, compatibility ideographs, Extension B+.
+CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+CJK_RE = re.compile(f"[{CJK_CLASS}]")
+HANGUL_CLASS = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
+KANA_CLASS = "\u3040-\u30ff"
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+@functools.lru_cache(maxsize=None)
+def lexicon(name: str) -> Any:
+    """The parsed YAML data file ``knowledge/lexicon/<name>.yaml`` (cached).
+    Raises ``FileNotFoundError`` when it does not exist."""
+    return yaml.safe_load((LEXICON_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+# -- script and language -----------------------------------------------------------
+def has_cjk(text: str) -> bool:
+    """True when ``text`` contains a CJK ideograph."""
+    return CJK_RE.search(text) is not None
+
+
+def is_cjk_char(ch: str) -> bool:
+    """True for one CJK ideograph."""
+    return CJK_RE.fullmatch(ch) is not None
+
+
+def is_word_char(ch: str) -> bool:
+    """True for a character that continues a Latin word (ASCII letter/digit or
+    an accented Latin letter); CJK characters are never word-continuing."""
+    return ch.isalnum() and not is_cjk_char(ch) and not re.match(f"[{HANGUL_CLASS}{KANA_CLASS}]", ch)
+
+
+def detect_language(text: str) -> str:
+    """``"zh"``, ``"en"`` or ``""`` (no letters).
+
+    ``"zh"`` when CJK ideographs are at least twice the Latin words, unless a
+    short text starts as an English sentence ("Is 大葱 required in 宫保鸡丁?"
+    is English, "IC是什么" Chinese)."""
+    cjk = len(CJK_RE.findall(text))
+    words = _LATIN_WORD.findall(text)
+    if not cjk and not words:
+        return ""
+    first = re.search(f"[A-Za-z{CJK_CLASS}]", text)
+    if cjk and len(words) >= 2 and first and first.group().isascii() and len(text) <= 300:
+        return "en"
+    return "zh" if cjk and cjk >= 2 * len(words) else "en"
+
+
+# -- sentences ---------------------------------------------------------------------
+# A sentence ends after 。！？；… (and a closing quote/bracket), after .!?; before
+# whitespace (so "3.5", "v1.2" and URLs stay whole), or at a newline.
+_SENT_END = re.compile(
+    r"(?<=[。！？；…])(?![”’」』）)\]\"'。！？])|(?<=[。！？；][”’」』）)\]\"'])"
+    r"|(?<=[.!?;])(?=\s)|(?<=[.!?;][”’)\]\"'])(?=\s)|(?<=\n)")
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|Mr|Mrs|Ms|Dr|St|No|tbsp|tsp|oz|lb)|\b[A-Z])\.$")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` offsets of the sentences of ``text``, stripped of
+    surrounding whitespace, in order; empty sentences are dropped. An
+    abbreviation ("e.g.", "Mr.", "1 tbsp.") does not end a sentence."""
+    cuts = [0]
+    for m in _SENT_END.finditer(text):
+        p = m.start()
+        if 0 < p < len(text) and not _ABBREV.search(text[max(0, p - 8):p]):
+            cuts.append(p)
+    cuts.append(len(text))
+    spans = []
+    for a, b in zip(cuts, cuts[1:]):
+        seg = text[a:b]
+        lead = len(seg) - len(seg.lstrip())
+        trail = len(seg.rstrip())
+        if trail > lead:
+            spans.append((a + lead, a + trail))
+    return spans
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (see :func:`sentence_spans`)."""
+    return [text[a:b] for a, b in sentence_spans(text)]
+
+
+# -- words -------------------------------------------------------------------------
+def stop_words(lang: str) -> frozenset[str]:
+    """Function words of ``lang`` (``"en"``: words; ``"zh"``: characters), from
+    ``knowledge/lexicon/stopwords.yaml``."""
+    data = lexicon("stopwords")
+    if lang == "zh":
+        return frozenset(data["zh"])
+    return frozenset(data["en"].split())
+
+
+@functools.lru_cache(maxsize=65536)
+def singular(word: str) -> str:
+    """English singular of one lower-case word by suffix rules
+    (berries → berry, tomatoes → tomato, dishes → dish, eggs → egg); words
+    ending in ss/us/is and the exceptions of ``lexicon/plurals.yaml`` are
+    kept. Non-ASCII words are returned unchanged."""
+    w = word
+    if not w.isascii() or len(w) <= 3:
+        return w
+    data = lexicon("plurals")
+    if w in data["irregular"]:
+        return data["irregular"][w]
+    if w in data["invariant"]:
+        return w
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("oes", "ches", "shes", "sses", "xes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def content_words(text: str, lang: str | None = None) -> list[str]:
+    """Latin content words of ``text`` (case-folded, stop words and words of
+    ≤ 2 letters dropped) — the ``lang`` argument is accepted for symmetry."""
+    stop = stop_words("en")
+    return [w for w in re.findall(r"[a-z0-9][a-z0-9-]*", text.casefold()) if w not in stop and len(w) > 2]
+
+
+def cjk_bigrams(text: str) -> list[str]:
+    """Overlapping 2-character grams of the CJK runs of ``text`` whose
+    characters are not Chinese function characters."""
+    stop = stop_words("zh")
+    grams = [run[i:i + 2] for run in re.findall(f"[{CJK_CLASS}]+", text) for i in range(len(run) - 1)]
+    return [g for g in grams if g[0] not in stop and g[1] not in stop]
+
+
+# -- normalization -----------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def _t2s():
+    from opencc import OpenCC
+
+    return OpenCC("t2s")
+
+
+@functools.lru_cache(maxsize=65536)
+def _fold_char(ch: str) -> str:
+    """One character normalized: NFKC, casefold, accents off, traditional →
+    simplified; returns ``""`` (dropped) or one character, never more."""
+    s = unicodedata.normalize("NFKC", ch).casefold()
+    s = "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c))
+    if len(s) != 1:  # ß → ss, ﬁ → fi, ㎏ → kg: keep a one-to-one map
+        s = ch.casefold() if len(ch.casefold()) == 1 else ch
+    if is_cjk_char(s):
+        s = _t2s().convert(s) or s
+    if s.isspace():
+        return " "
+    return s
+
+
+def fold(text: str) -> tuple[str, list[int]]:
+    """``(folded, index)``: ``text`` with each character normalized by
+    :func:`_fold_char` and ``index[i]`` the offset in ``text`` of folded
+    character ``i`` (a folded string is never longer than the original)."""
+    out, idx = [], []
+    for i, ch in enumerate(text):
+        f = _fold_char(ch)
+        if f:
+            out.append(f)
+            idx.append(i)
+    return "".join(out), idx
+
+
+def normalize(text: str) -> str:
+    """NFKC, case folding, no accents, simplified Chinese, whitespace runs →
+    one space, stripped. ``normalize("雞胸肉") == "鸡胸肉"``,
+    ``normalize("Crème Fraîche") == "creme fraiche"``, ``normalize("ＢＢＱ醬") == "bbq酱"``."""
+    return re.sub(r"\s+", " ", fold(text)[0]).strip()
+
+
+_NON_LATIN_SPACE = re.compile(f"(?<=[{CJK_CLASS}{HANGUL_CLASS}{KANA_CLASS}]) (?=[{CJK_CLASS}{HANGUL_CLASS}{KANA_CLASS}])")
+
+
+def name_key(name: str) -> str:
+    """The key two surface names share when they are one name: :func:`normalize`,
+    no spaces between CJK/Hangul/Kana characters, the last English word in the
+    singular (``"Fresh Tomatoes" → "fresh tomato"``, ``"닭 가슴살" → "닭가슴살"``)."""
+    s = _NON_LATIN_SPACE.sub("", normalize(name))
+    m = re.search(r"([a-z]+)$", s)
+    if m and (m.start() == 0 or not s[m.start() - 1].isalpha()):
+        s = s[: m.start()] + singular(m.group(1))
+    return s
+
+
+# -- dictionary linking ------------------------------------------------------------
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Match(Generic[T]):
+    """One dictionary hit: ``start``/``end`` offsets in the scanned text,
+    ``surface`` as written there, ``key`` the matched dictionary key and
+    ``values`` the payloads registered under it."""
+
+    start: int
+    end: int
+    surface: str
+    key: str
+    values: tuple
+
+
+class DictLinker(Generic[T]):
+    """Longest-match dictionary scanner over normalized text (Aho–Corasick).
+
+    ``add(surface, value)`` registers a payload under ``name_key``-style
+    normalization of ``surface`` (:func:`normalize` with CJK spaces removed;
+    plurals are matched by also registering the singular key).
+    ``scan(text)`` returns the non-overlapping matches, longest first at the
+    leftmost position; a match that starts or ends inside a Latin word is
+    skipped. ``get(surface)`` looks one name up exactly.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[str, list[T]] = {}
+        self._automaton = None
+
+    @staticmethod
+    def key(surface: str) -> str:
+        """Dictionary key of ``surface``: :func:`normalize` without spaces between CJK characters."""
+        return _NON_LATIN_SPACE.sub("", normalize(surface))
+
+    def add(self, surface: str, value: T) -> None:
+        """Register ``value`` under ``surface`` (and its singular form)."""
+        k = self.key(surface)
+        if not k:
+            return
+        for kk in dict.fromkeys([k, name_key(surface)]):
+            lst = self._values.setdefault(kk, [])
+            if value not in lst:
+                lst.append(value)
+        self._automaton = None
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, surface: str) -> bool:
+        return self.key(surface) in self._values or name_key(surface) in self._values
+
+    def keys(self) -> Iterable[str]:
+        """Every registered key."""
+        return self._values.keys()
+
+    def get(self, surface: str) -> list[T]:
+        """Payloads registered under ``surface`` exactly (after normalization; plural-tolerant)."""
+        return list(self._values.get(self.key(surface)) or self._values.get(name_key(surface)) or [])
+
+    def _build(self):
+        import ahocorasick
+
+        a = ahocorasick.Automaton()
+        for k in self._values:
+            a.add_word(k, k)
+        if len(a):
+            a.make_automaton()
+        self._automaton = a
+        return a
+
+    def scan(self, text: str, *, min_len: int = 1) -> list[Match[T]]:
+        """Non-overlapping longest matches of registered keys in ``text``
+        (offsets into ``text`` as given). Keys shorter than ``min_len``
+        characters are ignored."""
+        a = self._automaton if self._automaton is not None else self._build()
+        if not len(a) or not text:
+            return []
+        folded, idx = fold(text)
+        # spaces between CJK characters are not part of keys: drop them from the scan too
+        keep = [i for i, ch in enumerate(folded)
+                if not (ch == " " and 0 < i < len(folded) - 1 and not is_word_char(folded[i - 1]) and not is_word_char(folded[i + 1])
+                        and (not folded[i - 1].isascii() and not folded[i + 1].isascii()))]
+        hay = "".join(folded[i] for i in keep)
+        pos = [idx[i] for i in keep]
+        cands = []
+        for end, k in a.iter(hay):
+            start = end - len(k) + 1
+            if len(k) < min_len:
+                continue
+            if is_word_char(hay[start]) and start > 0 and is_word_char(hay[start - 1]):
+                continue
+            stop = end + 1
+            if is_word_char(hay[end]) and stop < len(hay) and is_word_char(hay[stop]):
+                # a Latin key may be followed by a plural ending: "pancake" in "pancakes"
+                tail = re.match(r"(?:e?s|')(?![^\W_])", hay[stop:stop + 3])
+                if not tail:
+                    continue
+                stop += len(tail.group()) if tail.group() != "'" else 0
+            cands.append((start, stop, k))
+        cands.sort(key=lambda c: (c[0], -(c[1] - c[0])))
+        out, last = [], 0
+        for s, e, k in cands:
+            if s < last:
+                continue
+            o_s, o_e = pos[s], pos[e - 1] + 1
+            out.append(Match(o_s, o_e, text[o_s:o_e], k, tuple(self._values[k])))
+            last = e
+        return out
