@@ -1,0 +1,311 @@
+"""The sentence reader: relation cues in one sentence, from language data.
+
+A *cue* is a construction of a language that states a relation between two
+things the sentence names: Y instead of X (``substitute``), Y acting for X when
+X is unavailable (``standin``: a role or a system), X may be left out
+(``optional``). The constructions are data (``knowledge/lexicon/cues.yaml``),
+one regular expression per construction with slots ``x`` and ``y``; nothing
+here knows a dish, a role or a document.
+
+:func:`read` returns every cue of a sentence with its raw slot texts cut to
+the phrase nearest the cue (:func:`cut_phrase`). Whether a slot names
+something the document knows (anchoring) is decided by the caller: ingest
+links X to the document's own names, the bot's passage reader to the
+question's entity. Both scripts' rules run on every sentence, so mixed text
+("花椒 or 麻椒") is read too.
+
+Regexes are bounded (every slot has a length cap and no nested quantifier),
+so a sentence of any length is read in linear time per rule.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from .text import CJK_CLASS, has_cjk, lexicon
+
+KINDS = ("substitute", "standin", "optional")
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    """One relation cue in a sentence.
+
+    ``kind`` is one of :data:`KINDS`; ``rule`` the rule id of cues.yaml;
+    ``x``/``y`` the slot phrases (``x == ""`` with ``focus`` true: X is the item
+    the sentence is about, given by the caller; ``y == ""`` for ``optional``);
+    ``start``/``end`` the matched span in the sentence (characters);
+    ``confidence`` in [0, 1]; ``cond`` the condition stated with it ("if X is
+    down"), ``ratio`` an amount relation ("等重", "the same amount");
+    ``head`` the phrase before the parenthesis the cue was read in (the
+    thing the note is about), ``""`` outside parentheses."""
+
+    kind: str
+    rule: str
+    x: str
+    y: str
+    start: int
+    end: int
+    confidence: float
+    focus: bool = False
+    item_only: bool = False
+    head: str = ""
+    cond: str = ""
+    ratio: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    kind: str
+    id: str
+    rx: re.Pattern
+    conf: float
+    focus: bool
+    item_only: bool
+    clause_y: bool
+
+
+def _expand(pattern: str, macros: dict[str, str]) -> str:
+    for _ in range(3):  # macros may use macros
+        for k, v in macros.items():
+            pattern = pattern.replace("{" + k + "}", v)
+    return pattern
+
+
+@functools.lru_cache(maxsize=1)
+def rules() -> tuple[_Rule, ...]:
+    """Every rule of ``lexicon/cues.yaml``, compiled (case-insensitive).
+    Raises ``re.error`` naming the rule id when a pattern does not compile."""
+    data = lexicon("cues")
+    out = []
+    for kind in KINDS:
+        for lang, items in (data.get(kind) or {}).items():
+            macros = data["macros"][lang]
+            for r in items:
+                try:
+                    rx = re.compile(_expand(r["re"], macros), re.I)
+                except re.error as exc:
+                    raise re.error(f"cue rule {r['id']}: {exc}") from None
+                out.append(_Rule(kind, r["id"], rx, float(r.get("conf", 0.8)), r.get("x") == "focus",
+                                 r.get("scope") == "item", r.get("y") == "clause"))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def _words() -> dict:
+    data = lexicon("cues")
+    return {
+        "edges": {lang: {w.casefold() for w in ws} for lang, ws in data["edges"].items()},
+        "stops": data["stops"],
+        "not_names": {lang: {w.casefold() for w in ws} for lang, ws in data["not_names"].items()},
+        "ratios": [r for lang in ("zh", "en") for r in data["ratios"][lang]],
+    }
+
+
+_CLAUSE = re.compile(r"[，,；;。!！?？:：]|\.(?=\s|$)")
+_COND = re.compile(r"(?:^|\b)(?:if|when|while|in case|unless)\b[^,.;]{1,80}|(?:如果|若|要是|没有)[^，,。；;]{1,20}", re.I)
+
+
+def cut_phrase(text: str, side: str) -> str:
+    """Cut a raw slot to the phrase nearest the cue: for ``side="x"`` (the slot
+    before the cue) the last clause and what follows the last stop phrase; for
+    ``side="y"`` the first clause up to the first stop phrase. Edge words
+    ("the", "some", "的", "适量"…) are trimmed. Returns ``""`` when nothing
+    name-like is left (a pronoun, a vague word)."""
+    s = " " + re.sub(r"\s+", " ", text).strip() + " "
+    lang = "zh" if has_cjk(s) else "en"
+    words = _words()
+    parts = [p for p in _CLAUSE.split(s) if p.strip()]
+    if not parts:
+        return ""
+    s = " " + (parts[-1] if side == "x" else parts[0]).strip() + " "
+    stops = words["stops"]["en"] + (words["stops"]["zh"] if lang == "zh" else [])
+    low = s.casefold()
+    if side == "y":
+        cut = min((i for i in (low.find(st.casefold(), 1) for st in stops) if i > 0), default=len(s))
+        s = s[:cut]
+    else:
+        best = 0
+        for st in stops:
+            i = low.rfind(st.casefold())
+            if i >= 0 and i + len(st) < len(s) - 1:
+                best = max(best, i + len(st))
+        s = s[best:]
+    s = s.strip(" \t\"'“”‘’`*_-—–·•:：")
+    s = _trim_edges(s, lang)
+    if not s or s.casefold() in words["not_names"]["en"] or s in words["not_names"]["zh"]:
+        return ""
+    return s
+
+
+def _trim_edges(s: str, lang: str) -> str:
+    edges = _words()["edges"]
+    if s in edges["zh"] or s.casefold() in edges["en"]:
+        return ""
+    if re.search(f"[{CJK_CLASS}]", s):
+        ch_edges = sorted(edges["zh"], key=len, reverse=True)
+        changed = True
+        while changed and s:
+            changed = False
+            for e in ch_edges:
+                if s.startswith(e) and len(s) > len(e):
+                    s, changed = s[len(e):].strip(), True
+                elif s.endswith(e) and len(s) > len(e):
+                    s, changed = s[: -len(e)].strip(), True
+    toks = s.split()
+    while toks and toks[0].casefold().strip(",.") in edges["en"]:
+        toks.pop(0)
+    while toks and toks[-1].casefold().strip(",.") in edges["en"]:
+        toks.pop()
+    return " ".join(toks).strip()
+
+
+def _ratio(sentence: str) -> str:
+    low = sentence.casefold()
+    return next((r for r in _words()["ratios"] if r.casefold() in low), "")
+
+
+_PAREN = re.compile(r"[(（]([^()（）]{1,200})[)）]")
+_UNAVAILABLE_X = None
+
+
+def _cond_x(cond: str) -> str:
+    """X named by an unavailability condition ("if Slack has an outage" → "Slack")."""
+    global _UNAVAILABLE_X
+    if _UNAVAILABLE_X is None:
+        macros = lexicon("cues")["macros"]["en"]
+        _UNAVAILABLE_X = re.compile(_expand(r"(?:if|when|while|should|in case) (?:the |our |your |a )?{X} {BE_UNAVAILABLE}", macros), re.I)
+    m = _UNAVAILABLE_X.search(cond)
+    return cut_phrase(m.group("x"), "x") if m else ""
+
+
+_TRAIL_PROPER = re.compile(r"((?:[A-Z][\w.\-]*\s+){0,4}[A-Z][\w.\-]*)\s*$")
+
+
+def _head(before: str) -> str:
+    """The thing a parenthesised note is about: the phrase just before the
+    parenthesis — its trailing capitalized name in prose ("brief the Director
+    (or …)" → "Director"), else the phrase cut as an X slot."""
+    seg = re.split(r"[，,；;。!！?？:：]|\.(?=\s|$)", before)[-1]
+    m = _TRAIL_PROPER.search(seg)
+    if m and len(seg.split()) > len(m.group(1).split()):
+        return m.group(1).strip()
+    return cut_phrase(seg, "x")
+
+
+def _mask_parens(sentence: str) -> str:
+    """``sentence`` with every parenthesised group blanked (same length), so
+    "a backup CDN (see below) that …" reads as one clause."""
+    return _PAREN.sub(lambda m: " " * len(m.group()), sentence)
+
+
+def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
+    out = []
+    for r in rules():
+        if r.item_only and not in_item:
+            continue
+        for m in r.rx.finditer(text):
+            gd = m.groupdict()
+            raw_x, raw_y = gd.get("x") or "", gd.get("y") or ""
+            x = cut_phrase(raw_x, "x") if raw_x.strip() else ""
+            y = cut_phrase(raw_y, "y") if raw_y.strip() else ""
+            if r.clause_y and raw_y:
+                y = clause_object(raw_y) or y
+            cond_m = _COND.search(text)
+            cond = cond_m.group().strip() if cond_m and r.kind != "optional" else ""
+            if r.kind != "optional":
+                if not y:
+                    continue
+                if not x and r.kind == "standin" and cond:
+                    x = _cond_x(cond)
+                if not x and not r.focus and raw_x.strip():
+                    continue  # an X slot that names nothing usable
+                if x and x.casefold() == y.casefold():
+                    continue
+            out.append(Cue(r.kind, r.id, x, y, offset + m.start(), offset + m.end(), r.conf, focus=not x,
+                           item_only=r.item_only, head=head, cond=cond,
+                           ratio=_ratio(text) if r.kind == "substitute" else ""))
+    return out
+
+
+def read(sentence: str, *, in_item: bool = False) -> list[Cue]:
+    """Every relation cue of ``sentence`` (str, one sentence or list item).
+
+    The sentence is read with its parenthesised groups blanked, then each
+    group is read on its own with X defaulting to the phrase just before the
+    opening parenthesis ("butter (or margarine)", "X（可用 Y 代替）").
+    ``in_item`` is true when the text is a list item (an ingredient line):
+    then "X or Y" / "X 或 Y" rules apply too. Cues come in text order;
+    overlapping cues stating the same relation keep the most confident one. A
+    cue whose Y cuts to nothing is dropped; ``focus`` is true when X is left
+    to the caller (the item the sentence is about)."""
+    out = _match_all(_mask_parens(sentence), 0, in_item, "")
+    for m in _PAREN.finditer(sentence):
+        head = _head(sentence[: m.start()])
+        inner = m.group(1)
+        out += _match_all(inner, m.start(1), False, head)
+        # "（可选，没有 X 可以用 Y 代替）": each clause of a note starts a reading
+    conds = " ".join(c.cond.casefold() for c in out if c.kind != "optional")
+    out = [c for c in out if not (c.kind == "optional" and conds and sentence[c.start:c.end].strip(" ,.()").casefold() in conds)]
+    out.sort(key=lambda c: (c.start, -c.confidence))
+    kept: list[Cue] = []
+    for c in out:
+        clash = next((k for k in kept if (k.kind == c.kind or (k.x, k.y) == (c.x, c.y))
+                      and c.start < k.end and k.start < c.end), None)
+        if clash is None:
+            kept.append(c)
+        elif (c.confidence, bool(c.x)) > (clash.confidence, bool(clash.x)):
+            kept[kept.index(clash)] = c
+    return kept
+
+
+_PREP_OBJ = re.compile(r"\b(?:on|to|via|in|into|from|through|using|with|at|onto|over)\s+(?:the |a |an |our |your |their )?"
+                       r"((?:[\w@#.\-/]+)(?:\s+[\w@#.\-/]+){0,5})\s*$", re.I)
+_PROPER = re.compile(r"(?<![\w.])((?:[A-Z][\w.\-]*|#[\w\-]+)(?:\s+(?:[A-Z][\w.\-]*|of|for|and))*(?:\s+[A-Z][\w.\-]*|))")
+_LEAD = re.compile(r"^(?:(?:so|then|and|but|just|please|instead)\s+)*(?:(?:we|you|they|i|someone|somebody|one|the team)(?:'ll|'d|’ll)?\s+)?"
+                   r"(?:(?:can|could|will|would|should|may|might|must|need to|needs to|have to|has to|are able to|is able to|"
+                   r"still|also|then|just|always|continue to|try to|want to)\s+)*", re.I)
+
+
+def clause_object(clause: str) -> str:
+    """The thing an action clause turns to ("post updates on the main
+    website" → "main website", "we use Google Spaces" → "Google Spaces",
+    "you can still clone a repo from CodeCommit" → "CodeCommit"): a proper
+    name (capitalized words) if the clause has one after its verb, else the
+    object of its last preposition, else the object of its verb. ``""`` when
+    nothing name-like is found."""
+    c = re.split(r"\.(?=\s|$)|[;:!?]|,\s*(?:and|but|so|which)\b", clause, maxsplit=1)[0].strip()
+    c = _LEAD.sub("", c)
+    words = c.split()
+    if len(words) <= 4 and not re.match(r"(?i)(?:use|post|send|contact|go|switch|fall|try|ask|escalate|page|call|email|clone|serve|raise|message|tell|notify|check|log)\b", c):
+        return cut_phrase(c, "y")
+    body = " ".join(words[1:]) if words else ""
+    props = [p.strip() for p in _PROPER.findall(body) if p.strip() and p.strip().casefold() not in ("i", "the", "a")]
+    if props:
+        return cut_phrase(props[-1] if re.search(r"\b(?:on|to|via|in|from|through|using)\s+(?:the\s+)?" + re.escape(props[-1]), body) else props[0], "y")
+    m = _PREP_OBJ.search(body)
+    if m:
+        obj = re.split(r"\s+(?:for|in|on|to|from|with|at|by|until|during)\s+", m.group(1))[0]
+        return cut_phrase(obj, "y")
+    return cut_phrase(body, "y")
+
+
+_COMPOUND = re.compile(r"\s*(?:\+|＋|\band\b|\bplus\b|\bwith\b|和|加上|加|配|及|与|跟)\s*", re.I)
+_ALTS = re.compile(r"\s*(?:、|/|／|\bor\b|或者|或是|或)\s*", re.I)
+
+
+def split_alternatives(y: str) -> list[str]:
+    """Y phrases that are alternatives of each other ("A、B", "A or B", "A 或 B"),
+    each trimmed of edge words; a compound ("A + B", "A and B") stays one."""
+    parts = [p for p in _ALTS.split(y) if p and p.strip()]
+    return [q for q in (_trim_edges(p.strip(), "zh" if has_cjk(p) else "en") for p in parts) if q]
+
+
+def compound_parts(y: str) -> list[str]:
+    """The parts of a compound stand-in ("milk and a little lemon juice" →
+    ["milk", "lemon juice"]; "白糖 + 淀粉" → ["白糖", "淀粉"]); one part when
+    it is not a compound."""
+    parts = [p for p in _COMPOUND.split(y) if p and p.strip()]
+    return [q for q in (_trim_edges(p.strip(), "zh" if has_cjk(p) else "en") for p in parts) if q] or [y]
