@@ -107,6 +107,17 @@ def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None =
     return out[:limit]
 
 
+def replaceable_by(graph: GraphStore, item_id: str) -> list[GraphFact]:
+    """The reverse of :func:`substitutes`: directed SUBSTITUTES edges ``X -> item_id``,
+    i.e. the things ``item_id`` can replace (for a role: the roles it can take
+    on), best first."""
+    rows = graph.query(
+        f"MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE b.id = $id RETURN {_SUB_COLS} ORDER BY r.confidence DESC, a.name",
+        {"id": item_id},
+    )
+    return [_sub_fact(r) for r in rows]
+
+
 def _two_hop(graph: GraphStore, item_ids: list[str]) -> list[dict]:
     """Items that replace a replacement of the asked item (A→M→B) where both
     steps hold in the same context (or one is general); confidence halved."""
