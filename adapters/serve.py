@@ -36,46 +36,18 @@ from urllib.parse import urlparse
 
 from aiohttp import web
 
-from threadgraph.settings import Settings
+from ..settings import SecretRedactor, Settings
 
 log = logging.getLogger("threadgraph.serve")
 
 ROLES = ("all", "http", "worker")
 
 
-class RedactSecrets(logging.Filter):
-    """Logging filter replacing each secret value (token, signing secret…) with ``***``."""
-
-    def __init__(self, secrets: list[str]):
-        super().__init__()
-        self.secrets = [s for s in secrets if s and len(s) >= 6]
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
-        msg = record.getMessage()
-        redacted = msg
-        for s in self.secrets:
-            redacted = redacted.replace(s, "***")
-        if redacted != msg:
-            record.msg, record.args = redacted, None
-        return True
-
-
-def _secrets(settings: Settings) -> list[str]:
-    out = []
-    for name in ("slack_bot_token", "slack_app_token", "slack_signing_secret", "telegram_bot_token",
-                 "telegram_webhook_secret", "openai_api_key"):
-        v = getattr(settings, name, None)
-        if v is not None:
-            out.append(v.get_secret_value())
-    return out
-
-
-def install_log_redaction(settings: Settings) -> RedactSecrets:
-    """Attach a :class:`RedactSecrets` filter to every root handler, and quiet ``httpx`` (it logs
-    request URLs, which contain the Telegram token) to WARNING. Returns the filter."""
-    flt = RedactSecrets(_secrets(settings))
+def install_log_redaction(settings: Settings) -> SecretRedactor:
+    """Attach a :class:`~threadgraph.settings.SecretRedactor` for the secrets of ``settings`` to
+    every root handler, and quiet ``httpx`` (it logs request URLs, which contain the Telegram
+    token) to WARNING. Returns the filter."""
+    flt = SecretRedactor.for_settings(settings)
     root = logging.getLogger()
     if not root.handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
