@@ -190,8 +190,10 @@ def ask(
 
     from .bot.message import IncomingMessage, ThreadKey
 
+    from .bot.core import RETRIEVAL_MODES
+
     _logging(verbose)
-    if retrieval not in ("hybrid", "graph", "vector"):
+    if retrieval not in RETRIEVAL_MODES:
         console.print(f"[red]error[/red]: --retrieval must be hybrid, graph or vector, not {retrieval!r}")
         raise typer.Exit(2)
     bot = _open_bot(_settings(data_dir))
@@ -323,7 +325,7 @@ def eval_cmd(
     import json
     import tempfile
 
-    from .bot.evaluation import MODES, CaseError, load_cases, run_eval
+    from .evaluation import MODES, CaseError, load_cases, run_eval
     from .bot.memory import ThreadMemory
 
     _logging(False)
