@@ -200,7 +200,7 @@ class Server:
         for note in self.plan.notes:
             log.info(note)
         if self.plan.slack:
-            from threadgraph.adapters.slack import create_app
+            from .slack import create_app
 
             self.slack_app = await asyncio.to_thread(create_app, self.bot, self.settings)
             self.slack_adapter = self.slack_app.threadgraph_adapter
@@ -212,7 +212,7 @@ class Server:
                 await asyncio.to_thread(self.socket_handler.connect)
                 log.info("Slack: Socket Mode connected")
         if self.plan.telegram:
-            from threadgraph.adapters.telegram import build_application
+            from .telegram import build_application
 
             polling = self.plan.telegram == "polling"
             self.application = build_application(self.bot, self.settings, updater=polling)

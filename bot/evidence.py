@@ -18,9 +18,9 @@ from .query import Query
 
 #: Minimum cosine similarity for a vector-only hit to count as evidence.
 VECTOR_FOUND_MIN = 0.86
-#: Identifiers ("SEV-5", "P1", "HTTP-503") that must appear verbatim in a passage.
+#: Identifiers ("ABC-5", "P1", "HTTP-503") that must appear verbatim in a passage.
 _IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
-#: A capitalised multi-word name ("Safety Officer").
+#: A capitalised multi-word name ("Some Role").
 _PROPER_NAME = re.compile(r"(?:[A-Z][\w-]*\s+)+[A-Z][\w-]*")
 
 _EN_STOP = frozenset(
@@ -108,8 +108,8 @@ def passages_support(q: Query, hits: list[Hit]) -> bool:
 
 def lexical_support(phrase: str, text: str) -> bool:
     """True when ``text`` contains ``phrase`` (CJK: verbatim) or, for Latin
-    text, at least half of its content words (prefix match, so "postmortem"
-    matches "postmortems")."""
+    text, at least half of its content words (prefix match, so "review"
+    matches "reviews")."""
     if re.search(r"[\u3400-\u9fff]", phrase):
         return phrase in text
     ws = [w for w in re.findall(r"[a-z0-9]+", phrase.casefold()) if w not in _EN_STOP and len(w) > 2]
@@ -122,7 +122,7 @@ def defines(term: str, text: str) -> bool:
     """True when ``text`` reads like a definition of ``term``: the term starts a
     line, a table row or a bold label and is followed by ``|``, ``-``, ``:``,
     ``(`` or a definition verb ("is", "are"). A trailing generic noun of the
-    question ("SEV-1 incident") is dropped."""
+    question ("ABC-1 incident") is dropped."""
     parts = term.split()
     candidates = [term] + ([" ".join(parts[:-1])] if len(parts) > 1 else [])
     verbs = "|".join(rf"\b{re.escape(v)}\b" for v in words.definition_verbs())
@@ -142,7 +142,7 @@ def content_words(text: str) -> list[str]:
 
 def has_word(word: str, text: str) -> bool:
     """``word`` occurs in ``text`` as a whole word, allowing a short inflection
-    ("postmortem" ~ "postmortems", "page" ~ "paged") but not another word
+    ("review" ~ "reviews", "page" ~ "paged") but not another word
     sharing a prefix ("delete" is not "delegate")."""
     stem = word[:-1] if word.endswith("s") and len(word) > 4 else word
     return re.search(rf"\b{re.escape(stem)}[a-z]{{0,3}}\b", text, re.I) is not None

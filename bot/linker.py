@@ -97,7 +97,7 @@ class Linker:
         key = surface.casefold()
         cands = self.by_surface.get(key)
         if not cands and key.isascii() and key.endswith("s") and len(key) > 3:
-            cands = self.by_surface.get(key[:-1])  # "SMEs", "scribes"
+            cands = self.by_surface.get(key[:-1])  # a plural: "<name>s"
         if not cands:
             return None
         if types:
@@ -158,8 +158,8 @@ class Linker:
         for t in types or tuple(self.by_type):
             choices.extend(self.by_type.get(t, []))
         if choices and len(slot) >= 2:
-            # plain normalized Levenshtein: tolerates typos ("Incident Comander") but not
-            # partial overlaps (WRatio scores "chicken" vs "incident commander" at 90)
+            # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
+            # overlaps (WRatio scores a short word inside a long two-word name at 90)
             res = process.extractOne(slot.casefold(), choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
             if res is not None and (len(slot) >= 4 or not _CJK.search(slot)):
                 hit = self._pick(res[0], types)

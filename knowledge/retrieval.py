@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .graph import GraphStore
+from .text import lexicon
 
 _PROV = "r.id AS fid, r.doc AS doc, r.section AS section, r.line AS line, r.confidence AS confidence"
 
@@ -295,14 +296,14 @@ def neighbourhood(graph: GraphStore, entity_ids: list[str], *, per_hop: int = 12
     return out
 
 
-#: Modifiers that make a variant of the same ingredient (熟花生 is 花生).
-VARIANT_PREFIXES = ("熟", "生", "干", "鲜", "新鲜", "冷冻", "冻", "去皮", "带皮", "去骨", "整")
+#: Modifiers that make a variant of the same ingredient (a cooked X is an X), from ``lexicon/variants.yaml``.
+VARIANT_PREFIXES: tuple[str, ...] = tuple(lexicon("variants")["prefixes"])
 
 
 def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> list[str]:
     """Ids of ingredients that are a prefixed variant of one of ``names``
-    (Chinese compounds are head-final: 熟花生 and 生花生 are kinds of 花生,
-    花生油 is not). Only the prefixes in :data:`VARIANT_PREFIXES` count."""
+    (Chinese compounds are head-final: 熟X and 生X are kinds of X, X油 is
+    not). Only the prefixes in :data:`VARIANT_PREFIXES` count."""
     if not names:
         return []
     variants = [p + n for n in names for p in VARIANT_PREFIXES]
@@ -316,7 +317,7 @@ def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> li
 def section_steps(graph: GraphStore, titles: list[str], *, limit: int = 12) -> list[GraphFact]:
     """Steps listed under sections titled one of ``titles`` (exactly, case-
     insensitive), directly or one sub-heading down — e.g. the numbered list
-    under "Scribe > What are the responsibilities?" or "Steps for Scribe".
+    under "<role> > What are the responsibilities?" or "Steps for <role>".
     Facts are section CONTAINS step, ``properties.text`` the step text, in
     document and line order."""
     if not titles:

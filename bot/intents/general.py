@@ -70,7 +70,7 @@ class General(Intent):
 
 def responsible_for(graph, task: str) -> list[GraphFact]:
     """``responsible_for`` facts whose object matches the asked task ("the
-    status page" ~ "status page"): the object's content words all occur in
+    release notes" ~ "release notes"): the object's content words all occur in
     the task, or the task's in the object."""
     want = set(content_words(task))
     if not want:
