@@ -8,9 +8,8 @@ question's. Each intent's own sentences live in its module under
 
 from __future__ import annotations
 
-import re
-
 from ..knowledge.retrieval import GraphFact
+from ..knowledge.text import cjk_bigrams, content_words, split_sentences
 
 SNIPPET_CHARS = 160
 
@@ -36,14 +35,6 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
-_SENTENCE = re.compile(r"(?<=[。！？；!?;])|(?<=[.])\s+|\n+")
-_STOP_EN = frozenset("a an the of for to in on and or is are be do does how what who which when where why i we you it this that with by as at from can should".split())
-
-
-def _terms(question: str) -> list[str]:
-    words = [w for w in re.findall(r"[a-z0-9][a-z0-9-]*", question.casefold()) if w not in _STOP_EN and len(w) > 2]
-    grams = [run[i : i + 2] for run in re.findall(r"[\u3400-\u9fff]+", question) for i in range(len(run) - 1)]
-    return words + grams
 
 
 def focused_snippet(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
@@ -51,8 +42,8 @@ def focused_snippet(text: str, question: str = "", limit: int = SNIPPET_CHARS) -
     the sentence sharing most terms with ``question`` (English content words,
     Chinese character bigrams) — the query-biased snippet of search engines
     (Tombros & Sanderson, 1998) — or at the start when nothing matches."""
-    terms = _terms(question)
-    sentences = [x.strip() for x in _SENTENCE.split(text) if x and x.strip()]
+    terms = content_words(question) + cjk_bigrams(question)
+    sentences = split_sentences(text)
     if not terms or len(sentences) < 2:
         return snippet(text, limit)
     low = [x.casefold() for x in sentences]

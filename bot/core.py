@@ -26,7 +26,8 @@ from .message import IncomingMessage, ThreadKey
 from .query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 from .resolve import resolve
 from .respond import compose, retrieve
-from .understand import detect_language, understand
+from ..knowledge.text import detect_language
+from .understand import understand
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ class ThreadGraphBot:
             raise ValueError(f"retrieval must be one of {RETRIEVAL_MODES}, not {retrieval!r}")
         key = message.thread.key()
         text = (message.text or "").strip()
-        lang = detect_language(text)
+        lang = detect_language(text) or "en"
         if not text:
             return Answer(thread=key, question="", intent="general", found=False, language=lang,
                           answer=t(lang, "请问你想了解什么？", "What would you like to know?"))

@@ -11,6 +11,8 @@ import re
 
 from ..knowledge import retrieval as R
 from ..knowledge.retrieval import GraphFact
+from ..knowledge import text as T
+from ..knowledge.text import has_cjk
 from ..knowledge.vectors import Hit
 from . import words
 from .linker import Mention
@@ -23,11 +25,6 @@ _IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
 #: A capitalised multi-word name ("Some Role").
 _PROPER_NAME = re.compile(r"(?:[A-Z][\w-]*\s+)+[A-Z][\w-]*")
 
-_EN_STOP = frozenset(
-    "a an the of for to in on and or is are be do does how what who which when where why i we you my our "
-    "it its this that with by as at from can should steps step".split()
-)
-_ZH_STOP = set("的了是吗呢啊吧在和与及或有没不要用做个这那哪些什么怎么如何可以能会把被让给对为从到就也都还很更最请问")
 
 
 def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: int) -> list[Hit]:
@@ -110,9 +107,9 @@ def lexical_support(phrase: str, text: str) -> bool:
     """True when ``text`` contains ``phrase`` (CJK: verbatim) or, for Latin
     text, at least half of its content words (prefix match, so "review"
     matches "reviews")."""
-    if re.search(r"[\u3400-\u9fff]", phrase):
+    if has_cjk(phrase):
         return phrase in text
-    ws = [w for w in re.findall(r"[a-z0-9]+", phrase.casefold()) if w not in _EN_STOP and len(w) > 2]
+    ws = T.content_words(phrase)
     if not ws:
         return False
     return sum(1 for w in ws if has_word(w, text)) * 2 >= len(ws)
@@ -134,17 +131,16 @@ def defines(term: str, text: str) -> bool:
 
 
 def content_words(text: str) -> list[str]:
-    """Lower-case content words of an English phrase (stop words dropped,
-    a plural ``s`` trimmed)."""
-    ws = [w for w in re.findall(r"[a-z0-9]+", text.casefold()) if w not in _EN_STOP and len(w) > 2]
-    return [w[:-1] if w.endswith("s") and len(w) > 4 else w for w in ws]
+    """Lower-case content words of an English phrase in the singular
+    (:func:`threadgraph.knowledge.text.content_words`, then ``singular``)."""
+    return [T.singular(w) for w in T.content_words(text)]
 
 
 def has_word(word: str, text: str) -> bool:
     """``word`` occurs in ``text`` as a whole word, allowing a short inflection
     ("review" ~ "reviews", "page" ~ "paged") but not another word
     sharing a prefix ("delete" is not "delegate")."""
-    stem = word[:-1] if word.endswith("s") and len(word) > 4 else word
+    stem = T.singular(word)
     return re.search(rf"\b{re.escape(stem)}[a-z]{{0,3}}\b", text, re.I) is not None
 
 
@@ -153,10 +149,8 @@ def question_support(question: str, text: str) -> bool:
     no entity: ≥ 40 % of its English content words (prefix match) or of its
     Chinese character bigrams without function characters. A question with no
     content (punctuation, emoji) is never supported."""
-    ws = [w for w in re.findall(r"[a-z0-9]+", question.casefold()) if w not in _EN_STOP and len(w) > 2]
-    cjk = re.findall(r"[\u3400-\u9fff]+", question)
-    grams = [run[i : i + 2] for run in cjk for i in range(len(run) - 1)]
-    grams = [g for g in grams if not (g[0] in _ZH_STOP or g[1] in _ZH_STOP)]
+    ws = T.content_words(question)
+    grams = T.cjk_bigrams(question)
     if not ws and not grams:
         return False
     hits = sum(1 for w in ws if has_word(w, text)) + sum(1 for g in grams if g in text)

@@ -3,7 +3,8 @@
 In order:
 
 1. **longest match** — a maximal-munch scan of the text over a dictionary of
-   every KB name and alias (case-folded; CJK by character, Latin by word
+   every KB name and alias (:class:`~threadgraph.knowledge.text.DictLinker`:
+   Aho–Corasick over normalized names; CJK by character, Latin by word
    boundary), the dictionary-based segmentation used for Chinese word
    segmentation (e.g. Wong & Chan, 1996, "Chinese word segmentation based on
    maximum matching");
@@ -19,14 +20,13 @@ Unknown entities (a slot the KB does not know) are kept with type
 
 from __future__ import annotations
 
-import re
+import threading
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
+from ..knowledge.text import DictLinker, has_cjk, singular
 from . import words
-
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 #: A surface naming several entities links to the first type in this order.
 _TYPE_ORDER = {"recipe": 0, "role": 1, "ingredient": 2, "tool": 3, "document": 4, "artifact": 5, "concept": 6}
@@ -91,13 +91,14 @@ class Linker:
             lst.sort(key=lambda n: (_TYPE_ORDER.get(n.type, 9), n.surface != n.name, n.id))
             for t in {n.type for n in lst}:
                 self.by_type.setdefault(t, []).append(s)
-        self.max_len = max((len(s) for s in self.by_surface), default=0)
+        self._dicts: dict[tuple[str, ...] | None, DictLinker] = {}
+        self._lock = threading.Lock()
 
     def _pick(self, surface: str, types: tuple[str, ...] | None):
         key = surface.casefold()
         cands = self.by_surface.get(key)
-        if not cands and key.isascii() and key.endswith("s") and len(key) > 3:
-            cands = self.by_surface.get(key[:-1])  # a plural: "<name>s"
+        if not cands and key.isascii():
+            cands = self.by_surface.get(singular(key))  # a plural: "<name>s"
         if not cands:
             return None
         if types:
@@ -108,35 +109,37 @@ class Linker:
             return None
         return cands[0]
 
+    def _dictionary(self, types: tuple[str, ...] | None) -> DictLinker:
+        """The longest-match dictionary of the surfaces that pick an entity of
+        ``types`` (built once per type tuple). One-word Latin document,
+        concept and section titles ("about", "index") are left out: in a
+        question they are ordinary words."""
+        key = tuple(types) if types else None
+        d = self._dicts.get(key)
+        if d is None:
+            with self._lock:
+                d = self._dicts.get(key)
+                if d is None:
+                    d = DictLinker()
+                    for s in self.by_surface:
+                        hit = self._pick(s, types)
+                        if hit is None or (hit.type in ("document", "concept", "section") and s.isascii() and " " not in s):
+                            continue
+                        d.add(s, s)
+                    d.scan("")  # build the automaton before it is shared
+                    self._dicts[key] = d
+        return d
+
     def scan(self, text: str, *, types: tuple[str, ...] | None = None, min_len: int = 2) -> list[Mention]:
         """All non-overlapping longest matches of KB names in ``text`` (of
         ``types`` when given; names shorter than ``min_len`` characters are
-        ignored), in text order."""
+        ignored), in text order; ``start`` is the offset in ``text``."""
         out: list[Mention] = []
-        low = text.casefold()
-        i, n = 0, len(low)
-        while i < n:
-            found = None
-            latin_start = low[i].isascii() and low[i].isalnum()
-            if latin_start and i > 0 and low[i - 1].isascii() and low[i - 1].isalnum():
-                i += 1
-                continue
-            for L in range(min(self.max_len, n - i), min_len - 1, -1):
-                piece = low[i : i + L]
-                if piece[-1].isascii() and piece[-1].isalnum() and i + L < n and low[i + L].isascii() and low[i + L].isalnum():
-                    continue  # Latin matches end on a word boundary
-                hit = self._pick(piece, types)
-                if hit is not None and hit.type in ("document", "concept", "section") and piece.isascii() and " " not in piece:
-                    hit = None  # one-word document titles ("about", "index") are ordinary words in a question
-                if hit is not None:
-                    found = (hit, L)
-                    break
-            if found:
-                hit, L = found
-                out.append(Mention(text[i : i + L], hit.name, hit.type, hit.id, i, "exact" if hit.surface == hit.name else "alias", hit.doc))
-                i += L
-            else:
-                i += 1
+        for m in self._dictionary(types).scan(text, min_len=min_len):
+            hit = next((h for h in (self._pick(s, types) for s in m.values) if h is not None), None)
+            if hit is not None:
+                out.append(Mention(m.surface, hit.name, hit.type, hit.id, m.start,
+                                   "exact" if hit.surface == hit.name else "alias", hit.doc))
         return out
 
     def link(self, slot: str, types: tuple[str, ...] | None = None) -> Mention:
@@ -147,7 +150,7 @@ class Linker:
         hit = self._pick(slot, types)
         if hit is not None:
             return Mention(slot, hit.name, hit.type, hit.id, 0, "exact" if hit.surface == hit.name else "alias", hit.doc)
-        inner = self.scan(slot, types=types, min_len=1 if _CJK.search(slot) else 2)
+        inner = self.scan(slot, types=types, min_len=1 if has_cjk(slot) else 2)
         if inner:
             best = max(inner, key=lambda m: len(m.surface))
             # a contained name must be most of the slot (a one-character name inside a longer
@@ -161,7 +164,7 @@ class Linker:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
             # overlaps (WRatio scores a short word inside a long two-word name at 90)
             res = process.extractOne(slot.casefold(), choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
-            if res is not None and (len(slot) >= 4 or not _CJK.search(slot)):
+            if res is not None and (len(slot) >= 4 or not has_cjk(slot)):
                 hit = self._pick(res[0], types)
                 if hit is not None:
                     return Mention(slot, hit.name, hit.type, hit.id, 0, "fuzzy", hit.doc, float(res[1]))
@@ -181,8 +184,8 @@ class Linker:
             contained = sorted({self.by_surface[c][0].name for c in choices if slot in c and c != slot}, key=len)
             if contained:
                 return contained[:limit]
-        cjk = bool(_CJK.search(slot))
-        choices = [c for c in dict.fromkeys(choices) if bool(_CJK.search(c)) == cjk]  # same script only
+        cjk = has_cjk(slot)
+        choices = [c for c in dict.fromkeys(choices) if has_cjk(c) == cjk]  # same script only
         res = process.extract(slot, choices, scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=75)
         res = [r for r in res if 0.5 <= len(r[0]) / max(len(slot), 1) <= 2.0]
         out: list[str] = []

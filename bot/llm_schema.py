@@ -16,6 +16,7 @@ from typing import Any, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from ..knowledge.text import has_cjk
 from . import intents
 from .answer import Fact, Passage
 
@@ -26,7 +27,6 @@ EntityType = Literal["recipe", "ingredient", "tool", "role", "document", "unknow
 _ENTITY_TYPES = {"recipe", "ingredient", "tool", "role", "document", "unknown"}
 #: Other spellings of intent names (from each intent's ``llm_aliases``).
 _INTENT_ALIASES = {a: h.name for h in intents.handlers() for a in h.aliases}
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _MAX_LISTED_IDS = 60          # ids spelled out in an error message
 _MAX_PASSAGE_CHARS = 1200
@@ -235,7 +235,7 @@ class LLMAnswer(BaseModel):
             if problems:
                 raise ValueError("; ".join(problems) + ". Cite only allowed ids, copied exactly.")
             lang = ctx.get("language")
-            if lang == "zh" and not _CJK.search(self.answer):
+            if lang == "zh" and not has_cjk(self.answer):
                 raise ValueError("the question is in Chinese: write the answer in Chinese (简体中文)")
             if lang == "en" and not _LATIN.search(self.answer):
                 raise ValueError("the question is in English: write the answer in English")

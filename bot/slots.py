@@ -9,14 +9,12 @@ link to (:attr:`threadgraph.bot.intents.base.Intent.slots`).
 
 from __future__ import annotations
 
-import re
 from typing import Mapping
 
+from ..knowledge.text import has_cjk, is_cjk_char
 from . import words
 from .linker import Linker, Mention, clean_slot, is_pronoun
 from .query import Understanding
-
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 #: Groups kept as text (matched against facts and passages), never linked.
 TEXT_GROUPS = ("task", "who")
@@ -66,7 +64,7 @@ def rebalance(u: Understanding, body: str, linker: Linker, *, needs_item: bool) 
     needs_item = needs_item and not any(m.type in ("ingredient", "tool") for m in u.mentions)
     if not unknown and not needs_item:
         return
-    found = linker.scan(body, min_len=1 if _CJK.search(body) else 2)
+    found = linker.scan(body, min_len=1 if has_cjk(body) else 2)
     multi = [m for m in found if len(m.surface) > 1]
     function_chars = words.function_chars()
 
@@ -76,7 +74,7 @@ def rebalance(u: Understanding, body: str, linker: Linker, *, needs_item: bool) 
         i = m.start
 
         def edge(j: int) -> bool:
-            return (j < 0 or j >= len(body) or body[j] in function_chars or not _CJK.match(body[j])
+            return (j < 0 or j >= len(body) or body[j] in function_chars or not is_cjk_char(body[j])
                     or any(k.start <= j < k.start + len(k.surface) for k in multi))
 
         return edge(i - 1) and edge(i + 1)

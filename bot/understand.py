@@ -11,25 +11,10 @@ scan of the whole text.
 
 from __future__ import annotations
 
-import re
-
+from ..knowledge.text import detect_language
 from . import intents, words
 from .linker import Linker
 from .query import Understanding
-
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-
-
-def detect_language(text: str) -> str:
-    """``"zh"`` when the text has at least twice as many CJK ideographs as
-    Latin words, unless it starts as an English sentence (so "IC是什么" is
-    Chinese, "Is X required in <Chinese dish name>?" English)."""
-    cjk = len(_CJK.findall(text))
-    ws = re.findall(r"[A-Za-z]+", text)
-    first = re.search(r"[A-Za-z\u3400-\u4dbf\u4e00-\u9fff]", text)
-    if cjk and len(ws) >= 2 and first and first.group().isascii():
-        return "en"  # an English sentence naming Chinese dishes
-    return "zh" if cjk and cjk >= 2 * len(ws) else "en"
 
 
 def understand(text: str, linker: Linker) -> Understanding:
@@ -39,7 +24,7 @@ def understand(text: str, linker: Linker) -> Understanding:
     ``follow_up`` marks texts that need it (pronouns, "那…呢", "and …?").
     """
     raw = text.strip()
-    lang = detect_language(raw)
+    lang = detect_language(raw) or "en"  # no letters at all: answer in English
     body = raw.rstrip("？?。.!！ ")
     u = Understanding(text=raw, intent="general", language=lang)
     for handler, rx in intents.rules(lang):
