@@ -25,8 +25,7 @@ class Understanding:
     (a rule matched and its slots linked), ``follow_up`` (the text leaned on
     the thread's memory), ``elliptical`` (an elliptical follow-up such as
     "and X?": a new unknown entity must not fall back to the remembered one),
-    ``rule`` (which pattern matched: its first 40 characters, a fallback rule's
-    name, or ``"llm"``)."""
+    ``rule`` (which pattern matched, ``intent/lang/rank``, or ``"llm"``)."""
 
     text: str
     intent: str

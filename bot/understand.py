@@ -27,18 +27,12 @@ def understand(text: str, linker: Linker) -> Understanding:
     lang = detect_language(raw) or "en"  # no letters at all: answer in English
     body = raw.rstrip("？?。.!！ ")
     u = Understanding(text=raw, intent="general", language=lang)
-    for handler, rx in intents.rules(lang):
-        m = rx.search(body)
+    for rule in intents.rules(lang) + intents.fallback_rules(lang):
+        m = rule.regex.search(body)
         if m:
-            u.intent, u.rule = handler.name, rx.pattern[:40]
-            handler.read(u, m, body, linker)
+            u.intent, u.rule = rule.handler.name, rule.id
+            rule.handler.read(u, m, body, linker)
             break
-    else:
-        for handler, rx in intents.fallback_rules(lang):
-            m = rx.search(body)
-            if m:
-                handler.read(u, m, body, linker)
-                break
     if u.intent == "general" or not u.mentions:
         # free-text entities (also for rules whose slots did not link)
         for m in linker.scan(body):

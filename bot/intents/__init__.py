@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple
 
 from .base import REGISTRY, Context, Draft, Intent, register
 
@@ -33,9 +34,23 @@ from . import general  # noqa: E402,F401
 from . import follow  # noqa: E402,F401
 from . import without  # noqa: E402,F401
 
-__all__ = ["Context", "Draft", "Intent", "register", "get", "handlers", "rules", "fallback_rules"]
+__all__ = ["Context", "Draft", "Intent", "Rule", "register", "get", "handlers", "rules", "fallback_rules"]
 
 LANGUAGES = ("zh", "en")
+
+
+class Rule(NamedTuple):
+    """One phrase pattern: its ``handler``, ``lang``, ``rank`` and compiled ``regex``."""
+
+    handler: Intent
+    lang: str
+    rank: int
+    regex: re.Pattern
+
+    @property
+    def id(self) -> str:
+        """``intent/lang/rank``, e.g. ``"substitute/zh/20"``."""
+        return f"{self.handler.name}/{self.lang}/{self.rank}"
 
 
 def get(name: str) -> Intent:
@@ -48,22 +63,18 @@ def handlers() -> tuple[Intent, ...]:
     return tuple(REGISTRY.values())
 
 
-def _compiled(lang: str, fallback: bool) -> list[tuple[Intent, re.Pattern]]:
-    ranked = []
-    for h in handlers():
-        if h.fallback != fallback:
-            continue
-        for rank, pattern in h.patterns(lang):
-            ranked.append((rank, h, re.compile(pattern, re.I)))
-    ranks = [r for r, _, _ in ranked]
+def _compiled(lang: str, fallback: bool) -> list[Rule]:
+    ranked = [Rule(h, lang, rank, re.compile(pattern, re.I))
+              for h in handlers() if h.fallback == fallback for rank, pattern in h.patterns(lang)]
+    ranks = [r.rank for r in ranked]
     dup = sorted({r for r in ranks if ranks.count(r) > 1})
     if dup:
         raise ValueError(f"{lang} phrase patterns share rank(s) {dup}: every rank must be unique per language")
-    return [(h, rx) for _, h, rx in sorted(ranked, key=lambda x: x[0])]
+    return sorted(ranked, key=lambda r: r.rank)
 
 
 @functools.lru_cache(maxsize=None)
-def rules(lang: str) -> tuple[tuple[Intent, re.Pattern], ...]:
+def rules(lang: str) -> tuple[Rule, ...]:
     """The ordinary phrase patterns to try for a question in ``lang``: those of
     ``lang`` by rank, then those of the other language by rank (each pattern
     case-insensitive). Raises ``ValueError`` when two patterns of one language
@@ -76,6 +87,6 @@ def rules(lang: str) -> tuple[tuple[Intent, re.Pattern], ...]:
 
 
 @functools.lru_cache(maxsize=None)
-def fallback_rules(lang: str) -> tuple[tuple[Intent, re.Pattern], ...]:
+def fallback_rules(lang: str) -> tuple[Rule, ...]:
     """The patterns of ``fallback`` intents in ``lang`` only, by rank."""
     return tuple(_compiled(lang, True))

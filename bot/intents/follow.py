@@ -17,7 +17,7 @@ class Follow(Intent):
     def read(self, u, match, body, linker) -> None:
         """Mark the follow-up; the named thing (unless a pronoun) becomes the mentions."""
         zh = u.language == "zh"
-        u.intent, u.rule, u.follow_up, u.elliptical = self.name, f"{self.name}-{u.language}", True, True
+        u.follow_up = u.elliptical = True
         item = match.group("item")
         if is_pronoun(clean_slot(item)):
             return  # "what about it?": everything comes from memory

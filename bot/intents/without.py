@@ -22,7 +22,7 @@ class Without(Intent):
 
     def read(self, u, match, body, linker) -> None:
         """The missing thing is the excluded mention."""
-        u.intent, u.rule, u.follow_up = self.name, f"{self.name}-{u.language}", True
+        u.follow_up = True
         excl = match.group("excl")
         u.slot_texts["excl"] = excl
         u.excluded.append(linker.link(excl, self.excl_types.get(u.language, self.excl_types["en"])))
