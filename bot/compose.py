@@ -8,7 +8,7 @@ question's. Each intent's own sentences live in its module under
 
 from __future__ import annotations
 
-from ..knowledge.retrieval import GraphFact
+from ..knowledge.facts import Fact
 from ..knowledge.text import cjk_bigrams, content_words, split_sentences
 
 SNIPPET_CHARS = 160
@@ -74,7 +74,7 @@ def not_found_text(lang: str, what: str, suggestions: list[str]) -> str:
     return base
 
 
-def fact_line(lang: str, f: GraphFact) -> str:
+def fact_line(lang: str, f: Fact) -> str:
     """One fact as a short sentence-like line."""
     if f.relation == "SUBSTITUTES":
         ctx = f.properties.get("context_name")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge import retrieval as R
-from ..knowledge.retrieval import GraphFact
+from ..knowledge.facts import Fact
 from ..knowledge import text as T
 from ..knowledge.text import has_cjk
 from ..knowledge.vectors import Hit
@@ -157,7 +157,7 @@ def question_support(question: str, text: str) -> bool:
     return hits >= max(1, 0.4 * (len(ws) + len(grams)))
 
 
-def within_budget(facts: list[GraphFact], budget_chars: int) -> list[GraphFact]:
+def within_budget(facts: list[Fact], budget_chars: int) -> list[Fact]:
     """Keep facts in order while their rendered size (subject + relation +
     object + properties) fits ``budget_chars``."""
     out, used = [], 0

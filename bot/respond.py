@@ -12,9 +12,8 @@ is missing (with "did you mean" names). Nothing here names an intent.
 from __future__ import annotations
 
 from ..knowledge import retrieval as R
-from ..knowledge.retrieval import GraphFact
 from . import intents
-from .answer import Answer, EntityRef, Fact, Passage, Source
+from .answer import Answer, EntityRef, Fact, Passage
 from .compose import not_found_text, passages_text, t
 from .evidence import VECTOR_FOUND_MIN, passages_support, search_passages
 from .intents import Context, Draft
@@ -75,7 +74,7 @@ def compose(c: Context, d: Draft) -> Answer:
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
     return Answer(
         thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=d.text, language=lang,
-        entities=entities, facts=[to_fact(f) for f in _dedupe(d.facts)][:MAX_FACTS], passages=d.passages,
+        entities=entities, facts=_dedupe(d.facts)[:MAX_FACTS], passages=d.passages,
         follow_ups=d.follow_ups,
     )
 
@@ -96,7 +95,7 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
     return not_found_text(lang, h.missing(c), []), []
 
 
-def _dedupe(facts: list[GraphFact]) -> list[GraphFact]:
+def _dedupe(facts: list[Fact]) -> list[Fact]:
     seen, out = set(), []
     for f in facts:
         if f.id in seen:
@@ -104,10 +103,3 @@ def _dedupe(facts: list[GraphFact]) -> list[GraphFact]:
         seen.add(f.id)
         out.append(f)
     return out
-
-
-def to_fact(f: GraphFact) -> Fact:
-    """The public :class:`Fact` of a graph fact (the ``type`` property is internal)."""
-    props = {k: v for k, v in f.properties.items() if k not in ("type",)}
-    return Fact(id=f.id, subject=f.subject, relation=f.relation, object=f.object, properties=props,
-                source=Source(doc=f.doc, section=f.section, line=f.line))

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ...knowledge import retrieval as R
-from ...knowledge.retrieval import GraphFact
+from ...knowledge.facts import Fact
 from ...knowledge.vectors import Hit
 from ..answer import Passage
 from ..linker import Linker, Mention
@@ -91,7 +91,7 @@ class Draft:
     its ``retrieve``; ``hits``/``passages`` the LanceDB passages; ``found``
     whether the evidence answers the question."""
 
-    facts: list[GraphFact] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
     text: str = ""
     follow_ups: list[str] = field(default_factory=list)
     parts: dict[str, Any] = field(default_factory=dict)
@@ -152,7 +152,7 @@ class Context:
         """Ids of the asked items with their variants (see :meth:`expand_items`)."""
         return self.expand_items(self.q.items, self.ctx)
 
-    def contains(self, parent_id: str) -> list[GraphFact]:
+    def contains(self, parent_id: str) -> list[Fact]:
         """``knowledge.retrieval.contains`` memoized per KB build (a build is immutable once published)."""
         key = (str(self.graph.path), parent_id)  # the build folder: a reloaded KB never sees the old entries
         hit = self._cache.get(key)

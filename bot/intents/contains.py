@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...knowledge.retrieval import GraphFact
+from ...knowledge.facts import Fact
 from ..compose import join, t
 from .base import Context, Draft, Intent, register
 
@@ -26,14 +26,14 @@ class Contains(Intent):
         d.follow_ups = [t(c.lang, f"{c.ctx.name}怎么做？", f"What are the steps for {c.ctx.name}?")]
 
 
-def contains_text(lang: str, recipe: str, facts: list[GraphFact]) -> str:
+def contains_text(lang: str, recipe: str, facts: list[Fact]) -> str:
     """List a recipe's ingredients (required / optional, with amounts) and tools."""
-    def fmt(f: GraphFact) -> str:
+    def fmt(f: Fact) -> str:
         amt = f.properties.get("amount")
         return f"{f.object} {amt}" if amt else f.object
 
-    ingr = [f for f in facts if f.properties.get("type", "ingredient") != "tool"]
-    tools = [f for f in facts if f.properties.get("type") == "tool"]
+    ingr = [f for f in facts if f.object_type != "tool"]
+    tools = [f for f in facts if f.object_type == "tool"]
     req = [fmt(f) for f in ingr if f.properties.get("required", True)]
     opt = [fmt(f) for f in ingr if not f.properties.get("required", True)]
     lines = [t(lang, f"{recipe}需要：{join(lang, req)}。", f"{recipe} needs: {join(lang, req)}.")] if req else []

@@ -5,7 +5,7 @@ questions about known entities from their 1–2 hop neighbourhood."""
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
-from ...knowledge.retrieval import GraphFact
+from ...knowledge.facts import Fact
 from ..compose import fact_line, join, t
 from ..evidence import content_words, within_budget
 from .base import Context, Draft, Intent, recall_slot, register
@@ -68,7 +68,7 @@ class General(Intent):
             d.found = True
 
 
-def responsible_for(graph, task: str) -> list[GraphFact]:
+def responsible_for(graph, task: str) -> list[Fact]:
     """``responsible_for`` facts whose object matches the asked task ("the
     release notes" ~ "release notes"): the object's content words all occur in
     the task, or the task's in the object."""
@@ -83,7 +83,7 @@ def responsible_for(graph, task: str) -> list[GraphFact]:
     return out
 
 
-def responsible_text(lang: str, task: str, facts: list[GraphFact]) -> str:
+def responsible_text(lang: str, task: str, facts: list[Fact]) -> str:
     """Answer "who is responsible for ``task``" from responsible_for facts."""
     roles = list(dict.fromkeys(f.subject for f in facts))
     things = list(dict.fromkeys(f.object for f in facts))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
-from ...knowledge.retrieval import GraphFact
+from ...knowledge.facts import Fact
 from ..compose import t
 from .base import Context, Draft, Intent, register
 
@@ -39,7 +39,7 @@ class Required(Intent):
             d.text = t(lang, f"{ctx.name}的原料表里没有{item.name}。", f"{item.name} is not in the ingredient list of {ctx.name}.")
 
 
-def required_text(lang: str, recipe: str, item: str, facts: list[GraphFact]) -> str:
+def required_text(lang: str, recipe: str, item: str, facts: list[Fact]) -> str:
     """Whether ``item`` is required in ``recipe`` (from its first CONTAINS fact)."""
     f = facts[0]
     amt = f.properties.get("amount")

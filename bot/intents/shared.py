@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
-from ...knowledge.retrieval import GraphFact
+from ...knowledge.facts import Fact
 from ..compose import join, t
 from .base import Context, Draft, Intent, recall_slot, register
 
@@ -35,7 +35,7 @@ class Shared(Intent):
         d.text = shared_text(c.lang, c.q.ctx[0].name, c.q.ctx[1].name, d.parts["pairs"])
 
 
-def shared_text(lang: str, a: str, b: str, pairs: list[tuple[GraphFact, GraphFact]]) -> str:
+def shared_text(lang: str, a: str, b: str, pairs: list[tuple[Fact, Fact]]) -> str:
     """Ingredients two recipes share."""
     names = list(dict.fromkeys(p[0].object for p in pairs))
     return t(lang, f"{a}和{b}共同的原料：{join(lang, names)}。", f"{a} and {b} share: {join(lang, names)}.")

@@ -4,7 +4,7 @@ reversed, which roles a role can take on."""
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
-from ...knowledge.retrieval import GraphFact
+from ...knowledge.facts import Fact
 from ..compose import join, t
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
 
@@ -60,14 +60,14 @@ class StandIn(Intent):
         return t(c.lang, f"谁能代替{role}", f"who can stand in for the {role}")
 
 
-def delegation_text(lang: str, role: str, facts: list[GraphFact]) -> str:
+def delegation_text(lang: str, role: str, facts: list[Fact]) -> str:
     """"X delegates somebody in the role's stead" sentences."""
     who = join(lang, list(dict.fromkeys(f.subject for f in facts)))
     return t(lang, f"{role}不在时，由{who}指派其他人代为履职。",
              f"If the {role} is not available, the {who} delegates somebody to act in their stead.")
 
 
-def stand_in_text(lang: str, role: str, facts: list[GraphFact], reverse: bool = False) -> str:
+def stand_in_text(lang: str, role: str, facts: list[Fact], reverse: bool = False) -> str:
     """Answer "who can stand in for ``role``" (or, with ``reverse``, "what can ``role`` cover")."""
     def names(key) -> list[str]:
         seen: dict[str, str] = {}

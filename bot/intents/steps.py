@@ -4,7 +4,7 @@ checklist (optionally for one phase, e.g. "during an incident")."""
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
-from ...knowledge.retrieval import GraphFact
+from ...knowledge.facts import Fact
 from ..compose import snippet, t
 from .. import words
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
@@ -51,10 +51,10 @@ class Steps(Intent):
         return "" if c.q.ctx else c.q.text
 
 
-def steps_text(lang: str, title: str, facts: list[GraphFact]) -> str:
+def steps_text(lang: str, title: str, facts: list[Fact]) -> str:
     """Numbered steps of a document or recipe, grouped by the section that lists them."""
     lines = [t(lang, f"{title}的步骤：", f"Steps for {title}:")]
-    groups: dict[str, list[GraphFact]] = {}
+    groups: dict[str, list[Fact]] = {}
     for f in facts:
         groups.setdefault(f.subject, []).append(f)
     for section, steps in groups.items():

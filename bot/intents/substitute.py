@@ -4,7 +4,7 @@ in general, elsewhere, or two hops away), and "can Y replace X?"."""
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
-from ...knowledge.retrieval import GraphFact
+from ...knowledge.facts import Fact
 from ..compose import join, t
 from ..linker import clean_slot
 from ..query import Query, Understanding
@@ -78,7 +78,7 @@ class Substitute(Intent):
                  f"substitutes for {item}" + (f" in {ctx}" if ctx else ""))
 
 
-def substitute_text(lang: str, item: str, recipe: str | None, facts: list[GraphFact], uses: list[GraphFact]) -> str:
+def substitute_text(lang: str, item: str, recipe: str | None, facts: list[Fact], uses: list[Fact]) -> str:
     """Answer "what can replace ``item`` (in ``recipe``)" from SUBSTITUTES
     facts, grouped: in this recipe, in general, in other recipes, two hops."""
     lines = []
@@ -94,7 +94,7 @@ def substitute_text(lang: str, item: str, recipe: str | None, facts: list[GraphF
     elsewhere = [f for f in facts if f.properties.get("context") and f.properties.get("context_name") != recipe and f.properties.get("hop") != 2]
     two_hop = [f for f in facts if f.properties.get("hop") == 2]
 
-    def fmt(f: GraphFact) -> str:
+    def fmt(f: Fact) -> str:
         cond = f.properties.get("condition")
         return f"{f.object}（{cond}）" if (cond and lang == "zh") else (f"{f.object} ({cond})" if cond else f.object)
 
@@ -119,7 +119,7 @@ def substitute_text(lang: str, item: str, recipe: str | None, facts: list[GraphF
     return "\n".join(lines)
 
 
-def candidate_text(lang: str, item: str, cand: str, recipe: str | None, confirmed: list[GraphFact], others: list[GraphFact]) -> str:
+def candidate_text(lang: str, item: str, cand: str, recipe: str | None, confirmed: list[Fact], others: list[Fact]) -> str:
     """Answer "can ``cand`` replace ``item`` (in ``recipe``)?" from SUBSTITUTES facts."""
     where = t(lang, f"在{recipe}里" if recipe else "", f" in {recipe}" if recipe else "")
     if confirmed:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
-from ...knowledge.retrieval import GraphFact
+from ...knowledge.facts import Fact
 from ..compose import join, t
 from .base import Context, Draft, Intent, register
 
@@ -30,7 +30,7 @@ class UsedIn(Intent):
         d.text = used_in_text(c.lang, c.item.name, d.facts, d.parts["more"])
 
 
-def used_in_text(lang: str, item: str, facts: list[GraphFact], more: bool) -> str:
+def used_in_text(lang: str, item: str, facts: list[Fact], more: bool) -> str:
     """List recipes that use ``item`` (``more``: the list is cut)."""
     names = list(dict.fromkeys(f.subject for f in facts))
     tail = t(lang, "等" if more else "", " and more" if more else "")
