@@ -157,11 +157,11 @@ def export_graph_cmd(
 
 
 def _open_bot(settings: Settings):
+    """The bot over the KB in ``settings.data_dir``; a missing KB or an
+    unusable embedding model is a usage error (exit 2)."""
     from .bot.core import ThreadGraphBot
     from .knowledge.embeddings import EmbeddingUnavailable
-    from .knowledge.kb import KBNotFound, ModelMismatch
-
-    from .knowledge.kb import KBHandle
+    from .knowledge.kb import KBHandle, KBNotFound, ModelMismatch
 
     handle = KBHandle(settings.data_dir, settings)
     try:

@@ -123,8 +123,3 @@ class SecretRedactor(logging.Filter):
         if redacted != msg:
             record.msg, record.args = redacted, ()
         return True
-
-
-def get_settings(**overrides) -> Settings:
-    """Return a fresh ``Settings`` with keyword ``overrides`` applied."""
-    return Settings(**overrides)

@@ -17,7 +17,7 @@ from typing import Callable, Iterable
 
 import yaml
 
-from ..bot.answer import Answer, Fact, Passage
+from ..bot.answer import Answer, Fact
 
 Measure = Callable[[str], int]
 
@@ -132,11 +132,6 @@ def source_lines(answer: Answer) -> list[str]:
             seen.add(ref)
             out.append(ref)
     return out
-
-
-def passage_ref(p: Passage) -> str:
-    """Short reference for one passage (see :func:`source_ref`)."""
-    return source_ref(p.doc, p.section, p.line)
 
 
 #: What the adapters say besides answers, from ``adapters/messages.yaml``.

@@ -318,13 +318,3 @@ def serve(bot, settings: Settings | None = None, platforms=("all",), role: str =
     settings = settings or getattr(bot, "settings", None) or Settings()
     install_log_redaction(settings)
     asyncio.run(serve_async(bot, settings, platforms, role, host, port, drain_timeout=drain_timeout))
-
-
-def serve_slack(bot, settings: Settings | None = None, role: str = "all", port: int | None = None) -> None:
-    """``serve(bot, settings, ("slack",), role, port=port)``."""
-    serve(bot, settings, ("slack",), role, port=port)
-
-
-def serve_telegram(bot, settings: Settings | None = None, role: str = "all", port: int | None = None) -> None:
-    """``serve(bot, settings, ("telegram",), role, port=port)``."""
-    serve(bot, settings, ("telegram",), role, port=port)
