@@ -188,9 +188,8 @@ def ask(
     """Answer one question (or a stream of JSON lines) from the knowledge base."""
     import json
 
-    from .bot.message import IncomingMessage, ThreadKey
-
     from .bot.core import RETRIEVAL_MODES
+    from .bot.message import IncomingMessage, ThreadKey
 
     _logging(verbose)
     if retrieval not in RETRIEVAL_MODES:
