@@ -157,11 +157,11 @@ def export_graph_cmd(
 
 
 def _open_bot(settings: Settings):
+    """The bot over the KB in ``settings.data_dir``; a missing KB or an
+    unusable embedding model is a usage error (exit 2)."""
     from .bot.core import ThreadGraphBot
     from .knowledge.embeddings import EmbeddingUnavailable
-    from .knowledge.kb import KBNotFound, ModelMismatch
-
-    from .knowledge.kb import KBHandle
+    from .knowledge.kb import KBHandle, KBNotFound, ModelMismatch
 
     handle = KBHandle(settings.data_dir, settings)
     try:
@@ -188,10 +188,11 @@ def ask(
     """Answer one question (or a stream of JSON lines) from the knowledge base."""
     import json
 
+    from .bot.core import RETRIEVAL_MODES
     from .bot.message import IncomingMessage, ThreadKey
 
     _logging(verbose)
-    if retrieval not in ("hybrid", "graph", "vector"):
+    if retrieval not in RETRIEVAL_MODES:
         console.print(f"[red]error[/red]: --retrieval must be hybrid, graph or vector, not {retrieval!r}")
         raise typer.Exit(2)
     bot = _open_bot(_settings(data_dir))
@@ -323,7 +324,7 @@ def eval_cmd(
     import json
     import tempfile
 
-    from .bot.evaluation import MODES, CaseError, load_cases, run_eval
+    from .evaluation import MODES, CaseError, load_cases, run_eval
     from .bot.memory import ThreadMemory
 
     _logging(False)

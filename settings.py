@@ -9,7 +9,9 @@ never print in a repr or a log line.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from typing import Iterable
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -69,7 +71,55 @@ class Settings(BaseSettings):
         """True when an OpenAI-compatible endpoint is configured."""
         return self.openai_api_key is not None and bool(self.openai_api_key.get_secret_value())
 
+    def secret_values(self) -> list[str]:
+        """The values of every ``SecretStr`` setting that is set (tokens, keys, signing secrets)."""
+        out = []
+        for name in type(self).model_fields:
+            v = getattr(self, name)
+            if isinstance(v, SecretStr) and v.get_secret_value():
+                out.append(v.get_secret_value())
+        return out
 
-def get_settings(**overrides) -> Settings:
-    """Return a fresh ``Settings`` with keyword ``overrides`` applied."""
-    return Settings(**overrides)
+
+class SecretRedactor(logging.Filter):
+    """Logging filter replacing each known secret value with ``***`` in a
+    record's formatted message (the record's ``args`` are then cleared).
+
+    Used on the root handlers by ``threadgraph serve`` and on the loggers of
+    the LLM libraries (instructor logs ``str(exception)`` on failures; an
+    upstream error body may echo a key). Values shorter than ``min_len``
+    characters are ignored (they would redact ordinary words). A record whose
+    message cannot be formatted is passed on unchanged; the filter never drops
+    a record."""
+
+    def __init__(self, secrets: Iterable[str] = (), *, min_len: int = 6) -> None:
+        super().__init__()
+        self.min_len = min_len
+        self.secrets: set[str] = set()
+        for s in secrets:
+            self.add(s)
+
+    @classmethod
+    def for_settings(cls, settings: Settings) -> "SecretRedactor":
+        """A filter for every secret value of ``settings``."""
+        return cls(settings.secret_values())
+
+    def add(self, secret: str) -> None:
+        """Redact ``secret`` from now on (ignored when shorter than ``min_len``)."""
+        if secret and len(secret) >= self.min_len:
+            self.secrets.add(secret)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Redact ``record`` in place; always returns True."""
+        if not self.secrets:
+            return True
+        try:
+            msg = record.getMessage()
+        except Exception:  # pragma: no cover - a malformed record is left as it is
+            return True
+        redacted = msg
+        for s in self.secrets:
+            redacted = redacted.replace(s, "***")
+        if redacted != msg:
+            record.msg, record.args = redacted, ()
+        return True

@@ -12,9 +12,12 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from pathlib import Path
 from typing import Callable, Iterable
 
-from threadgraph.bot.answer import Answer, Fact, Passage
+import yaml
+
+from ..bot.answer import Answer, Fact
 
 Measure = Callable[[str], int]
 
@@ -99,7 +102,7 @@ def paragraphs(text: str) -> list[str]:
 
 
 def fact_line(fact: Fact) -> str:
-    """One plain-text line for a fact, e.g. ``花生 ⇄ 腰果 (口感相近) — dishes/宫保鸡丁.md:12``."""
+    """One plain-text line for a fact, e.g. ``X ⇄ Y (condition) — dishes/Z.md:12``."""
     arrow = _RELATION_ARROWS.get(fact.relation, fact.relation)
     props = fact.properties or {}
     extras = [str(props[k]) for k in ("amount", "condition", "context") if props.get(k)]
@@ -131,19 +134,12 @@ def source_lines(answer: Answer) -> list[str]:
     return out
 
 
-def passage_ref(p: Passage) -> str:
-    """Short reference for one passage (see :func:`source_ref`)."""
-    return source_ref(p.doc, p.section, p.line)
-
-
-HELP_TEXT = (
-    "I answer questions from the team's knowledge base (recipes, substitutions, SOPs).\n"
-    "Ask in plain words, e.g. \"宫保鸡丁没有花生用什么代替?\". Follow-up questions in the same "
-    "thread remember the conversation.\n"
-    "Commands: /ask <question>, /reset (forget this thread), /help."
-)
-
-APOLOGY_TEXT = "Sorry, something went wrong while answering. Please try again in a moment. (抱歉，出错了，请稍后再试。)"
+#: What the adapters say besides answers, from ``adapters/messages.yaml``.
+_MESSAGES = yaml.safe_load(Path(__file__).with_name("messages.yaml").read_text(encoding="utf-8"))
+#: The reply to /help and /start: what the bot answers, an example question, the commands.
+HELP_TEXT: str = _MESSAGES["help"]
+#: The reply when answering failed.
+APOLOGY_TEXT: str = _MESSAGES["apology"]
 
 
 class TTLSet:

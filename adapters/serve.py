@@ -36,46 +36,18 @@ from urllib.parse import urlparse
 
 from aiohttp import web
 
-from threadgraph.settings import Settings
+from ..settings import SecretRedactor, Settings
 
 log = logging.getLogger("threadgraph.serve")
 
 ROLES = ("all", "http", "worker")
 
 
-class RedactSecrets(logging.Filter):
-    """Logging filter replacing each secret value (token, signing secret…) with ``***``."""
-
-    def __init__(self, secrets: list[str]):
-        super().__init__()
-        self.secrets = [s for s in secrets if s and len(s) >= 6]
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
-        msg = record.getMessage()
-        redacted = msg
-        for s in self.secrets:
-            redacted = redacted.replace(s, "***")
-        if redacted != msg:
-            record.msg, record.args = redacted, None
-        return True
-
-
-def _secrets(settings: Settings) -> list[str]:
-    out = []
-    for name in ("slack_bot_token", "slack_app_token", "slack_signing_secret", "telegram_bot_token",
-                 "telegram_webhook_secret", "openai_api_key"):
-        v = getattr(settings, name, None)
-        if v is not None:
-            out.append(v.get_secret_value())
-    return out
-
-
-def install_log_redaction(settings: Settings) -> RedactSecrets:
-    """Attach a :class:`RedactSecrets` filter to every root handler, and quiet ``httpx`` (it logs
-    request URLs, which contain the Telegram token) to WARNING. Returns the filter."""
-    flt = RedactSecrets(_secrets(settings))
+def install_log_redaction(settings: Settings) -> SecretRedactor:
+    """Attach a :class:`~threadgraph.settings.SecretRedactor` for the secrets of ``settings`` to
+    every root handler, and quiet ``httpx`` (it logs request URLs, which contain the Telegram
+    token) to WARNING. Returns the filter."""
+    flt = SecretRedactor.for_settings(settings)
     root = logging.getLogger()
     if not root.handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -228,7 +200,7 @@ class Server:
         for note in self.plan.notes:
             log.info(note)
         if self.plan.slack:
-            from threadgraph.adapters.slack import create_app
+            from .slack import create_app
 
             self.slack_app = await asyncio.to_thread(create_app, self.bot, self.settings)
             self.slack_adapter = self.slack_app.threadgraph_adapter
@@ -240,7 +212,7 @@ class Server:
                 await asyncio.to_thread(self.socket_handler.connect)
                 log.info("Slack: Socket Mode connected")
         if self.plan.telegram:
-            from threadgraph.adapters.telegram import build_application
+            from .telegram import build_application
 
             polling = self.plan.telegram == "polling"
             self.application = build_application(self.bot, self.settings, updater=polling)
@@ -346,13 +318,3 @@ def serve(bot, settings: Settings | None = None, platforms=("all",), role: str =
     settings = settings or getattr(bot, "settings", None) or Settings()
     install_log_redaction(settings)
     asyncio.run(serve_async(bot, settings, platforms, role, host, port, drain_timeout=drain_timeout))
-
-
-def serve_slack(bot, settings: Settings | None = None, role: str = "all", port: int | None = None) -> None:
-    """``serve(bot, settings, ("slack",), role, port=port)``."""
-    serve(bot, settings, ("slack",), role, port=port)
-
-
-def serve_telegram(bot, settings: Settings | None = None, role: str = "all", port: int | None = None) -> None:
-    """``serve(bot, settings, ("telegram",), role, port=port)``."""
-    serve(bot, settings, ("telegram",), role, port=port)

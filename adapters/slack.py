@@ -31,12 +31,12 @@ from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from threadgraph.adapters import render
-from threadgraph.adapters.render import TTLSet
-from threadgraph.bot.answer import Answer
-from threadgraph.bot.feedback import FeedbackStore
-from threadgraph.bot.message import IncomingMessage, ThreadKey
-from threadgraph.settings import Settings
+from . import render
+from .render import TTLSet
+from ..bot.answer import Answer
+from ..bot.feedback import FeedbackStore
+from ..bot.message import IncomingMessage, ThreadKey
+from ..settings import Settings
 
 log = logging.getLogger("threadgraph.slack")
 

@@ -29,11 +29,11 @@ from telegram.constants import ChatAction, ChatType, ParseMode
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter, Application, CommandHandler, ContextTypes, MessageHandler, filters
 
-from threadgraph.adapters import render
-from threadgraph.adapters.render import TTLSet
-from threadgraph.bot.answer import Answer
-from threadgraph.bot.message import IncomingMessage, ThreadKey
-from threadgraph.settings import Settings
+from . import render
+from .render import TTLSet
+from ..bot.answer import Answer
+from ..bot.message import IncomingMessage, ThreadKey
+from ..settings import Settings
 
 log = logging.getLogger("threadgraph.telegram")
 

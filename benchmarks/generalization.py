@@ -211,7 +211,7 @@ def _source_line(docs: Path, doc: str, line: int) -> str:
 def run_corpus(meta: dict) -> tuple[dict, dict]:
     """Ingest, evaluate, score one corpus. Returns ``(figures, detail)``."""
     from threadgraph.bot.core import ThreadGraphBot
-    from threadgraph.bot.evaluation import load_cases, run_eval
+    from threadgraph.evaluation import load_cases, run_eval
     from threadgraph.bot.memory import ThreadMemory
     from threadgraph.knowledge.kb import KBHandle
 

@@ -1,21 +1,18 @@
 """The structured answer: a public JSON contract (``threadgraph ask --json``).
 
 Keep the field names and shapes stable; adapters render this and evaluation
-scores it.
+scores it. The triple type :class:`Fact` (with its :class:`Source`) is the
+one retrieval returns (:mod:`threadgraph.knowledge.facts`), re-exported here;
+only its contract fields are serialized.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from ..knowledge.facts import Fact, Source
 
-class Source(BaseModel):
-    """Where a fact was read: document path (relative to the ingest root),
-    heading path and 1-based line."""
-
-    doc: str
-    section: str = ""
-    line: int = 0
+__all__ = ["Answer", "EntityRef", "Fact", "Passage", "Source"]
 
 
 class EntityRef(BaseModel):
@@ -24,20 +21,6 @@ class EntityRef(BaseModel):
     name: str
     type: str = "unknown"
     id: str | None = None
-
-
-class Fact(BaseModel):
-    """One graph triple used by the answer. ``id`` is stable across runs for the
-    same KB (``f-`` + 16 hex); ``relation`` is ``CONTAINS``, ``SUBSTITUTES`` or
-    ``RELATED``; ``properties`` holds e.g. ``required``, ``amount``,
-    ``context``, ``condition``."""
-
-    id: str
-    subject: str
-    relation: str
-    object: str
-    properties: dict = Field(default_factory=dict)
-    source: Source
 
 
 class Passage(BaseModel):

@@ -16,8 +16,8 @@ import time
 import uuid
 from pathlib import Path
 
-from threadgraph.bot.answer import Answer
-from threadgraph.bot.message import ThreadKey
+from .answer import Answer
+from .message import ThreadKey
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (

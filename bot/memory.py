@@ -31,8 +31,10 @@ class RememberedEntity:
 @dataclass
 class ThreadState:
     """The memory of one thread. ``turns`` are ``{"role", "text", "intent"}``
-    dicts (oldest first); ``slots`` map a slot name (``recipe``,
-    ``ingredient``, ``role``, ``document``, ``other``) to a remembered entity."""
+    dicts (oldest first); ``entities`` the recently named entities (most
+    recent last); ``slots`` map a slot of the last questions (``ctx``,
+    ``ctx2``, ``item``, ``excluded``, ``role``) to the entity that filled it;
+    ``last_intent`` is the last memorable intent; ``turn`` counts the user's turns."""
 
     turns: list[dict] = field(default_factory=list)
     entities: list[RememberedEntity] = field(default_factory=list)
@@ -71,13 +73,6 @@ class ThreadState:
         entity.turn = self.turn
         self.entities.append(entity)
         self.entities = self.entities[-max_entities:]
-
-    def latest(self, type_: str) -> RememberedEntity | None:
-        """The most recently mentioned entity of ``type_``."""
-        for e in reversed(self.entities):
-            if e.type == type_:
-                return e
-        return None
 
 
 class ThreadMemory:

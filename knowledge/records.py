@@ -4,8 +4,8 @@ Ingest produces these; :mod:`threadgraph.knowledge.graph` and
 :mod:`threadgraph.knowledge.vectors` store them. They are dataclasses (not
 pydantic) because a full corpus yields tens of thousands of them.
 
-Entity ids are ``"{type}:{canonical name}"`` (e.g. ``"ingredient:花生"``,
-``"recipe:宫保鸡丁"``, ``"role:Incident Commander"``), so the same thing named
+Entity ids are ``"{type}:{canonical name}"`` (e.g. ``"ingredient:X"``,
+``"recipe:Y"``, ``"role:Z"``), so the same thing named
 in two documents is one node. Use :func:`entity_id` to build them.
 """
 

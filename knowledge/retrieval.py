@@ -2,49 +2,30 @@
 subgraph expansion for open questions.
 
 Every function takes a :class:`~threadgraph.knowledge.graph.GraphStore` and
-entity ids (never user text as query text) and returns :class:`GraphFact`
-records with provenance, best first.
+entity ids (never user text as query text) and returns
+:class:`~threadgraph.knowledge.facts.Fact` records with provenance, best first.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from .facts import Fact, Source
 from .graph import GraphStore
+from .text import lexicon
 
 _PROV = "r.id AS fid, r.doc AS doc, r.section AS section, r.line AS line, r.confidence AS confidence"
 
 
-@dataclass
-class GraphFact:
-    """One triple with provenance. ``subject``/``object`` are names;
-    ``subject_id``/``object_id`` entity ids; ``properties`` relation-specific
-    (``required``, ``amount``, ``context``, ``context_name``, ``condition``,
-    ``symmetric``, ``predicate``, ``hop``, ``via``)."""
-
-    id: str
-    subject: str
-    relation: str
-    object: str
-    subject_id: str
-    object_id: str
-    properties: dict = field(default_factory=dict)
-    doc: str = ""
-    section: str = ""
-    line: int = 0
-    confidence: float = 1.0
-
-
-def _fact(row: dict, relation: str, props: dict) -> GraphFact:
-    return GraphFact(
+def _fact(row: dict, relation: str, props: dict, object_type: str | None = None) -> Fact:
+    return Fact(
         id=row["fid"], subject=row["sn"], relation=relation, object=row["obn"],
-        subject_id=row["s"], object_id=row["o"], properties={k: v for k, v in props.items() if v not in (None, "")},
-        doc=row["doc"] or "", section=row["section"] or "", line=int(row["line"] or 0),
+        properties={k: v for k, v in props.items() if v not in (None, "")},
+        source=Source(doc=row["doc"] or "", section=row["section"] or "", line=int(row["line"] or 0)),
+        subject_id=row["s"], object_id=row["o"], object_type=object_type or "",
         confidence=float(row["confidence"] if row["confidence"] is not None else 1.0),
     )
 
 
-def _sub_fact(row: dict, **extra) -> GraphFact:
+def _sub_fact(row: dict, **extra) -> Fact:
     return _fact(
         row, "SUBSTITUTES",
         {"context": row["ctx"], "context_name": row["ctxn"], "condition": row["cond"], "symmetric": row["sym"], **extra},
@@ -57,7 +38,7 @@ _SUB_COLS = (
 )
 
 
-def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None = None, *, limit: int = 12) -> list[GraphFact]:
+def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None = None, *, limit: int = 12) -> list[Fact]:
     """Stand-ins for any of ``item_ids`` (ingredients, tools or roles).
 
     Order: substitutions recorded in ``context_id`` (e.g. the recipe) first,
@@ -75,7 +56,7 @@ def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None =
         f"MATCH (b:Entity)-[r:SUBSTITUTES]->(a:Entity) WHERE a.id IN $ids AND r.symmetric RETURN {_SUB_COLS}",
         {"ids": item_ids},
     )
-    facts: list[GraphFact] = []
+    facts: list[Fact] = []
     seen: set[str] = set()
     for row in direct:
         facts.append(_sub_fact(row))
@@ -83,7 +64,7 @@ def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None =
         # a symmetric edge B -> A read from the asked item's side: s = A (asked), o = B
         facts.append(_sub_fact(row))
 
-    def rank(f: GraphFact) -> tuple:
+    def rank(f: Fact) -> tuple:
         ctx = f.properties.get("context", "")
         tier = 0 if (context_id and ctx == context_id) else 1 if not ctx else 2
         return (tier, -f.confidence, f.object, f.id)
@@ -107,6 +88,17 @@ def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None =
     return out[:limit]
 
 
+def replaceable_by(graph: GraphStore, item_id: str) -> list[Fact]:
+    """The reverse of :func:`substitutes`: directed SUBSTITUTES edges ``X -> item_id``,
+    i.e. the things ``item_id`` can replace (for a role: the roles it can take
+    on), best first."""
+    rows = graph.query(
+        f"MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE b.id = $id RETURN {_SUB_COLS} ORDER BY r.confidence DESC, a.name",
+        {"id": item_id},
+    )
+    return [_sub_fact(r) for r in rows]
+
+
 def _two_hop(graph: GraphStore, item_ids: list[str]) -> list[dict]:
     """Items that replace a replacement of the asked item (A→M→B) where both
     steps hold in the same context (or one is general); confidence halved."""
@@ -124,7 +116,7 @@ def _two_hop(graph: GraphStore, item_ids: list[str]) -> list[dict]:
     return rows
 
 
-def contains(graph: GraphStore, parent_id: str, *, types: list[str] | None = None, limit: int = 80) -> list[GraphFact]:
+def contains(graph: GraphStore, parent_id: str, *, types: list[str] | None = None, limit: int = 80) -> list[Fact]:
     """What ``parent_id`` CONTAINS (a recipe's ingredients and tools with
     ``required`` and ``amount``, a document's sections...), in source order."""
     rows = graph.query(
@@ -133,10 +125,10 @@ def contains(graph: GraphStore, parent_id: str, *, types: list[str] | None = Non
         f"r.amount AS amount, r.ord AS ord, {_PROV} ORDER BY r.ord, r.line LIMIT $limit",
         {"id": parent_id, "types": types or ["ingredient", "tool"], "limit": limit},
     )
-    return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"], "type": r["otype"]}) for r in rows]
+    return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]}, r["otype"]) for r in rows]
 
 
-def contains_edge(graph: GraphStore, parent_id: str, item_ids: list[str]) -> list[GraphFact]:
+def contains_edge(graph: GraphStore, parent_id: str, item_ids: list[str]) -> list[Fact]:
     """The CONTAINS edges from ``parent_id`` to any of ``item_ids``."""
     rows = graph.query(
         "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id = $id AND b.id IN $ids "
@@ -144,10 +136,10 @@ def contains_edge(graph: GraphStore, parent_id: str, item_ids: list[str]) -> lis
         f"r.amount AS amount, {_PROV} ORDER BY r.ord",
         {"id": parent_id, "ids": item_ids},
     )
-    return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"], "type": r["otype"]}) for r in rows]
+    return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]}, r["otype"]) for r in rows]
 
 
-def used_in(graph: GraphStore, item_ids: list[str], *, limit: int = 30) -> list[GraphFact]:
+def used_in(graph: GraphStore, item_ids: list[str], *, limit: int = 30) -> list[Fact]:
     """Recipes (or other parents) that CONTAIN any of ``item_ids``."""
     rows = graph.query(
         "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE b.id IN $ids AND a.type = 'recipe' "
@@ -158,7 +150,7 @@ def used_in(graph: GraphStore, item_ids: list[str], *, limit: int = 30) -> list[
     return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]}) for r in rows]
 
 
-def shared(graph: GraphStore, a_id: str, b_id: str) -> list[tuple[GraphFact, GraphFact]]:
+def shared(graph: GraphStore, a_id: str, b_id: str) -> list[tuple[Fact, Fact]]:
     """Items both ``a_id`` and ``b_id`` CONTAIN, as pairs of edges."""
     rows = graph.query(
         "MATCH (a:Entity)-[r:CONTAINS]->(i:Entity)<-[r2:CONTAINS]-(b:Entity) "
@@ -177,7 +169,7 @@ def shared(graph: GraphStore, a_id: str, b_id: str) -> list[tuple[GraphFact, Gra
     return out
 
 
-def recipes_without(graph: GraphStore, exclude_ids: list[str], include_ids: list[str] | None = None, *, limit: int = 15) -> tuple[int, list[GraphFact]]:
+def recipes_without(graph: GraphStore, exclude_ids: list[str], include_ids: list[str] | None = None, *, limit: int = 15) -> tuple[int, list[Fact]]:
     """Recipes that CONTAIN none of ``exclude_ids`` (and, when given, some of
     ``include_ids``). Returns ``(total count, facts)``: with ``include_ids``
     the positive CONTAINS edges (at most ``limit``), otherwise no facts — use
@@ -209,7 +201,7 @@ def recipe_names_without(graph: GraphStore, exclude_ids: list[str], *, limit: in
     )
 
 
-def steps(graph: GraphStore, doc: str, *, section_like: str | None = None, limit: int = 40) -> list[GraphFact]:
+def steps(graph: GraphStore, doc: str, *, section_like: str | None = None, limit: int = 40) -> list[Fact]:
     """Numbered steps of document ``doc`` in source order (parent section →
     step, ``properties.text`` the step text). ``section_like`` keeps only
     steps whose parent section name contains it (case-insensitive)."""
@@ -223,7 +215,7 @@ def steps(graph: GraphStore, doc: str, *, section_like: str | None = None, limit
     return [_fact(r, "CONTAINS", {"text": r["text"], "order": r["ord"]}) for r in rows]
 
 
-def role_steps(graph: GraphStore, role_ids: list[str], *, limit: int = 30) -> list[GraphFact]:
+def role_steps(graph: GraphStore, role_ids: list[str], *, limit: int = 30) -> list[Fact]:
     """Steps that name one of ``role_ids`` (step CONTAINS/RELATED role), with
     the step text — what the role does according to the SOPs."""
     rows = graph.query(
@@ -250,13 +242,13 @@ def docs_of(graph: GraphStore, entity_ids: list[str], *, limit: int = 8) -> list
     return docs[:limit]
 
 
-def neighbourhood(graph: GraphStore, entity_ids: list[str], *, per_hop: int = 12, hops: int = 2) -> list[GraphFact]:
+def neighbourhood(graph: GraphStore, entity_ids: list[str], *, per_hop: int = 12, hops: int = 2) -> list[Fact]:
     """Subgraph expansion for open questions: up to ``per_hop`` triples per
     hop, breadth-first from ``entity_ids`` over CONTAINS, SUBSTITUTES and
     RELATED (structure nodes — sections and steps — are not expanded)."""
     frontier = list(entity_ids)
     seen_nodes = set(frontier)
-    out: list[GraphFact] = []
+    out: list[Fact] = []
     seen_facts: set[str] = set()
     for hop in range(1, hops + 1):
         if not frontier:
@@ -284,14 +276,14 @@ def neighbourhood(graph: GraphStore, entity_ids: list[str], *, per_hop: int = 12
     return out
 
 
-#: Modifiers that make a variant of the same ingredient (熟花生 is 花生).
-VARIANT_PREFIXES = ("熟", "生", "干", "鲜", "新鲜", "冷冻", "冻", "去皮", "带皮", "去骨", "整")
+#: Modifiers that make a variant of the same ingredient (a cooked X is an X), from ``lexicon/variants.yaml``.
+VARIANT_PREFIXES: tuple[str, ...] = tuple(lexicon("variants")["prefixes"])
 
 
 def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> list[str]:
     """Ids of ingredients that are a prefixed variant of one of ``names``
-    (Chinese compounds are head-final: 熟花生 and 生花生 are kinds of 花生,
-    花生油 is not). Only the prefixes in :data:`VARIANT_PREFIXES` count."""
+    (Chinese compounds are head-final: 熟X and 生X are kinds of X, X油 is
+    not). Only the prefixes in :data:`VARIANT_PREFIXES` count."""
     if not names:
         return []
     variants = [p + n for n in names for p in VARIANT_PREFIXES]
@@ -302,10 +294,10 @@ def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> li
     return [r["id"] for r in rows]
 
 
-def section_steps(graph: GraphStore, titles: list[str], *, limit: int = 12) -> list[GraphFact]:
+def section_steps(graph: GraphStore, titles: list[str], *, limit: int = 12) -> list[Fact]:
     """Steps listed under sections titled one of ``titles`` (exactly, case-
     insensitive), directly or one sub-heading down — e.g. the numbered list
-    under "Scribe > What are the responsibilities?" or "Steps for Scribe".
+    under "<role> > What are the responsibilities?" or "Steps for <role>".
     Facts are section CONTAINS step, ``properties.text`` the step text, in
     document and line order."""
     if not titles:
@@ -361,7 +353,7 @@ def source_chunks(graph: GraphStore, refs: list[tuple[str, int]], *, limit: int 
     return out
 
 
-def responsible_for(graph: GraphStore, *, limit: int = 200) -> list[GraphFact]:
+def responsible_for(graph: GraphStore, *, limit: int = 200) -> list[Fact]:
     """All ``RELATED responsible_for`` triples (role -> artifact/concept), for
     matching a "who is responsible for X" question against their objects."""
     rows = graph.query(
@@ -373,7 +365,7 @@ def responsible_for(graph: GraphStore, *, limit: int = 200) -> list[GraphFact]:
     return [_fact(r, "RELATED", {"predicate": r["pred"]}) for r in rows]
 
 
-def delegations(graph: GraphStore, role_id: str) -> list[GraphFact]:
+def delegations(graph: GraphStore, role_id: str) -> list[Fact]:
     """``RELATED delegates_stand_in`` triples whose object is ``role_id``: who
     appoints somebody when that role is missing."""
     rows = graph.query(

@@ -66,8 +66,8 @@ def detect_language(text: str) -> str:
     """``"zh"``, ``"en"`` or ``""`` (no letters).
 
     ``"zh"`` when CJK ideographs are at least twice the Latin words, unless a
-    short text starts as an English sentence ("Is 大葱 required in 宫保鸡丁?"
-    is English, "IC是什么" Chinese)."""
+    short text starts as an English sentence ("Is <葱> required in <一道菜>?"
+    is English, "<X>是什么" Chinese; more cases in tests/test_text.py)."""
     cjk = len(CJK_RE.findall(text))
     words = _LATIN_WORD.findall(text)
     if not cjk and not words:

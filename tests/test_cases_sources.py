@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from threadgraph.bot.evaluation import load_cases
+from threadgraph.evaluation import load_cases
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = REPO / "benchmarks" / "cases"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from threadgraph.bot.answer import Answer, Fact, Source
-from threadgraph.bot.evaluation import CaseError, Turn, load_cases, run_eval, score_turn
+from threadgraph.evaluation import CaseError, Turn, load_cases, run_eval, score_turn
 
 CASES = Path(__file__).resolve().parents[1] / "benchmarks" / "cases"
 GATE_IDS = [

@@ -1,6 +1,6 @@
-"""Scoring rules of the evaluation (bot/evaluation.py)."""
+"""Scoring rules of the evaluation (evaluation.py)."""
 
-from threadgraph.bot.evaluation import _occurs
+from threadgraph.evaluation import _occurs
 
 
 def test_short_latin_alternatives_match_whole_words_only():

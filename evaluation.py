@@ -36,9 +36,8 @@ from typing import Iterable
 
 import numpy as np
 
-from .message import IncomingMessage, ThreadKey
-
-MODES = ("hybrid", "graph", "vector")
+from .bot.core import RETRIEVAL_MODES as MODES
+from .bot.message import IncomingMessage, ThreadKey
 
 
 class CaseError(ValueError):

@@ -1,0 +1,170 @@
+"""Passages as evidence: the LanceDB search for a resolved question, and the
+tests that decide whether passages (or facts) support an answer.
+
+Pure functions over a :class:`~threadgraph.bot.query.Query`, the KB and
+:class:`~threadgraph.knowledge.vectors.Hit` lists; no intent is named here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..knowledge import retrieval as R
+from ..knowledge.facts import Fact
+from ..knowledge import text as T
+from ..knowledge.text import has_cjk
+from ..knowledge.vectors import Hit
+from . import words
+from .linker import Mention
+from .query import Query
+
+#: Minimum cosine similarity for a vector-only hit to count as evidence.
+VECTOR_FOUND_MIN = 0.86
+#: Identifiers ("ABC-5", "P1", "HTTP-503") that must appear verbatim in a passage.
+_IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
+#: A capitalised multi-word name ("Some Role").
+_PROPER_NAME = re.compile(r"(?:[A-Z][\w-]*\s+)+[A-Z][\w-]*")
+
+
+
+def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: int) -> list[Hit]:
+    """The passages for ``q``: a search (``vector`` mode: vector only; else
+    hybrid vector + full text) restricted to the linked entities' documents
+    when there are any (hybrid mode), widened when that finds nothing; in
+    hybrid mode also full-text searches for linked role names (sections titled
+    with them first), identifiers in the question (passages containing all of
+    them first) and an asked term (definitions first). At most 3 hits when
+    graph facts were found (``has_facts``), else 4."""
+    names = [m.name for m in q.ctx + q.items + q.roles + q.excluded if m.name]
+    text = q.text if not q.from_memory else q.text + " " + " ".join(names)
+    docs: list[str] = []
+    if mode == "hybrid":
+        docs = [m.doc for m in q.ctx if m.doc]
+        if not docs and q.ctx + q.roles:
+            ids = [m.id for m in q.ctx + q.roles if m.id]
+            docs = R.docs_of(kb.graph, ids, limit=6) if ids else []
+    vec = None
+    if kb.embedder is not None:
+        vec = kb.embedder.embed_query(text)
+    limit = 3 if has_facts else retrieval_limit
+    if q.definition and mode == "hybrid":
+        limit = max(limit, 16)
+    search_mode = "vector" if mode == "vector" else "hybrid"
+    hits = kb.vectors.search(text, vec, docs=docs or None, limit=limit, mode=search_mode)
+    if not hits and docs:
+        hits = kb.vectors.search(text, vec, limit=limit, mode=search_mode)
+    if q.roles and mode == "hybrid":
+        # a section titled with the role describes it best; full-text search for the
+        # name alone finds it even when no chunk text repeats it
+        seen = {h.id for h in hits}
+        for m in q.roles:
+            hits += [h for h in kb.vectors.search(m.name, None, limit=8, mode="fts") if h.id not in seen]
+            seen = {h.id for h in hits}
+        names = [m.name.casefold() for m in q.roles]
+        hits.sort(key=lambda h: 0 if any(n in (h.section or "").casefold() for n in names) else 1)
+    codes = _IDENTIFIER.findall(q.text) if mode == "hybrid" else []
+    if codes:
+        # identifiers must appear verbatim: search for them and put the passages
+        # that contain every one of them first
+        seen = {h.id for h in hits}
+        for code in codes:
+            hits += [h for h in kb.vectors.search(code, None, limit=16, mode="fts") if h.id not in seen]
+            seen = {h.id for h in hits}
+        hits.sort(key=lambda h: 0 if all(re.search(rf"\b{re.escape(c)}\b", h.text, re.I) for c in codes) else 1)
+    if q.definition and mode == "hybrid":
+        # also a full-text search for the term alone, then definitions first (stable sort)
+        seen = {h.id for h in hits}
+        hits += [h for h in kb.vectors.search(q.definition, None, limit=24, mode="fts") if h.id not in seen]
+        hits.sort(key=lambda h: 0 if defines(q.definition, h.text) else 1)
+    return hits[:3] if has_facts else hits[:4]
+
+
+def passages_support(q: Query, hits: list[Hit]) -> bool:
+    """Passages count as evidence when they come from a linked context's
+    document or mention a linked entity; when nothing was linked, when they
+    contain an unknown phrase of the question, or (no unknown phrase) when the
+    top hits share content with the question."""
+    ids = {m.id for m in q.ctx + q.items + q.roles if m.id}
+    own_docs = {m.doc for m in q.ctx if m.doc}
+    if any(h.doc in own_docs for h in hits):
+        return True
+    if ids:
+        return any(ids & set(h.entity_ids) for h in hits) or any(
+            m.name.casefold() in f"{h.section}\n{h.text}".casefold() for m in q.ctx + q.items + q.roles for h in hits)
+    if q.unknown:
+        # an unlinked phrase counts as found only if the passages actually contain it;
+        # a capitalised name must occur as that phrase
+        def supports(m: Mention, h: Hit) -> bool:
+            if _PROPER_NAME.fullmatch(m.surface.strip()):
+                return re.search(rf"\b{re.escape(m.surface.strip())}", h.text, re.I) is not None
+            return lexical_support(m.surface, h.text)
+
+        return any(supports(m, h) for m in q.unknown for h in hits[:3])
+    return any(question_support(q.text, h.text) for h in hits[:3])
+
+
+def lexical_support(phrase: str, text: str) -> bool:
+    """True when ``text`` contains ``phrase`` (CJK: verbatim) or, for Latin
+    text, at least half of its content words (prefix match, so "review"
+    matches "reviews")."""
+    if has_cjk(phrase):
+        return phrase in text
+    ws = T.content_words(phrase)
+    if not ws:
+        return False
+    return sum(1 for w in ws if has_word(w, text)) * 2 >= len(ws)
+
+
+def defines(term: str, text: str) -> bool:
+    """True when ``text`` reads like a definition of ``term``: the term starts a
+    line, a table row or a bold label and is followed by ``|``, ``-``, ``:``,
+    ``(`` or a definition verb ("is", "are"). A trailing generic noun of the
+    question ("ABC-1 incident") is dropped."""
+    parts = term.split()
+    candidates = [term] + ([" ".join(parts[:-1])] if len(parts) > 1 else [])
+    verbs = "|".join(rf"\b{re.escape(v)}\b" for v in words.definition_verbs())
+    for cand in candidates:
+        rx = rf"(?:^|\n|\|)\s*(?:[-*]\s*)?\**{re.escape(cand)}\**\s*(?:\||-|–|:|{verbs}|\()"
+        if re.search(rx, text, re.I):
+            return True
+    return False
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-case content words of an English phrase in the singular
+    (:func:`threadgraph.knowledge.text.content_words`, then ``singular``)."""
+    return [T.singular(w) for w in T.content_words(text)]
+
+
+def has_word(word: str, text: str) -> bool:
+    """``word`` occurs in ``text`` as a whole word, allowing a short inflection
+    ("review" ~ "reviews", "page" ~ "paged") but not another word
+    sharing a prefix ("delete" is not "delegate")."""
+    stem = T.singular(word)
+    return re.search(rf"\b{re.escape(stem)}[a-z]{{0,3}}\b", text, re.I) is not None
+
+
+def question_support(question: str, text: str) -> bool:
+    """True when a passage shares enough content with a question that linked
+    no entity: ≥ 40 % of its English content words (prefix match) or of its
+    Chinese character bigrams without function characters. A question with no
+    content (punctuation, emoji) is never supported."""
+    ws = T.content_words(question)
+    grams = T.cjk_bigrams(question)
+    if not ws and not grams:
+        return False
+    hits = sum(1 for w in ws if has_word(w, text)) + sum(1 for g in grams if g in text)
+    return hits >= max(1, 0.4 * (len(ws) + len(grams)))
+
+
+def within_budget(facts: list[Fact], budget_chars: int) -> list[Fact]:
+    """Keep facts in order while their rendered size (subject + relation +
+    object + properties) fits ``budget_chars``."""
+    out, used = [], 0
+    for f in facts:
+        size = len(f.subject) + len(f.relation) + len(f.object) + len(str(f.properties)) + 8
+        if used + size > budget_chars:
+            break
+        out.append(f)
+        used += size
+    return out

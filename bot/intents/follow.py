@@ -1,0 +1,31 @@
+"""Intent ``follow``: an elliptical follow-up ("and X?", "what about X?"),
+resolved to the thread's last intent about the newly named thing."""
+
+from __future__ import annotations
+
+from ..linker import clean_slot, is_pronoun
+from .base import Intent, register
+
+
+@register
+class Follow(Intent):
+    """Slot: the new thing (``item`` group), linked by a scan of the slot."""
+
+    name = "follow"
+    fallback = True
+
+    def read(self, u, match, body, linker) -> None:
+        """Mark the follow-up; the named thing (unless a pronoun) becomes the mentions."""
+        zh = u.language == "zh"
+        u.follow_up = u.elliptical = True
+        item = match.group("item")
+        if is_pronoun(clean_slot(item)):
+            return  # "what about it?": everything comes from memory
+        u.slot_texts["item"] = item
+        u.mentions.extend(linker.scan(item, min_len=1 if zh else 2) or [linker.link(item)])
+
+    def prepare(self, q, u, state) -> None:
+        """Ask the thread's last question again (an exclusion: about the new thing as the excluded one)."""
+        q.intent = state.last_intent or "general"
+        if q.intent == "exclude" and q.items and not q.excluded:
+            q.excluded, q.items = q.items, []

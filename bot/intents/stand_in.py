@@ -1,0 +1,86 @@
+"""Intent ``stand_in``: who can stand in for a role (and who appoints one), or,
+reversed, which roles a role can take on."""
+
+from __future__ import annotations
+
+from ...knowledge import retrieval as R
+from ...knowledge.facts import Fact
+from ..compose import join, t
+from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
+
+ROLE = ("role",)
+
+
+@register
+class StandIn(Intent):
+    """Slots: the role to replace (``item``), or only the covering role (``item2``: reversed)."""
+
+    name = "stand_in"
+    needs = ROLE
+    slots = {**DEFAULT_SLOTS, "item": ROLE, "item2": ROLE, "excl": ROLE, "cand": ROLE}
+
+    def prepare(self, q, u, state) -> None:
+        """"What can X take on?" is reversed; "can X take on Y?" asks about Y."""
+        if u.slot_texts.get("item2") and not u.slot_texts.get("item"):
+            q.reverse = True
+        if u.slot_texts.get("item2") and u.slot_texts.get("item") and len(q.roles) >= 2:
+            q.roles = [q.roles[1], q.roles[0]]
+
+    def retrieve(self, c: Context) -> Draft | None:
+        """Stand-ins of the role (direct ones only) and the roles that delegate
+        a stand-in for it; reversed, the roles it can replace."""
+        role = c.role
+        if not (role and role.id):
+            return None
+        if c.q.reverse:
+            subs, delegated = R.replaceable_by(c.graph, role.id), []
+        else:
+            subs = [f for f in R.substitutes(c.graph, [role.id]) if f.properties.get("hop") != 2]
+            delegated = R.delegations(c.graph, role.id)
+        if not (subs or delegated):
+            return Draft()
+        return Draft(facts=delegated + subs, parts={"subs": subs, "delegated": delegated})
+
+    def compose(self, c: Context, d: Draft) -> None:
+        """Delegation sentence, then the stand-ins."""
+        role, lang = c.role, c.lang
+        lines = []
+        if d.parts["delegated"]:
+            lines.append(delegation_text(lang, role.name, d.parts["delegated"]))
+        if d.parts["subs"]:
+            lines.append(stand_in_text(lang, role.name, d.parts["subs"], c.q.reverse))
+        d.text = "\n".join(lines)
+        d.follow_ups = [t(lang, f"{role.name}负责什么？", f"What does the {role.name} do?")]
+
+    def missing(self, c: Context) -> str:
+        """"who can stand in for X"."""
+        if not c.q.roles:
+            return super().missing(c)
+        role = c.q.roles[0].name
+        return t(c.lang, f"谁能代替{role}", f"who can stand in for the {role}")
+
+
+def delegation_text(lang: str, role: str, facts: list[Fact]) -> str:
+    """"X delegates somebody in the role's stead" sentences."""
+    who = join(lang, list(dict.fromkeys(f.subject for f in facts)))
+    return t(lang, f"{role}不在时，由{who}指派其他人代为履职。",
+             f"If the {role} is not available, the {who} delegates somebody to act in their stead.")
+
+
+def stand_in_text(lang: str, role: str, facts: list[Fact], reverse: bool = False) -> str:
+    """Answer "who can stand in for ``role``" (or, with ``reverse``, "what can ``role`` cover")."""
+    def names(key) -> list[str]:
+        seen: dict[str, str] = {}
+        for f in facts:  # one mention per role; the first condition found is kept
+            name = key(f)
+            if name not in seen or (not seen[name] and f.properties.get("condition")):
+                seen[name] = f.properties.get("condition") or ""
+        return [f"{n} ({c})" if c else n for n, c in seen.items()]
+
+    if reverse:
+        subs = names(lambda f: f.subject)
+        return t(lang, f"{role}可以接替：{join(lang, subs)}。",
+                 f"The {role} can take on the responsibilities of {join(lang, ['the ' + x for x in subs])}.")
+    objs = names(lambda f: f.object)
+    return t(lang, f"可以代替{role}的角色：{join(lang, objs)}。",
+             f"The {role} can be stood in for by {join(lang, ['the ' + x for x in objs])}.")

@@ -1,0 +1,132 @@
+"""Intent ``substitute``: what can replace an ingredient or tool (in a recipe,
+in general, elsewhere, or two hops away), and "can Y replace X?"."""
+
+from __future__ import annotations
+
+from ...knowledge import retrieval as R
+from ...knowledge.facts import Fact
+from ..compose import join, t
+from ..linker import clean_slot
+from ..query import Query, Understanding
+from ..slots import read_slots, rebalance
+from .base import Context, Draft, Intent, register
+
+
+@register
+class Substitute(Intent):
+    """Slots: the item to replace (main), the recipe it is in, a proposed candidate."""
+
+    name = "substitute"
+    needs = ("ingredient", "recipe")
+
+    def read(self, u, match, body, linker) -> None:
+        """Link the slots; a candidate that names no thing ("something else") is dropped."""
+        read_slots(u, match.groupdict(), linker, self.slots)
+        if u.candidate is not None and clean_slot(u.candidate.surface) in self.data["generic_candidates"]:
+            u.candidate = None
+        rebalance(u, body, linker, needs_item=self.fills_item)
+
+    def after_llm(self, u: Understanding) -> None:
+        """What the user lacks (the LLM's ``excluded``) is the item to replace."""
+        seen = {m.id or m.name for m in u.mentions}
+        u.mentions += [m for m in u.excluded if (m.id or m.name) not in seen]
+        u.excluded = []
+
+    def recalls_ctx(self, q: Query, u: Understanding) -> bool:
+        """The remembered recipe applies to a follow-up or when an item was named."""
+        return u.follow_up or bool(q.items)
+
+    def recall(self, q, u, state) -> None:
+        """Fill slots from memory; a question about replacing a role is a stand-in question."""
+        super().recall(q, u, state)
+        if q.roles and not q.items:
+            q.intent = "stand_in"
+
+    def retrieve(self, c: Context) -> Draft | None:
+        """``substitutes`` of the item (and its variants) ranked for the recipe,
+        plus the recipe's own CONTAINS edge for the item."""
+        item, ctx = c.item, c.ctx
+        if not (item and item.id):
+            return None
+        subs = R.substitutes(c.graph, c.item_ids, ctx.id if ctx else None)
+        uses = R.contains_edge(c.graph, ctx.id, c.item_ids) if ctx and ctx.id else []
+        if not subs:
+            return Draft()
+        cand = c.q.candidate
+        if cand is not None:
+            confirmed = [f for f in subs if f.object_id == cand.id or f.object == cand.name]
+            return Draft(facts=confirmed or subs, parts={"subs": subs, "confirmed": confirmed})
+        return Draft(facts=uses[:1] + subs, parts={"subs": subs, "uses": uses})
+
+    def compose(self, c: Context, d: Draft) -> None:
+        """The substitutes, or the verdict on the proposed candidate."""
+        item, ctx, lang = c.item, c.ctx, c.lang
+        recipe = ctx.name if ctx else None
+        if "confirmed" in d.parts:
+            d.text = candidate_text(lang, item.name, c.q.candidate.name, recipe, d.parts["confirmed"], d.parts["subs"])
+            return
+        d.text = substitute_text(lang, item.name, recipe, d.parts["subs"], d.parts["uses"])
+        d.follow_ups = [t(lang, f"{ctx.name}需要哪些原料？", f"What do I need for {ctx.name}?")] if ctx else []
+
+    def missing(self, c: Context) -> str:
+        """"substitutes for X (in Y)"."""
+        q = c.q
+        if not q.items:
+            return super().missing(c)
+        item, ctx = q.items[0].name, q.ctx[0].name if q.ctx else None
+        return t(c.lang, f"{item}的替代品" + (f"（在{ctx}里）" if ctx else ""),
+                 f"substitutes for {item}" + (f" in {ctx}" if ctx else ""))
+
+
+def substitute_text(lang: str, item: str, recipe: str | None, facts: list[Fact], uses: list[Fact]) -> str:
+    """Answer "what can replace ``item`` (in ``recipe``)" from SUBSTITUTES
+    facts, grouped: in this recipe, in general, in other recipes, two hops."""
+    lines = []
+    if uses:
+        u = uses[0]
+        req = u.properties.get("required")
+        lines.append(
+            t(lang, f"{u.subject}里的{u.object}是{'必需' if req else '可选'}原料。",
+              f"In {u.subject}, {u.object} is {'required' if req else 'optional'}.")
+        )
+    here = [f for f in facts if recipe and f.properties.get("context_name") == recipe]
+    general = [f for f in facts if not f.properties.get("context") and f.properties.get("hop") != 2]
+    elsewhere = [f for f in facts if f.properties.get("context") and f.properties.get("context_name") != recipe and f.properties.get("hop") != 2]
+    two_hop = [f for f in facts if f.properties.get("hop") == 2]
+
+    def fmt(f: Fact) -> str:
+        cond = f.properties.get("condition")
+        return f"{f.object}（{cond}）" if (cond and lang == "zh") else (f"{f.object} ({cond})" if cond else f.object)
+
+    if here:
+        lines.append(t(lang, f"做{recipe}时，{item}可以用{join(lang, [fmt(f) for f in here])}代替。",
+                       f"In {recipe}, {item} can be replaced by {join(lang, [fmt(f) for f in here])}."))
+    if general:
+        lines.append(t(lang, f"一般来说，{item}可以用{join(lang, [fmt(f) for f in general])}代替。",
+                       f"In general, {item} can be replaced by {join(lang, [fmt(f) for f in general])}."))
+    if elsewhere:
+        parts = [
+            t(lang, f"{f.object}（见{f.properties.get('context_name')}）", f"{f.object} (in {f.properties.get('context_name')})")
+            for f in elsewhere
+        ]
+        head = t(lang, "其他菜谱里" if (here or general) else f"知识库里没有{recipe}专门的说法，但其他菜谱里" if recipe else "菜谱里",
+                 "Other recipes" if (here or general) else (f"Nothing specific to {recipe}, but other recipes" if recipe else "Recipes"))
+        lines.append(t(lang, f"{head}用过的替代：{item} → {join(lang, parts)}。",
+                       f"{head} replace {item} with {join(lang, parts)}."))
+    if two_hop:
+        parts = [t(lang, f"{f.object}（经由{f.properties.get('via')}）", f"{f.object} (via {f.properties.get('via')})") for f in two_hop]
+        lines.append(t(lang, f"间接替代（两跳，仅供参考）：{join(lang, parts)}。", f"Indirect (two hops, less certain): {join(lang, parts)}."))
+    return "\n".join(lines)
+
+
+def candidate_text(lang: str, item: str, cand: str, recipe: str | None, confirmed: list[Fact], others: list[Fact]) -> str:
+    """Answer "can ``cand`` replace ``item`` (in ``recipe``)?" from SUBSTITUTES facts."""
+    where = t(lang, f"在{recipe}里" if recipe else "", f" in {recipe}" if recipe else "")
+    if confirmed:
+        f = confirmed[0]
+        ctx = f.properties.get("context_name")
+        src = t(lang, f"（见{ctx}）" if ctx and ctx != recipe else "", f" (recorded in {ctx})" if ctx and ctx != recipe else "")
+        return t(lang, f"可以：{where}{item}可以用{cand}代替{src}。", f"Yes: {item} can be replaced by {cand}{where}{src}.")
+    alts = list(dict.fromkeys(f.object for f in others))
+    return t(lang, f"知识库没有记录{cand}可以代替{item}；记录过的替代是：{join(lang, alts)}。",
+             f"The knowledge base does not record {cand} as a substitute for {item}; recorded substitutes: {join(lang, alts)}.")

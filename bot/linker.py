@@ -1,0 +1,196 @@
+"""Entity linking against the KB's names and aliases.
+
+In order:
+
+1. **longest match** — a maximal-munch scan of the text over a dictionary of
+   every KB name and alias (:class:`~threadgraph.knowledge.text.DictLinker`:
+   Aho–Corasick over normalized names; CJK by character, Latin by word
+   boundary), the dictionary-based segmentation used for Chinese word
+   segmentation (e.g. Wong & Chan, 1996, "Chinese word segmentation based on
+   maximum matching");
+2. **fuzzy** — rapidfuzz ``ratio`` (normalized Levenshtein) of an unlinked
+   slot against the names of the expected type (threshold from settings;
+   short CJK names need an exact or containment match);
+3. **vector nearest names** — the query embedding against the LanceDB table
+   of entity-name embeddings (used by the core for "did you mean" suggestions).
+
+Unknown entities (a slot the KB does not know) are kept with type
+``unknown`` so that the answer can say so, never dropped.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+from ..knowledge.text import DictLinker, has_cjk, singular
+from . import words
+
+#: A surface naming several entities links to the first type in this order.
+_TYPE_ORDER = {"recipe": 0, "role": 1, "ingredient": 2, "tool": 3, "document": 4, "artifact": 5, "concept": 6}
+
+
+@dataclass
+class Mention:
+    """A linked (or unknown) entity mention: ``surface`` as written, ``start``
+    offset in the text, KB ``id`` (None when unknown), canonical ``name``,
+    ``type`` and linking ``method`` (exact, alias, fuzzy, vector, memory,
+    unknown)."""
+
+    surface: str
+    name: str
+    type: str
+    id: str | None = None
+    start: int = -1
+    method: str = "exact"
+    doc: str = ""
+    score: float = 100.0
+
+
+def clean_slot(text: str) -> str:
+    """Trim punctuation, politeness and particles from a rule's slot text;
+    ``""`` when only function characters remain."""
+    t = text.strip(words.slot_punctuation())
+    t = words.slot_trim("zh").sub("", t).strip()
+    t = words.slot_trim("en").sub("", t).strip()
+    if t and all(ch in words.function_chars() for ch in t):
+        return ""  # only function characters ("的"): no slot
+    return t
+
+
+def is_pronoun(value: str) -> bool:
+    """True when ``value`` is nothing but a pronoun ("它", "this one")."""
+    v = value.strip().casefold()
+    return v in words.pronouns("zh") or v in words.pronouns("en")
+
+
+class Linker:
+    """Links text to KB entities (see module docstring).
+
+    Built from a list of :class:`~threadgraph.knowledge.kb.EntityName`; ``link``
+    resolves one slot string, ``scan`` finds all longest matches in free text,
+    ``suggest`` proposes near names.
+    """
+
+    def __init__(self, names, *, fuzzy_threshold: float = 88.0):
+        self.by_surface: dict[str, list] = {}
+        self.by_type: dict[str, list[str]] = {}
+        self.fuzzy_threshold = fuzzy_threshold
+        for n in names:
+            s = n.surface.casefold().strip()
+            if not s:
+                continue
+            self.by_surface.setdefault(s, []).append(n)
+            if n.type == "document" and "_" in s:
+                # file-stem titles read as words: after_an_incident -> "after an incident"
+                self.by_surface.setdefault(s.replace("_", " "), []).append(n)
+        for s, lst in self.by_surface.items():
+            # a surface that names several entities: recipes before ingredients before the rest
+            lst.sort(key=lambda n: (_TYPE_ORDER.get(n.type, 9), n.surface != n.name, n.id))
+            for t in {n.type for n in lst}:
+                self.by_type.setdefault(t, []).append(s)
+        self._dicts: dict[tuple[str, ...] | None, DictLinker] = {}
+        self._lock = threading.Lock()
+
+    def _pick(self, surface: str, types: tuple[str, ...] | None):
+        key = surface.casefold()
+        cands = self.by_surface.get(key)
+        if not cands and key.isascii():
+            cands = self.by_surface.get(singular(key))  # a plural: "<name>s"
+        if not cands:
+            return None
+        if types:
+            for t in types:
+                for c in cands:
+                    if c.type == t:
+                        return c
+            return None
+        return cands[0]
+
+    def _dictionary(self, types: tuple[str, ...] | None) -> DictLinker:
+        """The longest-match dictionary of the surfaces that pick an entity of
+        ``types`` (built once per type tuple). One-word Latin document,
+        concept and section titles ("about", "index") are left out: in a
+        question they are ordinary words."""
+        key = tuple(types) if types else None
+        d = self._dicts.get(key)
+        if d is None:
+            with self._lock:
+                d = self._dicts.get(key)
+                if d is None:
+                    d = DictLinker()
+                    for s in self.by_surface:
+                        hit = self._pick(s, types)
+                        if hit is None or (hit.type in ("document", "concept", "section") and s.isascii() and " " not in s):
+                            continue
+                        d.add(s, s)
+                    d.scan("")  # build the automaton before it is shared
+                    self._dicts[key] = d
+        return d
+
+    def scan(self, text: str, *, types: tuple[str, ...] | None = None, min_len: int = 2) -> list[Mention]:
+        """All non-overlapping longest matches of KB names in ``text`` (of
+        ``types`` when given; names shorter than ``min_len`` characters are
+        ignored), in text order; ``start`` is the offset in ``text``."""
+        out: list[Mention] = []
+        for m in self._dictionary(types).scan(text, min_len=min_len):
+            hit = next((h for h in (self._pick(s, types) for s in m.values) if h is not None), None)
+            if hit is not None:
+                out.append(Mention(m.surface, hit.name, hit.type, hit.id, m.start,
+                                   "exact" if hit.surface == hit.name else "alias", hit.doc))
+        return out
+
+    def link(self, slot: str, types: tuple[str, ...] | None = None) -> Mention:
+        """Resolve one slot string to an entity of ``types`` (any when None):
+        exact/alias → longest contained match → fuzzy; else an ``unknown``
+        mention carrying the slot text."""
+        slot = clean_slot(slot)
+        hit = self._pick(slot, types)
+        if hit is not None:
+            return Mention(slot, hit.name, hit.type, hit.id, 0, "exact" if hit.surface == hit.name else "alias", hit.doc)
+        inner = self.scan(slot, types=types, min_len=1 if has_cjk(slot) else 2)
+        if inner:
+            best = max(inner, key=lambda m: len(m.surface))
+            # a contained name must be most of the slot (a one-character name inside a longer
+            # unknown word is not it), except whole recipes/roles
+            if (len(best.surface) >= 2 and len(best.surface) * 3 >= len(slot) * 2) or best.type in ("recipe", "role"):
+                return best
+        choices = []
+        for t in types or tuple(self.by_type):
+            choices.extend(self.by_type.get(t, []))
+        if choices and len(slot) >= 2:
+            # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
+            # overlaps (WRatio scores a short word inside a long two-word name at 90)
+            res = process.extractOne(slot.casefold(), choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
+            if res is not None and (len(slot) >= 4 or not has_cjk(slot)):
+                hit = self._pick(res[0], types)
+                if hit is not None:
+                    return Mention(slot, hit.name, hit.type, hit.id, 0, "fuzzy", hit.doc, float(res[1]))
+        return Mention(slot, slot, "unknown", None, 0, "unknown", score=0.0)
+
+    def suggest(self, slot: str, types: tuple[str, ...] | None = None, limit: int = 3) -> list[str]:
+        """Up to ``limit`` near names for "did you mean": names containing the
+        slot, else same-script names with rapidfuzz WRatio ≥ 75."""
+        slot = clean_slot(slot).casefold()
+        if not slot:
+            return []
+        choices = []
+        for t in types or tuple(self.by_type):
+            choices.extend(self.by_type.get(t, []))
+        if len(slot) >= 2:
+            # names that contain the asked one: a dish name → its regional variants …
+            contained = sorted({self.by_surface[c][0].name for c in choices if slot in c and c != slot}, key=len)
+            if contained:
+                return contained[:limit]
+        cjk = has_cjk(slot)
+        choices = [c for c in dict.fromkeys(choices) if has_cjk(c) == cjk]  # same script only
+        res = process.extract(slot, choices, scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=75)
+        res = [r for r in res if 0.5 <= len(r[0]) / max(len(slot), 1) <= 2.0]
+        out: list[str] = []
+        for s, _score, _ in res:
+            name = self.by_surface[s][0].name
+            if name not in out:
+                out.append(name)
+        return out[:limit]

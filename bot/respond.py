@@ -1,0 +1,105 @@
+"""Retrieve and compose: the two middle steps of the core, through the
+handler of the question's intent (:mod:`threadgraph.bot.intents`).
+
+``retrieve(c)`` asks the handler for its graph facts (graph modes), then adds
+passages: in hybrid mode the chunks the facts were read from, otherwise (or
+when there are none) a LanceDB search. ``compose(c, d)`` lets the handler word
+its facts, decides whether the evidence answers the question, falls back to
+passages for open-ended intents and in vector mode, and otherwise says what
+is missing (with "did you mean" names). Nothing here names an intent.
+"""
+
+from __future__ import annotations
+
+from ..knowledge import retrieval as R
+from . import intents
+from .answer import Answer, EntityRef, Fact, Passage
+from .compose import not_found_text, passages_text, t
+from .evidence import VECTOR_FOUND_MIN, passages_support, search_passages
+from .intents import Context, Draft
+
+#: Facts an answer carries at most.
+MAX_FACTS = 40
+
+
+def retrieve(c: Context) -> Draft:
+    """The evidence for ``c.q``: the handler's graph facts (modes ``hybrid``
+    and ``graph``) and the passages (modes ``hybrid`` and ``vector``). A
+    question with a dangling pronoun retrieves nothing."""
+    if c.q.dangling_pronoun:
+        return Draft()
+    h = intents.get(c.q.intent)
+    d = (h.retrieve(c) if c.use_graph else None) or Draft()
+    hits = []
+    if c.use_passages and d.facts and c.mode == "hybrid":
+        # the passages the facts were read from: exact evidence, no search needed
+        hits = R.source_chunks(c.graph, [(f.doc, f.line) for f in d.facts[:12]], limit=3)
+    if c.use_passages and not hits:
+        hits = search_passages(c.kb, c.q, bool(d.facts), c.mode, c.settings.retrieval_limit)
+    d.hits = hits
+    d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                  for h in hits]
+    return d
+
+
+def compose(c: Context, d: Draft) -> Answer:
+    """The :class:`Answer` to ``c.q`` from the evidence ``d`` (see the module docstring)."""
+    q, lang, mode = c.q, c.lang, c.mode
+    if q.dangling_pronoun:
+        return Answer(thread=c.thread, question=q.text, intent=q.intent, found=False, language=lang,
+                      answer=t(lang, "我不确定你指的是哪道菜或哪个东西，能说一下名字吗？",
+                               "I'm not sure what you are referring to — which dish, item or role do you mean?"))
+    h = intents.get(q.intent)
+    if d.facts:
+        h.compose(c, d)
+    d.found = bool(d.facts) and bool(d.text or h.facts_suffice)
+    h.use_passages(c, d)
+    if not d.found and h.open_ended and d.passages and mode != "graph":
+        good = [p for p in d.passages if mode != "vector" or p.score >= VECTOR_FOUND_MIN]
+        if good and passages_support(q, d.hits):
+            d.text = passages_text(lang, good, question=h.excerpt_question(c))
+            d.found = True
+    if mode == "vector" and d.passages:
+        good = [p for p in d.passages if p.score >= VECTOR_FOUND_MIN]
+        if good:
+            d.text = passages_text(lang, good, question=h.excerpt_question(c))
+            d.found = True
+    h.extend(c, d)
+    if not d.found:
+        d.text, d.follow_ups = _not_found(c, h)
+        d.facts = []
+        d.passages = d.passages[:2] if d.passages and mode != "graph" and passages_support(q, d.hits) else []
+        if d.passages:
+            d.text += "\n" + passages_text(lang, d.passages, limit=2, question=q.text)
+    entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
+    return Answer(
+        thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=d.text, language=lang,
+        entities=entities, facts=_dedupe(d.facts)[:MAX_FACTS], passages=d.passages,
+        follow_ups=d.follow_ups,
+    )
+
+
+def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
+    """"No evidence about X" and the "did you mean" names: for an unknown
+    phrase, near KB names (fuzzy, then nearest name embeddings ≥ 0.92)."""
+    q, lang = c.q, c.lang
+    if q.unknown:
+        what = q.unknown[0].surface
+        sugg = c.linker.suggest(what)
+        if c.kb.embedder is not None and len(sugg) < 3:
+            vec = c.kb.embedder.embed_query(what)
+            for _id, name, _t, score in c.kb.vectors.nearest_entities(vec, limit=3):
+                if score >= 0.92 and name not in sugg:
+                    sugg.append(name)
+        return not_found_text(lang, what, sugg[:3]), sugg[:3]
+    return not_found_text(lang, h.missing(c), []), []
+
+
+def _dedupe(facts: list[Fact]) -> list[Fact]:
+    seen, out = set(), []
+    for f in facts:
+        if f.id in seen:
+            continue
+        seen.add(f.id)
+        out.append(f)
+    return out

@@ -1,0 +1,66 @@
+"""The bot's word lists, loaded from ``bot/lexicon/*.yaml`` (package data).
+
+:func:`lexicon` returns one parsed file; the helpers below turn its lists into
+the sets and regular expressions understanding uses. Intent-specific cues live
+beside each intent (``bot/intents/<name>.yaml``) and are loaded by
+:meth:`threadgraph.bot.intents.base.Intent.data`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+LEXICON_DIR = Path(__file__).with_name("lexicon")
+
+
+@functools.lru_cache(maxsize=None)
+def lexicon(name: str = "words") -> Any:
+    """The parsed YAML file ``bot/lexicon/<name>.yaml`` (cached). Raises
+    ``FileNotFoundError`` when it does not exist."""
+    return yaml.safe_load((LEXICON_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def function_chars() -> frozenset[str]:
+    """Chinese function characters (``的``, ``了``, ``吗`` …) that bound slots."""
+    return frozenset(lexicon()["function_chars"])
+
+
+@functools.lru_cache(maxsize=None)
+def pronouns(lang: str) -> tuple[str, ...]:
+    """Words of ``lang`` (``"zh"`` or ``"en"``) that refer back to an entity named earlier."""
+    return tuple(lexicon()["pronouns"][lang])
+
+
+@functools.lru_cache(maxsize=None)
+def pronoun_re() -> re.Pattern:
+    """English pronoun phrases as whole words (case-insensitive), for a search in a question."""
+    alts = "|".join(re.escape(p) for p in pronouns("en"))
+    return re.compile(rf"\b(?:{alts})\b", re.I)
+
+
+@functools.lru_cache(maxsize=None)
+def slot_trim(lang: str) -> re.Pattern:
+    """The regular expression of politeness, particles and articles trimmed around a slot in ``lang``."""
+    return re.compile(lexicon()["slot_trim"][lang], re.I if lang == "en" else 0)
+
+
+def slot_punctuation() -> str:
+    """Characters stripped from both ends of a slot."""
+    return lexicon()["slot_punctuation"]
+
+
+def definition_verbs() -> tuple[str, ...]:
+    """English verbs that introduce a definition ("X is …", "Xs are …")."""
+    return tuple(lexicon()["definition_verbs"])
+
+
+def role_checklists(titles: list[str]) -> list[str]:
+    """The section titles of the checklists of a role called any of ``titles``
+    (``role_checklists`` templates × titles, template-major order)."""
+    return [tpl.format(x) for tpl in lexicon()["role_checklists"] for x in titles]
