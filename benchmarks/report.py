@@ -91,7 +91,8 @@ def _generalization(gen: dict | None) -> list[str]:
         if first and first.get("split") == "blind":
             fr = (f"{_pct(first['modes']['hybrid']['turn_pass'])} turns, recall {_pct(first['gold']['recall'])} "
                   f"({first['date'][:10]}, {first.get('commit', '')})")
-        prec = f"{_pct(p['precision'])} ({p['judged']})" if p.get("judged") else "not judged yet"
+        prec = (f"{_pct(p['precision'])} ({p['judged']})" if p.get("judged")
+                else "no relation edges" if not p.get("sample") else "not judged yet")
         out.append(f"| {r['name']} | {r.get('kind')} | {r.get('split')} | {h['turns']} | **{_pct(h['turn_pass'])}** | "
                    f"{_pct(v['turn_pass'])} | {_pct(h['found_acc'])} | {_pct(h['notfound_acc'])} | "
                    f"{_pct(g['recall'])} ({g['found']}/{g['total']}) | {prec} | {fr} |")
