@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from threadgraph.ingest.normalize import _UNITS_EN, Normalizer, clean_name, is_cjk
-from threadgraph.ingest.parsers import Block, ParsedDocument
+from threadgraph.ingest.document import Block, ParsedDocument
 from threadgraph.knowledge.records import Entity, Merge, Provenance, Triple, entity_id
 
 # --------------------------------------------------------------------------- headings

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from threadgraph.ingest.extract import DocumentExtractor, RecipeExtractor, RoleBook, collect_roles, is_recipe
 from threadgraph.ingest.normalize import Normalizer, is_cjk
-from threadgraph.ingest.parsers import SUPPORTED_EXTENSIONS, Block, DocumentError, ParsedDocument, detect_language, parse_file
+from threadgraph.ingest.document import Block, DocumentError, ParsedDocument
+from threadgraph.ingest.readers import SUPPORTED_EXTENSIONS, detect_language, parse_file
 from threadgraph.ingest.tables import TableExtractor
 from threadgraph.knowledge.records import Chunk, Extraction, SkippedFile, stable_id
 

@@ -52,7 +52,8 @@ import re
 
 from threadgraph.ingest.extract import DocResult, _split_role_name, is_tool, parse_item, split_top
 from threadgraph.ingest.normalize import Normalizer, clean_name, is_cjk
-from threadgraph.ingest.parsers import ParsedDocument, Record, detect_language
+from threadgraph.ingest.document import ParsedDocument, Record
+from threadgraph.ingest.readers import detect_language
 from threadgraph.knowledge.records import Entity, Provenance, Triple, entity_id
 
 _W = r"(?<![A-Za-z])(?:%s)(?![A-Za-z])"

@@ -9,7 +9,8 @@ import pytest
 
 from threadgraph.ingest.extract import is_tool, parse_item
 from threadgraph.ingest.normalize import Normalizer
-from threadgraph.ingest.parsers import DocumentError, parse_file
+from threadgraph.ingest.document import DocumentError
+from threadgraph.ingest.readers import parse_file
 from threadgraph.ingest.pipeline import extract_corpus
 from threadgraph.knowledge.records import entity_id
 

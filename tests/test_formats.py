@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from threadgraph.ingest.parsers import DocumentError, parse_file
+from threadgraph.ingest.document import DocumentError
+from threadgraph.ingest.readers import parse_file
 from threadgraph.ingest.pipeline import extract_corpus
 from threadgraph.ingest.tables import classify_column, split_alternatives
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from threadgraph.ingest.parsers import parse_file, strip_attr_lists, unwrap_admonitions
+from threadgraph.ingest.readers import parse_file
+from threadgraph.ingest.readers.markdown import strip_attr_lists, unwrap_admonitions
 from threadgraph.ingest.pipeline import CHUNK_MAX_CHARS, _split_spans, extract_corpus, make_chunks
 
 ROOT = Path(__file__).resolve().parents[1]
