@@ -17,9 +17,12 @@ right:
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
 from markdown_it import MarkdownIt
+from mdit_py_plugins.front_matter import front_matter_plugin
 
 from ..document import Block
 from .base import Reader, Reading, register
@@ -28,7 +31,7 @@ from .html import html_blocks
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 
-_MD = MarkdownIt("commonmark", {"html": True}).enable("table")
+_MD = MarkdownIt("commonmark", {"html": True}).enable("table").use(front_matter_plugin)
 
 # kramdown IAL / attr_list suffixes: ``{:target="_blank"}``, ``{: .class}``, ``{#id .class key=val}``
 _ATTR_LIST = re.compile(
@@ -43,21 +46,48 @@ _SETEXT_DASH = re.compile(r"^ {0,3}-+[ \t]*$")
 _BLOCK_START = re.compile(r"^(?:[#>*+=`~|<-]|\d+[.)])")
 
 
-def _strip_front_matter(text: str) -> tuple[str, dict[str, str]]:
-    """Blank out a leading ``---`` YAML block line by line; return the text and
-    its simple ``key: value`` pairs."""
-    lines = text.split("\n")
-    if not lines or lines[0].strip() != "---":
-        return text, {}
-    for i in range(1, len(lines)):
-        if lines[i].strip() in ("---", "..."):
-            meta: dict[str, str] = {}
-            for ln in lines[1:i]:
-                m = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", ln)
-                if m:
-                    meta[m.group(1).lower()] = m.group(2).strip().strip("'\"")
-            return "\n" * i + "\n" + "\n".join(lines[i + 1 :]), meta
-    return text, {}
+@dataclass(slots=True)
+class FrontMatter:
+    """A document's YAML front matter: ``fields`` its top-level ``key: text``
+    pairs (keys lower-cased; lists joined by ``", "``), ``line``/``end_line``
+    the 1-based lines of its opening and closing ``---``. Today only
+    ``fields["title"]`` is used (as the title fallback); the text itself is
+    not a block."""
+
+    fields: dict[str, str]
+    line: int
+    end_line: int
+
+
+def _scalar_text(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_scalar_text(x) for x in v)
+    return "" if v is None else str(v).strip()
+
+
+def front_matter(token) -> FrontMatter:
+    """The :class:`FrontMatter` of a ``front_matter`` token of mdit-py-plugins.
+    YAML that does not parse (or is not a mapping) falls back to its simple
+    ``key: value`` lines."""
+    content = token.content or ""
+    fields: dict[str, str] = {}
+    try:
+        data = yaml.safe_load(content)
+    except yaml.YAMLError:
+        data = None
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if not isinstance(v, dict):
+                fields[str(k).lower()] = _scalar_text(v)
+    else:
+        for ln in content.split("\n"):
+            m = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", ln)
+            if m:
+                fields[m.group(1).lower()] = m.group(2).strip().strip("'\"")
+    first, last = token.map or (0, 0)
+    return FrontMatter(fields, first + 1, last)
 
 
 def _blank_comments(text: str) -> str:
@@ -212,14 +242,16 @@ def _html_fragment(content: str, first_line: int) -> list[Block]:
     return out
 
 
-def parse_markdown(text: str) -> tuple[list[Block], str]:
-    """Parse markdown ``text`` into blocks; returns ``(blocks, first_h1)``.
+def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
+    """Parse markdown ``text`` into blocks; returns ``(blocks, first_h1,
+    front matter or None)``.
 
-    Expects front matter and comments to be handled already (see
-    :func:`parse_file`). MkDocs admonitions are unwrapped first (see
+    Expects HTML comments and images to be removed already (see
+    :func:`read`). MkDocs admonitions are unwrapped first (see
     :func:`unwrap_admonitions`); raw HTML blocks are read with the HTML
     reader (see :func:`_html_fragment`) under the current heading path."""
     tokens = _MD.parse(unwrap_admonitions(text))
+    fm: FrontMatter | None = None
     blocks: list[Block] = []
     heads: list[tuple[int, str]] = []  # (level, title)
     path: tuple[str, ...] = ()
@@ -236,6 +268,10 @@ def parse_markdown(text: str) -> tuple[list[Block], str]:
     while i < n:
         tok = tokens[i]
         t = tok.type
+        if t == "front_matter":
+            fm = front_matter(tok)
+            i += 1
+            continue
         if t == "heading_open":
             level = int(tok.tag[1])
             inline = tokens[i + 1]
@@ -328,18 +364,17 @@ def parse_markdown(text: str) -> tuple[list[Block], str]:
                 parent = next((b for b in reversed(items) if b >= 0), -1)
                 blocks.append(Block("code", txt, m[0] + 1, m[1], path, parent=parent))
         i += 1
-    return blocks, h1
+    return blocks, h1, fm
 
 
 
 
 def read(path: Path, text: str) -> Reading:
     """The :class:`Reading` of a Markdown file (see :func:`parse_markdown`)."""
-    text, meta = _strip_front_matter(text)
     text = _blank_comments(text)
     text = _IMAGE_MD.sub("", text)
-    blocks, h1 = parse_markdown(text)
-    return Reading(blocks, "markdown", h1, meta)
+    blocks, h1, fm = parse_markdown(text)
+    return Reading(blocks, "markdown", h1, dict(fm.fields) if fm else {})
 
 
 READER = register(Reader("markdown", (".md", ".markdown"), read))
