@@ -29,36 +29,25 @@ from rapidfuzz import fuzz, process
 
 from threadgraph.knowledge.records import Merge
 
+from .cues import alternation, lexicon, regex
+
 BUNDLED_ALIASES = Path(__file__).with_name("aliases.csv")
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _PARENS = re.compile(r"[（(【\[][^（）()【】\[\]]*[）)】\]]")
-_UNITS_ZH = (
-    "千克|公斤|克|毫升|升|个|只|根|片|勺|汤匙|茶匙|小勺|大勺|小匙|大匙|杯|碗|瓣|块|颗|粒|把|条|张|支|斤|两|"
-    "厘米|cm|滴|袋|包|盒|罐|瓶|份|朵|棵|头|节|段|撮|kg|mg|ml|mL|g|L|l"
-)
-_NUM = r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半几]+)"
-_AMOUNT_ZH = re.compile(rf"(?:约|大约)?{_NUM}\s*(?:[-~～至到]\s*{_NUM})?\s*(?:{_UNITS_ZH})")
-_QUALIFIERS_ZH = re.compile(r"适量|少许|若干|少量|一些|一点|些许|新鲜的|新鲜|可选|选用|任意|等$|^的")
-_UNITS_EN = (
-    r"cups?|tbsps?|tablespoons?|tsps?|teaspoons?|grams?|g|kg|kilograms?|oz|ounces?|pounds?|lbs?|ml|"
-    r"millilit(?:er|re)s?|lit(?:er|re)s?|l|pinch(?:es)?|cloves?|slices?|pieces?|cans?|sticks?|handfuls?|dash(?:es)?"
-)
-_AMOUNT_EN = re.compile(rf"\b(?:\d+(?:[./]\d+)?|an?|one|two|three|four|half)\s*(?:-\s*\d+\s*)?(?:{_UNITS_EN})\b(?:\s+of\b)?", re.I)
+_AMOUNT_ZH = regex("amounts", "amount_zh")
+_QUALIFIERS_ZH = regex("amounts", "qualifiers_zh")
+UNITS_EN = alternation("amounts", "units_en")
+"""English units (``cups?|tbsps?|…``) as one regex alternation."""
+_AMOUNT_EN = regex("amounts", "amount_en", re.I)
 _NUMBER_EN = re.compile(r"\b\d+(?:[./]\d+)?\b")
-_ARTICLES_EN = re.compile(r"^(?:a|an|the|some|fresh|optional|about)\s+", re.I)
-_QUALIFIERS_EN = re.compile(r"\b(?:optional|to taste|as needed|chopped|diced|minced|sliced|fresh)\b", re.I)
+_ARTICLES_EN = re.compile(rf"^(?:{alternation('amounts', 'articles_en')})\s+", re.I)
+_QUALIFIERS_EN = re.compile(rf"\b(?:{alternation('amounts', 'qualifiers_en')})\b", re.I)
 _PUNCT = " \t\r\n、，,。.;；:：!！?？*~～-—_\"'“”‘’`|/="
 
-# Pairs that look alike but are different things; never merged by fuzzy
-# matching even if a user lowers the threshold.
-NEVER_MERGE = frozenset(
-    frozenset(p)
-    for p in [
-        ("白糖", "红糖"), ("白糖", "冰糖"), ("红糖", "冰糖"), ("生抽", "老抽"), ("白醋", "香醋"),
-        ("青椒", "红椒"), ("鸡蛋", "鸡蛋清"), ("鸡蛋", "鸡蛋黄"), ("大葱", "小葱"), ("蛋清", "蛋黄"),
-    ]
-)
+#: Pairs that look alike but are different things (``lexicon/names.yaml``);
+#: never merged by fuzzy matching even if a user lowers the threshold.
+NEVER_MERGE = frozenset(frozenset(p) for p in lexicon("names")["never_merge"])
 
 
 def is_cjk(text: str) -> bool:

@@ -12,7 +12,9 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from threadgraph.ingest.extract import DocumentExtractor, RecipeExtractor, RoleBook, collect_roles, is_recipe
+from .documents import DocumentExtractor
+from .recipes import RecipeExtractor, is_recipe
+from .roles import collect_roles
 from threadgraph.ingest.normalize import Normalizer, is_cjk
 from threadgraph.ingest.document import Block, DocumentError, ParsedDocument
 from threadgraph.ingest.readers import SUPPORTED_EXTENSIONS, detect_language, parse_file

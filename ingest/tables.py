@@ -50,35 +50,21 @@ from __future__ import annotations
 
 import re
 
-from threadgraph.ingest.extract import DocResult, _split_role_name, is_tool, parse_item, split_top
+from .blocks import DocResult, split_top
+from .cues import alternation, lexicon, words
+from .items import is_tool, parse_item
+from .roles import split_role_name
 from threadgraph.ingest.normalize import Normalizer, clean_name, is_cjk
 from threadgraph.ingest.document import ParsedDocument, Record
 from threadgraph.ingest.readers import detect_language
 from threadgraph.knowledge.records import Entity, Provenance, Triple, entity_id
 
 _W = r"(?<![A-Za-z])(?:%s)(?![A-Za-z])"
+# (kind, header pattern) in the order tried: English words on word boundaries, Chinese anywhere
 _RULES: list[tuple[str, re.Pattern]] = [
-    ("item", re.compile(_W % r"instead of|substitute for|substitutes for|replaces|replaced|to replace|original\w*|"
-                              r"swap out|missing" + r"|被替代|被替换|原料名|缺少", re.I)),
-    ("sub", re.compile(_W % r"substitut\w*|replacements?|alternatives?|alternates?|instead|swaps?|backups?|"
-                             r"stand[- ]?ins?|deput(?:y|ies)|fallbacks?|understud(?:y|ies)|replace with|use instead"
-                       + r"|替代|代替|替换|备选|替补|代用|备用|候补|可换", re.I)),
-    ("amount", re.compile(_W % r"amounts?|quantit(?:y|ies)|qty|measures?|measurements?|weight|volume|how much"
-                          + r"|用量|分量|份量|数量|重量|克数", re.I)),
-    ("unit", re.compile(_W % r"units?" + r"|单位", re.I)),
-    ("req", re.compile(_W % r"required|optional|mandatory|necessary|essential|must" + r"|必需|必须|必备|可选|必要", re.I)),
-    ("recipe", re.compile(_W % r"recipes?|dish(?:es)?|meals?" + r"|菜名|菜品|菜谱|食谱|菜式|^菜$", re.I)),
-    ("role", re.compile(_W % r"roles?|positions?|participants?" + r"|角色|岗位|职位|职务", re.I)),
-    ("item", re.compile(_W % r"ingredients?|items?|foods?|products?|components?|from|materials?"
-                        + r"|原料|食材|材料|配料|用料|主料|辅料|调料", re.I)),
-    ("resp", re.compile(_W % r"responsibilit(?:y|ies)|tasks?|duties|duty|jobs?|accountabilit(?:y|ies)|owns|does"
-                        + r"|职责|任务|责任|负责", re.I)),
-    ("cond", re.compile(_W % r"when|conditions?|if|situations?|contexts?|use cases?|occasions?|scenarios?"
-                        + r"|条件|情况|场景|时机|适用|用途", re.I)),
-    ("notes", re.compile(_W % r"ratios?|notes?|comments?|remarks?|tips?|how|proportions?|details?|description"
-                         + r"|备注|说明|比例|注意|用法|提示", re.I)),
+    (k["kind"], re.compile(_W % "|".join(k["en"]) + "|" + "|".join(k["zh"]), re.I)) for k in lexicon("columns")["kinds"]
 ]
-_EXACT = {"to": "sub", "with": "sub", "use": "sub", "or": "sub", "from": "item", "for": "cond"}
+_EXACT: dict[str, str] = lexicon("columns")["exact"]
 
 
 def classify_column(header: str) -> str:
@@ -99,12 +85,14 @@ def classify_column(header: str) -> str:
     return ""
 
 
-_ALT_SPLIT = re.compile(r"\s*[;；、|\n]\s*|\s+or\s+|\s*(?:或者|或是)\s*|(?<=[\u4e00-\u9fff])或(?=[\u4e00-\u9fff])|"
-                        r"(?<=[^\d\s/])\s*/\s*(?=[^\d\s/])", re.I)
-_LIST_SPLIT = re.compile(r"\s*[;；、|\n]\s*")
+_SEPARATORS = r"\s*[;；、|\n]\s*"
+_ALT_SPLIT = re.compile("|".join([_SEPARATORS, *words("columns", "or_split")]) + r"|(?<=[^\d\s/])\s*/\s*(?=[^\d\s/])", re.I)
+_LIST_SPLIT = re.compile(_SEPARATORS)
 _PAREN_NOTE = re.compile(r"\s*[（(]([^（）()]*)[）)]\s*")
-_TRUE = re.compile(r"^(?:y|yes|true|1|required|mandatory|essential|must|x|✓|✔|是|必需|必须|必备|必要|需要)$", re.I)
-_FALSE = re.compile(r"^(?:n|no|false|0|optional|not required|-|否|可选|选用|不必|非必需)$", re.I)
+_TRUE = re.compile(rf"^(?:{alternation('columns', 'true_values')})$", re.I)
+_FALSE = re.compile(rf"^(?:{alternation('columns', 'false_values')})$", re.I)
+_OPTIONAL_VALUES = frozenset(words("columns", "optional_values"))
+_OPTIONAL_HEADER = re.compile(alternation("columns", "optional_header"), re.I)
 
 
 def _values(v: str | list[str]) -> list[str]:
@@ -138,7 +126,7 @@ def _required(v: str, header_is_optional: bool) -> bool | None:
     if _TRUE.match(v):
         return not header_is_optional
     if _FALSE.match(v):
-        return header_is_optional if v.lower() not in ("optional", "可选", "选用") else False
+        return header_is_optional if v.lower() not in _OPTIONAL_VALUES else False
     return None
 
 
@@ -174,7 +162,7 @@ class TableExtractor:
     def _ent(self, res: DocResult, surface: str, type_: str, line: int, rel: str) -> str:
         surface = re.sub(r"\s+", " ", surface).strip()
         if type_ == "role":
-            name, aliases = _split_role_name(surface)
+            name, aliases = split_role_name(surface)
             if not name or not name[:1].isalpha():
                 return ""
             name = name[0].upper() + name[1:]
@@ -294,7 +282,7 @@ class TableExtractor:
         req: bool | None = None
         for c in cols.get("req", []):
             v = "; ".join(_values(row.get(c, "")))
-            req = _required(v, bool(re.search(r"optional|可选", c, re.I)))
+            req = _required(v, bool(_OPTIONAL_HEADER.search(c)))
             if req is not None:
                 break
         item_col = cols["item"][0]

@@ -15,6 +15,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ..cues import lexicon, regex
 from ..document import Block
 from .base import Reader, Reading, register
 from .builder import BlockBuilder
@@ -371,7 +372,9 @@ def _promote_pseudo_headings(blocks: list[Block]) -> None:
         b.path = tuple(h[1] for h in heads)
 
 
-_ING_PATH = re.compile(r"ingredient|原料|材料|配料|食材|用料", re.I)
+_ING_PATH = regex("sections", "page_ingredient_heads", re.I)
+_LD_INGREDIENTS = lexicon("sections")["jsonld_ingredients"]
+_LD_STEPS = lexicon("sections")["jsonld_steps"]
 
 
 def _ld_recipes(value) -> list[dict]:
@@ -427,12 +430,12 @@ def _add_ld_recipe(b: BlockBuilder, ld: list[list]) -> None:
             name = r.get("name") if isinstance(r.get("name"), str) else ""
             if not b.h1 and name:
                 b.heading(1, name, line)
-            b.heading(2, "Ingredients", line)
+            b.heading(2, _LD_INGREDIENTS, line)
             for k, i in enumerate(ings, 1):
                 b.item(i, line, line, depth=1, ordered=False, order=k, parent=-1)
             steps = _ld_steps(r.get("recipeInstructions"))
             if steps:
-                b.heading(2, "Instructions", line)
+                b.heading(2, _LD_STEPS, line)
                 for k, st in enumerate(steps, 1):
                     b.item(st, line, line, depth=1, ordered=True, order=k, parent=-1)
             return
