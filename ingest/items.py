@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from .blocks import split_top
 from .cues import alternation, lexicon, regex, words
-from .normalize import clean_name, is_cjk
+from ..knowledge.text import has_cjk
+from .normalize import clean_name
 
 # --------------------------------------------------------------------------- tools
 TOOL_WORDS = frozenset(words("tools", "words"))
@@ -38,7 +39,7 @@ def is_tool(name: str) -> bool:
         return False
     if name in _NOT_TOOLS:
         return False
-    if is_cjk(name):
+    if has_cjk(name):
         if "的" in name and name.rsplit("的", 1)[1] and is_tool(name.rsplit("的", 1)[1]):
             return True
         if name in TOOL_WORDS:
@@ -103,7 +104,7 @@ def plausible_name(name: str) -> bool:
     start like an instruction (将/把/加入/如果…); English names over 5 words."""
     if not name or re.search(r"[。！？；;!?°\d%：:，,（）()]", name):
         return False
-    if is_cjk(name):
+    if has_cjk(name):
         return len(name) <= 8 and not _PROSE_START.match(name)
     return len(name.split()) <= 5
 
@@ -114,14 +115,14 @@ def looks_like_step(name: str) -> bool:
     ``盛盘``, ``葱切段``. 泡椒/泡打粉/泡发好的海参/切块的午餐肉/去皮猪肉 stay
     names."""
     name = re.sub(r"^\s*\d+\s*[.、)）]\s*", "", name or "")  # "2. 干木耳泡…" — a numbered step
-    return bool(name) and is_cjk(name) and bool(STEP_VERB.search(name))
+    return bool(name) and has_cjk(name) and bool(STEP_VERB.search(name))
 
 
 def is_method(name: str) -> bool:
     """True for a cooking method rather than a thing (切丝, "chopped …")."""
     if not name:
         return False
-    if is_cjk(name):
+    if has_cjk(name):
         return bool(_METHOD_ZH.match(name)) and not is_tool(name)  # 切丝 is a method, 烤箱/炒锅 are tools
     first = name.lower().split()[0]
     return first in _METHOD_EN
@@ -168,10 +169,10 @@ def _alts_from_note(note: str) -> list[Alternative]:
     if m:
         return [Alternative(_and_to_plus(p), False) for p in split_top(m.group("y"), "、/／")]
     m = _Y_CAN_REPLACE.match(note)
-    if m and is_cjk(note):
+    if m and has_cjk(note):
         return [Alternative(_and_to_plus(m.group("y")), False)]
     m = _Y_ALSO_OK.match(note)
-    if m and is_cjk(note) and not _NOT_A_THING.search(m.group("y")):
+    if m and has_cjk(note) and not _NOT_A_THING.search(m.group("y")):
         return [Alternative(_and_to_plus(m.group("y")), False)]
     m = _EN_IF_NOT.match(note)
     if m:
@@ -184,7 +185,7 @@ def _alts_from_note(note: str) -> list[Alternative]:
 
 def _and_to_plus(y: str) -> str:
     """``A 和 B`` / ``A 及 B`` in a stand-in means both together: write it as ``A + B``."""
-    return _BOTH.sub(" + ", y) if is_cjk(y) else y
+    return _BOTH.sub(" + ", y) if has_cjk(y) else y
 
 
 def note_clauses(note: str) -> tuple[bool, list[Alternative]]:
@@ -222,7 +223,7 @@ def parse_item(text: str) -> list[ItemParse]:
     if not text:
         return []
     notes: list[str] = []
-    if is_cjk(text):
+    if has_cjk(text):
         head, *tail = _DASH_NOTE.split(text, maxsplit=1)
         if tail and head.strip() and tail[0].strip():
             text, notes = head.strip(), [tail[0].strip()]  # "藏红花(Saffron)— 可用食用黄色素替代"
@@ -230,7 +231,7 @@ def parse_item(text: str) -> list[ItemParse]:
     m = re.match(r"^(?P<name>[^=＝]+?)\s*[=＝]\s*(?P<amount>.*)$", text)
     if m:
         text, amount = m.group("name").strip(), m.group("amount").strip()
-    elif not is_cjk(text):
+    elif not has_cjk(text):
         m = _EN_LEAD_AMOUNT.match(text)
         if m:
             text, amount = m.group("name").strip(), m.group("amount").strip()
@@ -248,17 +249,17 @@ def parse_item(text: str) -> list[ItemParse]:
         text = text[lead.end():]
     line_notes = [note_clauses(n) for n in _PAREN.findall(amount) + notes]
     name_notes = [note_clauses(n) for n in _PAREN.findall(text)]
-    raw_parts = split_top(text, "、，,；;") if is_cjk(text) else [text]
+    raw_parts = split_top(text, "、，,；;") if has_cjk(text) else [text]
     base = _PAREN.sub("", text).strip()
     base = _OPT_MARK.sub("", base).strip(" ：:,，")
     lab = re.match(r"^(?P<l>[^：:]{1,8})[：:]\s*(?P<r>.+)$", base)
-    if lab and is_cjk(base):
+    if lab and has_cjk(base):
         if _ITEM_LABEL.search(lab.group("l")):
             optional = optional or bool(OPTIONAL_LABEL.search(lab.group("l")))
             base = lab.group("r")  # "工具：锅" / "可选：葱花"
         else:
             base = lab.group("l")  # "翘嘴鱼：最佳…" / "盐：约 3g"
-    if is_cjk(base):
+    if has_cjk(base):
         parts = split_top(base, "、，,；;")
     else:
         parts = [base]
@@ -274,7 +275,7 @@ def parse_item(text: str) -> list[ItemParse]:
             found = [(o, []) for o, _ in line_notes + name_notes]
         p_opt = line_opt or any(o for o, _ in found)
         name, palts = part, [a for _, al in found for a in al]
-        if is_cjk(part):
+        if has_cjk(part):
             bits = split_top(part, "/／")
             if len(bits) == 1:
                 bits = [b for b in _ITEM_OR_ZH.split(part) if b.strip()]

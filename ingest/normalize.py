@@ -27,13 +27,13 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from threadgraph.knowledge.records import Merge
+from ..knowledge.records import Merge
+from ..knowledge.text import has_cjk, singular
 
 from .cues import alternation, lexicon, regex
 
 BUNDLED_ALIASES = Path(__file__).with_name("aliases.csv")
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _PARENS = re.compile(r"[（(【\[][^（）()【】\[\]]*[）)】\]]")
 _AMOUNT_ZH = regex("amounts", "amount_zh")
 _QUALIFIERS_ZH = regex("amounts", "qualifiers_zh")
@@ -50,22 +50,6 @@ _PUNCT = " \t\r\n、，,。.;；:：!！?？*~～-—_\"'“”‘’`|/="
 NEVER_MERGE = frozenset(frozenset(p) for p in lexicon("names")["never_merge"])
 
 
-def is_cjk(text: str) -> bool:
-    """True when ``text`` contains any CJK ideograph."""
-    return bool(_CJK.search(text))
-
-
-def _singular(word: str) -> str:
-    w = word
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("oes", "ches", "shes", "sses")):
-        return w[:-2]
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
-
-
 def clean_name(name: str, type_: str = "ingredient") -> str:
     """Rule-based cleaning of a surface name; returns ``""`` if nothing is left.
 
@@ -79,7 +63,7 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
     leading English article removed."""
     s = re.sub(r"\s+", " ", name).strip()
     if type_ not in ("ingredient", "tool"):
-        s = _ARTICLES_EN.sub("", s) if not is_cjk(s) else s
+        s = _ARTICLES_EN.sub("", s) if not has_cjk(s) else s
         return s.strip(_PUNCT)
     prev = None
     while prev != s:
@@ -87,7 +71,7 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
         s = _PARENS.sub("", s)
     s = re.split(r"[=＝（(]", s, maxsplit=1)[0]  # also drops an unclosed "(note…" tail
     s = re.sub(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\u2460-\u24FF\uFE0F]", "", s)
-    if is_cjk(s):
+    if has_cjk(s):
         s = _AMOUNT_ZH.sub("", s)
         s = _QUALIFIERS_ZH.sub("", s)
         s = s.replace(" ", "").strip(_PUNCT)
@@ -108,7 +92,7 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
         s = _ARTICLES_EN.sub("", s).strip(_PUNCT)
     words = s.split()
     if words:
-        words[-1] = _singular(words[-1])
+        words[-1] = singular(words[-1])
     return " ".join(words)
 
 
@@ -126,7 +110,7 @@ def fuzzy_allowed(a: str, b: str) -> bool:
         return True
     if frozenset((a, b)) in NEVER_MERGE:
         return False
-    if is_cjk(a) or is_cjk(b):
+    if has_cjk(a) or has_cjk(b):
         return len(a) >= 4 and len(b) >= 4 and a[0] == b[0] and a[-1] == b[-1]
     if len(a) < 5 or len(b) < 5 or a[0].lower() != b[0].lower():
         return False
@@ -174,7 +158,7 @@ class Normalizer:
 
     @staticmethod
     def _key(name: str) -> str:
-        return name if is_cjk(name) else name.lower()
+        return name if has_cjk(name) else name.lower()
 
     def alias(self, name: str, type_: str) -> str | None:
         """Alias-table lookup for ``name`` (type-specific rows first, then

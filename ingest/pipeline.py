@@ -15,11 +15,13 @@ from pathlib import Path
 from .documents import DocumentExtractor
 from .recipes import RecipeExtractor, is_recipe
 from .roles import collect_roles
-from threadgraph.ingest.normalize import Normalizer, is_cjk
+from ..knowledge.text import has_cjk
+from .normalize import Normalizer
 from threadgraph.ingest.document import Block, DocumentError, ParsedDocument
-from threadgraph.ingest.readers import SUPPORTED_EXTENSIONS, detect_language, parse_file
+from ..knowledge.text import DictLinker, detect_language, sentence_spans
+from .readers import SUPPORTED_EXTENSIONS, parse_file
 from threadgraph.ingest.tables import TableExtractor
-from threadgraph.knowledge.records import Chunk, Extraction, SkippedFile, stable_id
+from ..knowledge.records import Chunk, Entity, Extraction, SkippedFile, stable_id
 
 CHUNK_MAX_CHARS = 800
 TABLE_ROWS_PER_CHUNK = 20
@@ -93,11 +95,6 @@ def _block_text(b: Block) -> str:
     return b.text
 
 
-# a sentence ends after 。！？； (optionally a closing quote/bracket), or after
-# .!?; followed by whitespace (so "3.5", "v1.2" and URLs are not cut), or at a newline
-_SENT_END = re.compile(
-    r"(?<=[。！？；])(?![”’」』）)\]\"'])|(?<=[。！？；][”’」』）)\]\"'])"
-    r"|(?<=[.!?;])(?=\s)|(?<=[.!?;][”’)\]\"'])(?=\s)|(?<=\n)")
 _CLAUSE_END = re.compile(r"(?<=[，、,：:])")
 
 
@@ -120,7 +117,7 @@ def _split_spans(text: str, limit: int) -> list[tuple[int, str]]:
         if raw.strip():
             pieces.append((a + lead, raw.strip()))
 
-    bounds = [0, *_cut_points(text, _SENT_END), len(text)]
+    bounds = [0, *(a for a, _ in sentence_spans(text)[1:]), len(text)]
     start = 0  # start of the current piece
     prev = 0  # last sentence boundary inside the current piece
     for b in bounds[1:]:
@@ -269,79 +266,27 @@ def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[C
 
 
 # ---------------------------------------------------------------------------- linking
-def _trie_regex(words: Iterable[str]) -> str:
-    """A regex alternation built from a character trie (fast: no
-    backtracking over thousands of alternatives)."""
-    trie: dict = {}
-    for w in words:
-        node = trie
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = True
-
-    def build(node: dict) -> str:
-        end = "" in node
-        alts = [re.escape(ch) + build(sub) for ch, sub in sorted((k, v) for k, v in node.items() if k)]
-        if not alts:
-            return ""
-        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-        return f"(?:{body})?" if end else body
-
-    return build(trie)
+def entity_linker(entities: Iterable[Entity], types: tuple[str, ...] = LINKED_TYPES) -> DictLinker[str]:
+    """A :class:`~..knowledge.text.DictLinker` from every name and alias
+    (two characters or more) of the ``entities`` of ``types`` to their ids."""
+    linker: DictLinker[str] = DictLinker()
+    for e in entities:
+        if e.type not in types:
+            continue
+        for s in [e.name, *e.aliases]:
+            if len(s) >= 2:
+                linker.add(s, e.id)
+    return linker
 
 
-class EntityLinker:
-    """Longest-match lookup of entity names and aliases in text.
-
-    ``names`` maps surface → entity ids. CJK names match anywhere; Latin
-    names need word boundaries, and match case-insensitively unless they are
-    all-caps abbreviations (``IC``). Names shorter than 2 characters are
-    ignored."""
-
-    def __init__(self, names: dict[str, list[str]]) -> None:
-        self.ids: dict[str, list[str]] = {}
-        cjk, latin, abbr = [], [], []
-        for surf, ids in names.items():
-            if len(surf) < 2:
-                continue
-            if is_cjk(surf):
-                key = surf
-                cjk.append(surf)
-            elif surf.isupper() and len(surf) <= 6:
-                key = surf
-                abbr.append(surf)
-            else:
-                key = surf.lower()
-                latin.append(key)
-            lst = self.ids.setdefault(key, [])
-            for i in ids:
-                if i not in lst:
-                    lst.append(i)
-        pats = []
-        if cjk:
-            pats.append(f"(?P<c>{_trie_regex(cjk)})")
-        self.rx_cjk = re.compile(pats[0]) if pats else None
-        self.rx_lat = re.compile(rf"(?<![\w])(?P<l>{_trie_regex(latin)})(?:s|es|'s|’s)?(?![\w])", re.I) if latin else None
-        self.rx_abbr = re.compile(rf"(?<![\w])(?P<a>{_trie_regex(abbr)})(?:s|'s|’s)?(?![\w])") if abbr else None
-
-    def find(self, text: str) -> list[str]:
-        """Entity ids mentioned in ``text``, in first-mention order, unique."""
-        out: list[str] = []
-        seen: set[str] = set()
-        hits: list[tuple[int, str]] = []
-        if self.rx_cjk is not None and is_cjk(text):
-            hits += [(m.start(), m.group(0)) for m in self.rx_cjk.finditer(text)]
-        if self.rx_lat is not None:
-            hits += [(m.start(), m.group("l").lower()) for m in self.rx_lat.finditer(text)]
-        if self.rx_abbr is not None:
-            hits += [(m.start(), m.group("a")) for m in self.rx_abbr.finditer(text)]
-        hits.sort()
-        for _, key in hits:
-            for i in self.ids.get(key, ()):
-                if i not in seen:
-                    seen.add(i)
-                    out.append(i)
-        return out
+def mentioned_ids(linker: DictLinker[str], text: str) -> list[str]:
+    """Entity ids ``linker`` finds in ``text`` (longest match first, see
+    :meth:`~..knowledge.text.DictLinker.scan`), in first-mention order, unique."""
+    out: dict[str, None] = {}
+    for m in linker.scan(text):
+        for i in m.values:
+            out.setdefault(i, None)
+    return list(out)
 
 
 # ---------------------------------------------------------------------------- main entry
@@ -442,13 +387,7 @@ def extract_corpus(
     ex.triples.extend(roles.triples)
     ex.merges = list(norm.merges)
     # link chunks to the entities they mention
-    names: dict[str, list[str]] = {}
-    for e in ex.entities.values():
-        if e.type not in LINKED_TYPES:
-            continue
-        for s in [e.name, *e.aliases]:
-            names.setdefault(s, []).append(e.id)
-    linker = EntityLinker(names)
+    linker = entity_linker(ex.entities.values())
     for c in ex.chunks:
-        c.entity_ids = linker.find(c.text)
+        c.entity_ids = mentioned_ids(linker, c.text)
     return ex

@@ -30,7 +30,8 @@ from .items import (
     parse_item,
     plausible_name,
 )
-from .normalize import Normalizer, clean_name, is_cjk
+from ..knowledge.text import DictLinker, has_cjk
+from .normalize import Normalizer, clean_name
 
 # --------------------------------------------------------------------------- headings
 ING_HEAD = regex("sections", "ingredients", re.I)
@@ -165,7 +166,7 @@ class RecipeExtractor:
                 return "", ""
             eid = entity_id(type_, canon)
             al = [surface.strip()] if surface.strip() != canon else []
-            res.entities.append(Entity(eid, canon, type_, al, "zh" if is_cjk(canon) else "en"))
+            res.entities.append(Entity(eid, canon, type_, al, "zh" if has_cjk(canon) else "en"))
             return eid, canon
 
         def add_sub(x: str, y_raw: str, sym: bool, cond: str, b: Block, conf: float, rule: str,
@@ -179,10 +180,10 @@ class RecipeExtractor:
             combo = split_top(y_raw, "+＋")
             if len(combo) > 1:
                 whole = " + ".join(re.sub(r"\s+", " ", c).strip() for c in combo)
-                extra = f"{_COMPOUND_ZH}{whole}" if is_cjk(whole) else f"{_COMPOUND_EN}{whole}"
+                extra = f"{_COMPOUND_ZH}{whole}" if has_cjk(whole) else f"{_COMPOUND_EN}{whole}"
                 cond = f"{cond}；{extra}" if cond else extra
                 y_raw = combo[0]
-            ys = [p for p in _STAND_IN_OR.split(y_raw) if p.strip()] if is_cjk(y_raw) else [y_raw]
+            ys = [p for p in _STAND_IN_OR.split(y_raw) if p.strip()] if has_cjk(y_raw) else [y_raw]
             if len(ys) > 1:
                 for y in ys:
                     add_sub(x, y, sym, cond, b, conf, rule, x_type)
@@ -279,19 +280,23 @@ class RecipeExtractor:
         # 2) free text: steps, tips, notes
         known = {t.object.split(":", 1)[1] for t in contains.values() if t.object.startswith("ingredient:")}
         known |= surfaces
+        known_names: DictLinker[str] = DictLinker()
+        for n in sorted(known):
+            known_names.add(n, n)
         for i, b in enumerate(blocks):
             if i in used or b.kind not in ("item", "paragraph"):
                 continue
-            self._text_subs(b, known, add_sub)
+            self._text_subs(b, known_names, add_sub)
         res.triples.extend(contains.values())
         res.triples.extend(subs.values())
         return res
 
-    def _text_subs(self, b: Block, known: set[str], add_sub) -> None:
+    def _text_subs(self, b: Block, known: DictLinker[str], add_sub) -> None:
         """Substitutions in prose (操作/附加内容/注意 text): parenthesised notes
         after a known ingredient (``蜂蜜（没有时使用白糖…代替）``) and the
         sentence patterns of :data:`_TEXT_SUB_PATTERNS`. The replaced side must
-        mention an ingredient of this recipe."""
+        mention an ingredient of this recipe (``known`` maps its names to
+        themselves)."""
         text = b.text
         for m in re.finditer(r"([\u4e00-\u9fffA-Za-z]{1,12})\s*[\d.]*\s*\w{0,3}\s*[（(]([^（）()]+)[）)]", text):
             head = m.group(1)
@@ -342,7 +347,7 @@ def _substitute_surface(y: str) -> str:
     y = _STAND_IN_LEAD.sub("", y.strip())
     y = _STAND_IN_SAME.sub("", y)  # "同一个平底锅" → 平底锅
     y = _STAND_IN_TAIL.sub("", y)
-    if is_cjk(y):
+    if has_cjk(y):
         rest = _STAND_IN_ANY.sub("", y).strip()
         if clean_name(rest, "ingredient") in _GENERIC or not rest:
             return ""
@@ -351,24 +356,15 @@ def _substitute_surface(y: str) -> str:
     return y
 
 
-def _longest_known_suffix(head: str, known: set[str]) -> str:
+def _longest_known_suffix(head: str, known: DictLinker[str]) -> str:
+    """The longest suffix of ``head`` that is a known name (``""`` if none)."""
     for k in range(len(head)):
-        if head[k:] in known and len(head) - k >= 1:
-            return head[k:]
+        hit = known.get(head[k:])
+        if hit:
+            return head[k:] if head[k:] in hit else hit[0]
     return ""
 
 
-def _mentions(span: str, known: set[str]) -> list[str]:
+def _mentions(span: str, known: DictLinker[str]) -> list[str]:
     """Known names occurring in ``span``, longest-first at each position, in order."""
-    out, i = [], 0
-    names = sorted(known, key=len, reverse=True)
-    while i < len(span):
-        for n in names:
-            if len(n) >= 1 and span.startswith(n, i):
-                out.append(n)
-                i += len(n)
-                break
-        else:
-            i += 1
-    return out
-
+    return [m.surface if m.surface in m.values else m.values[0] for m in known.scan(span)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.records import Entity, Merge, Provenance, Triple, entity_id
+from ..knowledge.text import sentence_spans, split_sentences
 from .blocks import DocResult, section_of
 from .cues import fill, lexicon, regex, words
 from .document import ParsedDocument
@@ -149,11 +150,9 @@ class RoleBook:
                 sm = _DUTY_LIST.match(p)
                 if sm and rules.canon(sm.group("r").strip()):
                     owner_resp = rules.canon(sm.group("r").strip())
-            pos = 0
-            for sent in _sentences(b.text):
-                at = b.text.find(sent, pos)
-                pos = max(pos, at)
-                sline = b.line + b.text.count("\n", 0, max(at, 0))
+            for at, end in sentence_spans(b.text):
+                sent = b.text[at:end]
+                sline = b.line + b.text.count("\n", 0, at)
                 m_as = rules.cue("as_role").match(sent)
                 owner = (rules.canon(m_as.group("o")) if m_as else "") or head_role or (bold_roles[0] if bold_roles else "") or title_role
                 for rule, rx in pats:
@@ -266,10 +265,6 @@ def split_role_name(raw: str) -> tuple[str, list[str]]:
     name = max(full, key=len) if full else (parts[0] if parts else raw)
     aliases += [p for p in full if p != name]
     return name, [a for a in aliases if a != name]
-
-
-def _sentences(text: str) -> list[str]:  # TEMP legacy
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
 
 
 class RoleRules:
@@ -393,7 +388,7 @@ def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
                 continue
             # rule 2: glossary heading definitions
             if first and h.level >= 2:
-                s0 = _sentences(first)[0] if _sentences(first) else ""
+                s0 = next(iter(split_sentences(first)), "")
                 name0 = split_role_name(h.text)[0]
                 if (_PERSON_DEF.match(s0) or _QUOTED_EXPANSION.match(s0) or re.match(fill("roles", _CUES["job_is"], name=re.escape(name0)), s0, re.I)):
                     add(h.text, [], doc, h.line, first)

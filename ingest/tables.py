@@ -54,9 +54,10 @@ from .blocks import DocResult, split_top
 from .cues import alternation, lexicon, words
 from .items import is_tool, parse_item
 from .roles import split_role_name
-from threadgraph.ingest.normalize import Normalizer, clean_name, is_cjk
+from ..knowledge.text import has_cjk
+from .normalize import Normalizer, clean_name
 from threadgraph.ingest.document import ParsedDocument, Record
-from threadgraph.ingest.readers import detect_language
+from ..knowledge.text import detect_language
 from threadgraph.knowledge.records import Entity, Provenance, Triple, entity_id
 
 _W = r"(?<![A-Za-z])(?:%s)(?![A-Za-z])"
@@ -114,7 +115,7 @@ def _plausible(name: str) -> bool:
     """A cell part short enough to be a name (≤ 20 CJK chars / ≤ 8 words)."""
     if not name:
         return False
-    if is_cjk(name):
+    if has_cjk(name):
         return len(name) <= 20
     return len(name.split()) <= 8 and len(name) <= 80
 
@@ -170,13 +171,13 @@ class TableExtractor:
             if not canon:
                 return ""
             al = [a for a in [name, *aliases] if a != canon]
-            res.entities.append(Entity(entity_id("role", canon), canon, "role", al, "zh" if is_cjk(canon) else "en"))
+            res.entities.append(Entity(entity_id("role", canon), canon, "role", al, "zh" if has_cjk(canon) else "en"))
             return entity_id("role", canon)
         canon = self.norm.canonical(surface, type_, doc=rel, line=line)
         if not canon:
             return ""
         al = [surface] if surface != canon else []
-        res.entities.append(Entity(entity_id(type_, canon), canon, type_, al, "zh" if is_cjk(canon) else "en"))
+        res.entities.append(Entity(entity_id(type_, canon), canon, type_, al, "zh" if has_cjk(canon) else "en"))
         return entity_id(type_, canon)
 
     def _table(self, doc: ParsedDocument, table, cols: dict[str, list[str]], res: DocResult, seen: set) -> None:

@@ -16,25 +16,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import re
+from ...knowledge.text import detect_language
 from ..document import DocumentError, ParsedDocument, read_text
 from . import asciidoc, delimited, html, json, markdown, plaintext, rst  # noqa: F401  (each registers its reader)
 from .base import REGISTRY, Reader, Reading
 
 #: every extension a reader is registered for (lower case, with the dot)
 SUPPORTED_EXTENSIONS = frozenset(REGISTRY)
-
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # TEMP legacy
-_LATIN = re.compile(r"[A-Za-z]")
-
-
-def detect_language(text: str) -> str:  # TEMP legacy
-    cjk = len(_CJK.findall(text))
-    lat = len(_LATIN.findall(text))
-    if cjk + lat == 0:
-        return ""
-    return "zh" if cjk / (cjk + lat) >= 0.3 else "en"
-
 
 __all__ = ["SUPPORTED_EXTENSIONS", "REGISTRY", "Reader", "Reading", "reader_for", "parse_file"]
 
