@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..knowledge.text import has_cjk
 from .blocks import split_top
 from .cues import alternation, lexicon, regex, words
-from ..knowledge.text import has_cjk
 from .normalize import clean_name
+
 
 # --------------------------------------------------------------------------- tools
 TOOL_WORDS = frozenset(words("tools", "words"))

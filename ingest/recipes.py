@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
+from ..knowledge.text import DictLinker, has_cjk
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
@@ -30,8 +31,8 @@ from .items import (
     parse_item,
     plausible_name,
 )
-from ..knowledge.text import DictLinker, has_cjk
 from .normalize import Normalizer, clean_name
+
 
 # --------------------------------------------------------------------------- headings
 ING_HEAD = regex("sections", "ingredients", re.I)
@@ -62,7 +63,6 @@ def section_kind(path: tuple[str, ...]) -> str:
     if any(ING_HEAD.search(p) or TOOL_HEAD.search(p) for p in path):
         return "ingredient"
     return ""
-
 
 
 _DISH_TITLE = re.compile(rf"(?:{alternation('sections', 'dish_title_suffixes')})\s*$|{alternation('sections', 'dish_title_words')}", re.I)
@@ -131,7 +131,6 @@ def recipe_name(doc: ParsedDocument) -> str:
     name = _NAME_SUFFIX_ZH.sub("", name)
     name = _NAME_SUFFIX_EN.sub("", name)
     return name.strip() or doc.stem
-
 
 
 class RecipeExtractor:
@@ -322,14 +321,10 @@ class RecipeExtractor:
                 add_sub(xs[-1], ys[0], False, cond, b, self.TEXT_CONF, "recipe.text_pattern")
 
 
-
-
 def _cut_form(x: str, y: str) -> bool:
     """True when one name is the other plus a cut/form suffix (葱/葱段, 姜/姜丝)."""
     a, b = (x, y) if len(x) <= len(y) else (y, x)
     return bool(a) and b.startswith(a) and bool(_CUT_SUFFIX.match(b[len(a):]))
-
-
 
 
 def _substitute_surface(y: str) -> str:

@@ -50,15 +50,15 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.records import Entity, Provenance, Triple, entity_id
+from ..knowledge.text import detect_language, has_cjk
 from .blocks import DocResult, split_top
 from .cues import alternation, lexicon, words
+from .document import ParsedDocument, Record
 from .items import is_tool, parse_item
-from .roles import split_role_name
-from ..knowledge.text import has_cjk
 from .normalize import Normalizer, clean_name
-from threadgraph.ingest.document import ParsedDocument, Record
-from ..knowledge.text import detect_language
-from threadgraph.knowledge.records import Entity, Provenance, Triple, entity_id
+from .roles import split_role_name
+
 
 _W = r"(?<![A-Za-z])(?:%s)(?![A-Za-z])"
 # (kind, header pattern) in the order tried: English words on word boundaries, Chinese anywhere

@@ -5,7 +5,7 @@ Ingest produces these; :mod:`threadgraph.knowledge.graph` and
 pydantic) because a full corpus yields tens of thousands of them.
 
 Entity ids are ``"{type}:{canonical name}"`` (e.g. ``"ingredient:花生"``,
-``"recipe:宫保鸡丁"``, ``"role:Incident Commander"``), so the same thing named
+``"recipe:番茄炒蛋"``, ``"role:Shift Lead"``), so the same thing named
 in two documents is one node. Use :func:`entity_id` to build them.
 """
 

@@ -305,7 +305,7 @@ def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> li
 def section_steps(graph: GraphStore, titles: list[str], *, limit: int = 12) -> list[GraphFact]:
     """Steps listed under sections titled one of ``titles`` (exactly, case-
     insensitive), directly or one sub-heading down — e.g. the numbered list
-    under "Scribe > What are the responsibilities?" or "Steps for Scribe".
+    under "<Role> > What are the responsibilities?" or "Steps for <Role>".
     Facts are section CONTAINS step, ``properties.text`` the step text, in
     document and line order."""
     if not titles:

@@ -66,7 +66,7 @@ def detect_language(text: str) -> str:
     """``"zh"``, ``"en"`` or ``""`` (no letters).
 
     ``"zh"`` when CJK ideographs are at least twice the Latin words, unless a
-    short text starts as an English sentence ("Is 大葱 required in 宫保鸡丁?"
+    short text starts as an English sentence ("Is 大葱 required in 番茄炒蛋?"
     is English, "IC是什么" Chinese)."""
     cjk = len(CJK_RE.findall(text))
     words = _LATIN_WORD.findall(text)

@@ -183,7 +183,6 @@ def parse_asciidoc(text: str) -> tuple[list[Block], str, dict[str, str]]:
     return b.blocks, b.h1, meta
 
 
-
 def read(path: Path, text: str) -> Reading:
     """The :class:`Reading` of an AsciiDoc file (see :func:`parse_asciidoc`);
     content that starts with HTML markup is read by the HTML reader."""

@@ -63,7 +63,6 @@ class BlockBuilder:
             self.blocks.append(Block("code", text, line, max(line, end), self.path, parent=parent))
 
 
-
 class ListStack:
     """Item nesting for line-based formats: ``push(depth, ordered)`` gives the
     item's order within its list and its parent block index."""

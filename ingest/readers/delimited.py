@@ -80,7 +80,6 @@ def read_delimited(text: str, tab_default: bool = False) -> TableData:
     return data
 
 
-
 def read(path: Path, text: str) -> Reading:
     """The :class:`Reading` of a CSV/TSV file (see :func:`read_delimited`;
     a ``.tsv``/``.tab`` file defaults to tabs). Bad rows go to

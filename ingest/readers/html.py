@@ -468,7 +468,6 @@ def parse_html(text: str) -> tuple[list[Block], str, dict[str, str]]:
     return p.b.blocks, p.b.h1, meta
 
 
-
 def read(path: Path, text: str) -> Reading:
     """The :class:`Reading` of an HTML file (see :func:`parse_html`)."""
     blocks, h1, meta = parse_html(text)

@@ -367,8 +367,6 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
     return blocks, h1, fm
 
 
-
-
 def read(path: Path, text: str) -> Reading:
     """The :class:`Reading` of a Markdown file (see :func:`parse_markdown`)."""
     text = _blank_comments(text)

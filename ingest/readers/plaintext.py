@@ -26,7 +26,6 @@ def parse_text(text: str) -> list[Block]:
     return blocks
 
 
-
 def read(path: Path, text: str) -> Reading:
     """The :class:`Reading` of a plain-text file (see :func:`parse_text`)."""
     return Reading(parse_text(text), "text")

@@ -57,7 +57,7 @@ def parse_rst(text: str) -> tuple[list[Block], str, dict[str, str]]:
     i = 0
 
     def flush() -> None:
-        nonlocal para, item_idx
+        nonlocal para
         if para:
             t, bolds = _rst_inline(" ".join(x.strip() for x in para))
             if item_idx is not None:
@@ -179,7 +179,6 @@ def parse_rst(text: str) -> tuple[list[Block], str, dict[str, str]]:
         i += 1
     flush()
     return b.blocks, b.h1, meta
-
 
 
 def read(path: Path, text: str) -> Reading:

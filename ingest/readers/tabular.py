@@ -32,7 +32,6 @@ class TableError(Exception):
         self.reason = reason
 
 
-
 def table_blocks(tables: list, leaves: list[tuple[str, str, int]]) -> list[Block]:
     """Row blocks for tabular data (a header row, then one row per record
     with text ``"column: value; …"``), and paragraph blocks for JSON leaves
