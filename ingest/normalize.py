@@ -37,8 +37,6 @@ BUNDLED_ALIASES = Path(__file__).with_name("aliases.csv")
 _PARENS = re.compile(r"[（(【\[][^（）()【】\[\]]*[）)】\]]")
 _AMOUNT_ZH = regex("amounts", "amount_zh")
 _QUALIFIERS_ZH = regex("amounts", "qualifiers_zh")
-UNITS_EN = alternation("amounts", "units_en")
-"""English units (``cups?|tbsps?|…``) as one regex alternation."""
 _AMOUNT_EN = regex("amounts", "amount_en", re.I)
 _NUMBER_EN = re.compile(r"\b\d+(?:[./]\d+)?\b")
 _ARTICLES_EN = re.compile(rf"^(?:{alternation('amounts', 'articles_en')})\s+", re.I)

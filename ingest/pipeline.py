@@ -121,7 +121,7 @@ def extract_corpus(
 
     Folders are walked recursively in sorted posix order (hidden entries
     skipped). Files with a supported extension (see
-    :func:`~threadgraph.ingest.parsers.parse_file`: Markdown, text, HTML,
+    :func:`~.readers.parse_file`: Markdown, text, HTML,
     reStructuredText, AsciiDoc, CSV/TSV, JSON, JSON Lines) are parsed;
     prose formats go through the recipe/SOP/role extractors (chosen by
     structure), tabular ones through

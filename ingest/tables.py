@@ -37,7 +37,7 @@ Rules (:class:`TableExtractor`):
   ``required`` (from a ``req`` column: yes/true/1/必需 vs no/optional/可选;
   default True unless the item says "optional") and ``order`` (row order
   within the recipe). Item cells may list several ingredients and use the
-  list-item phrasings of :func:`~threadgraph.ingest.extract.parse_item`
+  list-item phrasings of :func:`~.items.parse_item`
   (``"X (or Y)"`` also yields SUBSTITUTES in that recipe).
 * **Role table** – a ``role`` column: a ``role`` entity per row; each
   ``resp`` cell entry gives ``RELATED`` role → ``concept``

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from ..document import Block
-from . import html
+from .html import is_html, read as read_html
 from .base import Reader, Reading, register
 from .builder import BlockBuilder, ListStack
 
@@ -186,8 +186,8 @@ def parse_asciidoc(text: str) -> tuple[list[Block], str, dict[str, str]]:
 def read(path: Path, text: str) -> Reading:
     """The :class:`Reading` of an AsciiDoc file (see :func:`parse_asciidoc`);
     content that starts with HTML markup is read by the HTML reader."""
-    if html.is_html(text):
-        return html.read(path, text)
+    if is_html(text):
+        return read_html(path, text)
     blocks, h1, meta = parse_asciidoc(text)
     return Reading(blocks, "asciidoc", h1, meta)
 

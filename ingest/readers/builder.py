@@ -64,13 +64,14 @@ class BlockBuilder:
 
 
 class ListStack:
-    """Item nesting for line-based formats: ``push(depth, ordered)`` gives the
+    """Item nesting for line-based formats: ``place(depth, ordered)`` gives the
     item's order within its list and its parent block index."""
 
     def __init__(self) -> None:
         self.stack: list[list] = []  # [depth key, ordered, counter, block index]
 
     def close(self) -> None:
+        """Forget all open lists (a heading or a non-item line ends them)."""
         self.stack.clear()
 
     def place(self, key: int, ordered: bool) -> tuple[int, int, int]:

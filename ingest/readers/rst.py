@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from ..document import Block
-from . import html
+from .html import is_html, read as read_html
 from .base import Reader, Reading, register
 from .builder import BlockBuilder, ListStack
 
@@ -184,8 +184,8 @@ def parse_rst(text: str) -> tuple[list[Block], str, dict[str, str]]:
 def read(path: Path, text: str) -> Reading:
     """The :class:`Reading` of a reStructuredText file (see :func:`parse_rst`);
     content that starts with HTML markup is read by the HTML reader."""
-    if html.is_html(text):
-        return html.read(path, text)
+    if is_html(text):
+        return read_html(path, text)
     blocks, h1, meta = parse_rst(text)
     return Reading(blocks, "rst", h1, meta)
 
