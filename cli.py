@@ -50,13 +50,11 @@ def _logging(verbose: bool) -> None:
 
 
 def run_ingest(paths: list[Path], settings: Settings, *, graph_csv: Path | None = None, show_progress: bool = True):
-    """Extract, embed and load ``paths`` into ``settings.data_dir``; returns the
-    :class:`~threadgraph.ingest.load.IngestReport`. Shared by ``ingest`` and ``demo``."""
+    """:func:`~threadgraph.ingest.service.run_ingest` with a progress bar on
+    stderr; returns its :class:`~threadgraph.ingest.load.IngestReport`."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .ingest.load import build_kb
-    from .ingest.pipeline import extract_corpus
-    from .knowledge.embeddings import EmbeddingUnavailable, load_embedder
+    from .ingest.service import run_ingest as ingest_use_case
 
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -69,24 +67,10 @@ def run_ingest(paths: list[Path], settings: Settings, *, graph_csv: Path | None 
                 tasks[stage] = bar.add_task(stage, total=max(total, 1))
             bar.update(tasks[stage], completed=done, total=max(total, 1))
 
-        def file_progress(path: str, done: int = 0, total: int = 0) -> None:
-            progress("reading documents", done, total)
-
-        extraction = extract_corpus(list(paths), settings=settings, progress=file_progress)
-        if graph_csv is not None:
-            from .ingest.review import apply_review
-
-            stats = apply_review(extraction, graph_csv)
-            console.print(f"applied review from {graph_csv}: {stats}")
-        embedder, err = None, None
-        try:
-            embedder = load_embedder(settings)
-        except EmbeddingUnavailable as exc:
-            err = f"no embedding model: {exc} — built the graph and full-text index without vectors"
-        return build_kb(
-            extraction, settings.data_dir, embedder=embedder, embedder_error=err, inputs=paths,
-            batch_size=settings.embedding_batch_size, progress=progress,
-        )
+        report = ingest_use_case(paths, settings, graph_csv=graph_csv, progress=progress)
+    if report.review is not None:
+        console.print(f"applied review from {graph_csv}: {report.review}")
+    return report
 
 
 def print_report(report) -> None:
@@ -111,7 +95,7 @@ def print_report(report) -> None:
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Files or folders to ingest (.md, .markdown, .txt)."),
+    paths: list[Path] = typer.Argument(..., help="Files or folders to ingest (Markdown, text, HTML, reStructuredText, AsciiDoc, CSV/TSV, JSON, JSON Lines)."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="KB folder (default THREADGRAPH_DATA_DIR or ./data)."),
     graph_csv: Optional[Path] = typer.Option(None, "--graph-csv", help="Apply a reviewed nodes.csv/edges.csv pair from this folder."),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
@@ -140,19 +124,15 @@ def export_graph_cmd(
     data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
 ) -> None:
     """Write the current KB's nodes and edges (with confidence and provenance) as CSV for review."""
-    from .ingest.review import export_graph
-    from .knowledge.graph import GraphStore
-    from .knowledge.kb import KBNotFound, current_build
+    from .ingest.service import export_current_graph
+    from .knowledge.kb import KBNotFound
 
     settings = _settings(data_dir)
     try:
-        build = current_build(settings.data_dir)
+        n, e = export_current_graph(settings.data_dir, out_dir)
     except KBNotFound as exc:
         console.print(f"[red]error[/red]: {exc}")
         raise typer.Exit(2)
-    graph = GraphStore(build / "graph.kuzu", read_only=True)
-    n, e = export_graph(graph, out_dir)
-    graph.close()
     console.print(f"wrote {n} nodes and {e} edges to {out_dir}")
 
 

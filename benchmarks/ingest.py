@@ -25,10 +25,10 @@ import _common as C  # noqa: E402
 
 def child(data_dir: Path) -> None:
     """Ingest HowToCook into ``data_dir``; print one JSON line of measurements."""
-    from threadgraph.cli import run_ingest
+    from threadgraph.ingest.service import run_ingest
 
     t0 = time.perf_counter()
-    report = run_ingest([C.HOWTOCOOK], C.settings(data_dir), show_progress=False)
+    report = run_ingest([C.HOWTOCOOK], C.settings(data_dir))
     secs = time.perf_counter() - t0
     chunks = report.counts.get("Chunk", 0)
     print(json.dumps({

@@ -29,9 +29,13 @@ Progress = Callable[[str, int, int], None]
 
 @dataclass
 class IngestReport:
-    """What an ingest did: ``counts`` per table and entity type, ``skipped``
-    files with reasons, ``warnings`` (e.g. no embedding model), ``seconds``
-    wall time, ``build`` the published folder."""
+    """What an ingest did: ``documents`` read, ``counts`` per table
+    (``CONTAINS``, ``SUBSTITUTES``, ``RELATED``, ``MENTIONS``, ``Chunk``…)
+    and ``entity_types`` per entity type, ``skipped`` files with path, line
+    and reason, ``warnings`` (e.g. no embedding model), ``seconds`` wall time
+    of building and publishing, ``build`` the published folder,
+    ``embedding_model`` its name (None: full-text only) and ``review`` the
+    counts of an applied ``--graph-csv`` review (None when none was)."""
 
     documents: int = 0
     counts: dict[str, int] = field(default_factory=dict)
@@ -41,6 +45,7 @@ class IngestReport:
     seconds: float = 0.0
     build: Path | None = None
     embedding_model: str | None = None
+    review: dict[str, int] | None = None
 
     @property
     def ok(self) -> bool:

@@ -27,54 +27,25 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from threadgraph.knowledge.records import Merge
+from ..knowledge.records import Merge
+from ..knowledge.text import has_cjk, singular
+
+from .cues import alternation, lexicon, regex
 
 BUNDLED_ALIASES = Path(__file__).with_name("aliases.csv")
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _PARENS = re.compile(r"[（(【\[][^（）()【】\[\]]*[）)】\]]")
-_UNITS_ZH = (
-    "千克|公斤|克|毫升|升|个|只|根|片|勺|汤匙|茶匙|小勺|大勺|小匙|大匙|杯|碗|瓣|块|颗|粒|把|条|张|支|斤|两|"
-    "厘米|cm|滴|袋|包|盒|罐|瓶|份|朵|棵|头|节|段|撮|kg|mg|ml|mL|g|L|l"
-)
-_NUM = r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半几]+)"
-_AMOUNT_ZH = re.compile(rf"(?:约|大约)?{_NUM}\s*(?:[-~～至到]\s*{_NUM})?\s*(?:{_UNITS_ZH})")
-_QUALIFIERS_ZH = re.compile(r"适量|少许|若干|少量|一些|一点|些许|新鲜的|新鲜|可选|选用|任意|等$|^的")
-_UNITS_EN = (
-    r"cups?|tbsps?|tablespoons?|tsps?|teaspoons?|grams?|g|kg|kilograms?|oz|ounces?|pounds?|lbs?|ml|"
-    r"millilit(?:er|re)s?|lit(?:er|re)s?|l|pinch(?:es)?|cloves?|slices?|pieces?|cans?|sticks?|handfuls?|dash(?:es)?"
-)
-_AMOUNT_EN = re.compile(rf"\b(?:\d+(?:[./]\d+)?|an?|one|two|three|four|half)\s*(?:-\s*\d+\s*)?(?:{_UNITS_EN})\b(?:\s+of\b)?", re.I)
+_AMOUNT_ZH = regex("amounts", "amount_zh")
+_QUALIFIERS_ZH = regex("amounts", "qualifiers_zh")
+_AMOUNT_EN = regex("amounts", "amount_en", re.I)
 _NUMBER_EN = re.compile(r"\b\d+(?:[./]\d+)?\b")
-_ARTICLES_EN = re.compile(r"^(?:a|an|the|some|fresh|optional|about)\s+", re.I)
-_QUALIFIERS_EN = re.compile(r"\b(?:optional|to taste|as needed|chopped|diced|minced|sliced|fresh)\b", re.I)
+_ARTICLES_EN = re.compile(rf"^(?:{alternation('amounts', 'articles_en')})\s+", re.I)
+_QUALIFIERS_EN = re.compile(rf"\b(?:{alternation('amounts', 'qualifiers_en')})\b", re.I)
 _PUNCT = " \t\r\n、，,。.;；:：!！?？*~～-—_\"'“”‘’`|/="
 
-# Pairs that look alike but are different things; never merged by fuzzy
-# matching even if a user lowers the threshold.
-NEVER_MERGE = frozenset(
-    frozenset(p)
-    for p in [
-        ("白糖", "红糖"), ("白糖", "冰糖"), ("红糖", "冰糖"), ("生抽", "老抽"), ("白醋", "香醋"),
-        ("青椒", "红椒"), ("鸡蛋", "鸡蛋清"), ("鸡蛋", "鸡蛋黄"), ("大葱", "小葱"), ("蛋清", "蛋黄"),
-    ]
-)
-
-
-def is_cjk(text: str) -> bool:
-    """True when ``text`` contains any CJK ideograph."""
-    return bool(_CJK.search(text))
-
-
-def _singular(word: str) -> str:
-    w = word
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("oes", "ches", "shes", "sses")):
-        return w[:-2]
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
+#: Pairs that look alike but are different things (``lexicon/names.yaml``);
+#: never merged by fuzzy matching even if a user lowers the threshold.
+NEVER_MERGE = frozenset(frozenset(p) for p in lexicon("names")["never_merge"])
 
 
 def clean_name(name: str, type_: str = "ingredient") -> str:
@@ -90,7 +61,7 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
     leading English article removed."""
     s = re.sub(r"\s+", " ", name).strip()
     if type_ not in ("ingredient", "tool"):
-        s = _ARTICLES_EN.sub("", s) if not is_cjk(s) else s
+        s = _ARTICLES_EN.sub("", s) if not has_cjk(s) else s
         return s.strip(_PUNCT)
     prev = None
     while prev != s:
@@ -98,7 +69,7 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
         s = _PARENS.sub("", s)
     s = re.split(r"[=＝（(]", s, maxsplit=1)[0]  # also drops an unclosed "(note…" tail
     s = re.sub(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\u2460-\u24FF\uFE0F]", "", s)
-    if is_cjk(s):
+    if has_cjk(s):
         s = _AMOUNT_ZH.sub("", s)
         s = _QUALIFIERS_ZH.sub("", s)
         s = s.replace(" ", "").strip(_PUNCT)
@@ -119,7 +90,7 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
         s = _ARTICLES_EN.sub("", s).strip(_PUNCT)
     words = s.split()
     if words:
-        words[-1] = _singular(words[-1])
+        words[-1] = singular(words[-1])
     return " ".join(words)
 
 
@@ -137,7 +108,7 @@ def fuzzy_allowed(a: str, b: str) -> bool:
         return True
     if frozenset((a, b)) in NEVER_MERGE:
         return False
-    if is_cjk(a) or is_cjk(b):
+    if has_cjk(a) or has_cjk(b):
         return len(a) >= 4 and len(b) >= 4 and a[0] == b[0] and a[-1] == b[-1]
     if len(a) < 5 or len(b) < 5 or a[0].lower() != b[0].lower():
         return False
@@ -185,7 +156,7 @@ class Normalizer:
 
     @staticmethod
     def _key(name: str) -> str:
-        return name if is_cjk(name) else name.lower()
+        return name if has_cjk(name) else name.lower()
 
     def alias(self, name: str, type_: str) -> str | None:
         """Alias-table lookup for ``name`` (type-specific rows first, then

@@ -1,0 +1,378 @@
+"""Markdown reader (``.md``/``.markdown``) on markdown-it-py.
+
+CommonMark plus the GFM table rule; the token ``.map`` gives 0-based source
+line ranges, turned into 1-based lines. Pre-processing keeps line numbers
+right:
+
+* YAML front matter (``---`` on line 1 … ``---``) is recognised by the
+  ``front_matter`` plugin of mdit-py-plugins; its text is not a block and its
+  ``key: value`` pairs go to ``meta``.
+* HTML comments ``<!-- … -->`` are replaced by the same number of newlines.
+* Images (``![alt](src)``) are dropped from the text.
+* MkDocs admonitions are unwrapped line for line (:func:`unwrap_admonitions`)
+  and kramdown/attr_list suffixes removed (:func:`strip_attr_lists`).
+* Raw HTML blocks are read with the HTML reader.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from markdown_it import MarkdownIt
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from ..document import Block
+from .base import Reader, Reading, register
+from .html import html_blocks
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+
+_MD = MarkdownIt("commonmark", {"html": True}).enable("table").use(front_matter_plugin)
+
+# kramdown IAL / attr_list suffixes: ``{:target="_blank"}``, ``{: .class}``, ``{#id .class key=val}``
+_ATTR_LIST = re.compile(
+    r"[ \t]*\{:[^{}\n]*\}"
+    r"|[ \t]*\{[ \t]*[#.][A-Za-z_][\w-]*(?:[ \t]+(?:[#.][A-Za-z_][\w-]*|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s}]+)))*[ \t]*\}")
+# MkDocs / Python-Markdown admonitions: ``!!! tip "Title"``, ``???+ aside hide-arrow "Title"``, ``??? note``
+_ADMONITION = re.compile(
+    r"^(?P<ind>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(?P<kind>[A-Za-z][\w-]*)?(?:[ \t]+[\w-]+)*[ \t]*"
+    r"(?:\"(?P<t1>[^\"]*)\"|'(?P<t2>[^']*)')?[ \t]*$")
+_FENCE_OPEN = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_SETEXT_DASH = re.compile(r"^ {0,3}-+[ \t]*$")
+_BLOCK_START = re.compile(r"^(?:[#>*+=`~|<-]|\d+[.)])")
+
+
+@dataclass(slots=True)
+class FrontMatter:
+    """A document's YAML front matter: ``fields`` its top-level ``key: text``
+    pairs (keys lower-cased; lists joined by ``", "``), ``line``/``end_line``
+    the 1-based lines of its opening and closing ``---``. Today only
+    ``fields["title"]`` is used (as the title fallback); the text itself is
+    not a block."""
+
+    fields: dict[str, str]
+    line: int
+    end_line: int
+
+
+def _scalar_text(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_scalar_text(x) for x in v)
+    return "" if v is None else str(v).strip()
+
+
+def front_matter(token) -> FrontMatter:
+    """The :class:`FrontMatter` of a ``front_matter`` token of mdit-py-plugins.
+    YAML that does not parse (or is not a mapping) falls back to its simple
+    ``key: value`` lines."""
+    content = token.content or ""
+    fields: dict[str, str] = {}
+    try:
+        data = yaml.safe_load(content)
+    except yaml.YAMLError:
+        data = None
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if not isinstance(v, dict):
+                fields[str(k).lower()] = _scalar_text(v)
+    else:
+        for ln in content.split("\n"):
+            m = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", ln)
+            if m:
+                fields[m.group(1).lower()] = m.group(2).strip().strip("'\"")
+    first, last = token.map or (0, 0)
+    return FrontMatter(fields, first + 1, last)
+
+
+def _blank_comments(text: str) -> str:
+    return _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
+def strip_attr_lists(text: str) -> str:
+    """``text`` without kramdown/attr_list suffixes (``{:target="_blank"}``,
+    ``{: .class}``, ``{#id}``)."""
+    return _ATTR_LIST.sub("", text) if "{" in text else text
+
+
+def _indent(line: str) -> int:
+    exp = line.expandtabs(4)
+    return len(exp) - len(exp.lstrip(" "))
+
+
+def unwrap_admonitions(text: str) -> str:
+    """Rewrite MkDocs admonitions so they parse as normal text, line for line.
+
+    The marker line (``!!! tip "Flexible Structure"``, ``???+ aside
+    hide-arrow "…"``, ``??? note``) becomes its title (the capitalised type
+    when no title is given, nothing for ``""``) and the 4-space-indented body
+    is dedented, so a title directly followed by its body parses as one
+    paragraph ("Title\\nbody…") instead of an indented code block. The number
+    of lines never changes, so source lines stay right. Fenced code blocks
+    are left alone; nested admonitions are unwrapped too."""
+    if "!!!" not in text and "???" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    fence = ""
+    i, n = 0, len(lines)
+    while i < n:
+        ln = lines[i]
+        fm = _FENCE_OPEN.match(ln)
+        if fence:
+            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence) \
+                    and not ln.strip().lstrip(fence[0]):
+                fence = ""
+            out.append(ln)
+            i += 1
+            continue
+        if fm:
+            fence = fm.group(1)
+            out.append(ln)
+            i += 1
+            continue
+        m = _ADMONITION.match(ln)
+        if not m:
+            out.append(ln)
+            i += 1
+            continue
+        ind = m.group("ind").expandtabs(4)
+        title = m.group("t1") if m.group("t1") is not None else m.group("t2")
+        if title is None:
+            title = (m.group("kind") or "").replace("-", " ").capitalize()
+        title = title.strip()
+        if title:
+            title = re.sub(r"^(\d+)([.)])", r"\1\\\2", title)
+            if _BLOCK_START.match(title) and not title[0].isdigit():
+                title = "\\" + title
+        out.append(ind + title if title else "")
+        body_ind = len(ind) + 4
+        body: list[str] = []
+        j = i + 1
+        while j < n:
+            bl = lines[j]
+            if not bl.strip():
+                body.append("")
+            elif _indent(bl) >= body_ind:
+                body.append(bl.expandtabs(4)[body_ind:])
+            else:
+                break
+            j += 1
+        if body:
+            out.extend(ind + b if b else "" for b in unwrap_admonitions("\n".join(body)).split("\n"))
+        if j < n and (body[-1] if body else title) and _SETEXT_DASH.match(lines[j]):
+            # "---" right after the body ends the admonition (a rule), it must not
+            # turn the body's last paragraph into a setext heading
+            out.append(lines[j].replace("-", "*"))
+            j += 1
+        i = j
+    return "\n".join(out)
+
+
+def _inline_text(tok) -> str:
+    """Plain text of an inline token: text, code spans and link texts kept,
+    images and HTML tags dropped, soft breaks become newlines."""
+    return _inline(tok)[0]
+
+
+def _inline(tok) -> tuple[str, list[str], str]:
+    """``(text, bold texts, leading bold text)`` of an inline token; attr
+    lists (``{:target="_blank"}``) are removed from text (not code spans)."""
+    out: list[str] = []
+    bolds: list[str] = []
+    lead = ""
+    cur: list[str] | None = None
+    starts = False
+    run: list[str] = []  # consecutive plain text, cleaned together
+
+    def flush_run() -> None:
+        if run:
+            out.append(strip_attr_lists("".join(run)))
+            run.clear()
+
+    for ch in tok.children or ():
+        t = ch.type
+        if t == "text":
+            run.append(ch.content)
+            if cur is not None:
+                cur.append(ch.content)
+            continue
+        flush_run()
+        if t == "code_inline":
+            out.append(ch.content)
+            if cur is not None:
+                cur.append(ch.content)
+        elif t in ("softbreak", "hardbreak"):
+            out.append("\n")
+        elif t == "strong_open":
+            cur = []
+            starts = not "".join(out).strip()
+        elif t == "strong_close" and cur is not None:
+            b = strip_attr_lists("".join(cur)).strip()
+            if b:
+                bolds.append(b)
+                if starts and not lead:
+                    lead = b
+            cur = None
+    flush_run()
+    text = "\n".join(x.rstrip() for x in "".join(out).split("\n"))
+    return text.strip(), bolds, lead
+
+
+def _html_fragment(content: str, first_line: int) -> list[Block]:
+    """Blocks of a raw HTML block inside Markdown, read with the HTML reader
+    of :mod:`.html` (table rows as ``"cell | cell"``,
+    lists, paragraphs, code); ``first_line`` is the 1-based source line of
+    the fragment's first line, added to the reader's lines."""
+    off = first_line - 1
+    out = []
+    for b in html_blocks(content):
+        b.line += off
+        b.end_line = max(b.line, b.end_line + off)
+        b.text = strip_attr_lists(b.text)
+        b.cells = [strip_attr_lists(c) for c in b.cells]
+        if b.kind == "row":
+            b.text = " | ".join(b.cells)
+        out.append(b)
+    return out
+
+
+def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
+    """Parse markdown ``text`` into blocks; returns ``(blocks, first_h1,
+    front matter or None)``.
+
+    Expects HTML comments and images to be removed already (see
+    :func:`read`). MkDocs admonitions are unwrapped first (see
+    :func:`unwrap_admonitions`); raw HTML blocks are read with the HTML
+    reader (see :func:`_html_fragment`) under the current heading path."""
+    tokens = _MD.parse(unwrap_admonitions(text))
+    fm: FrontMatter | None = None
+    blocks: list[Block] = []
+    heads: list[tuple[int, str]] = []  # (level, title)
+    path: tuple[str, ...] = ()
+    h1 = ""
+    # list state: stack of [ordered, counter, depth]; item stack of block indices
+    lists: list[list] = []
+    items: list[int] = []  # block index of each open list item (-2 if no text yet)
+    item_pending: list[tuple[int, int]] = []  # (start line, end line) for open items
+    in_table_head = False
+    row_cells: list[str] = []
+    row_line = 0
+    i = 0
+    n = len(tokens)
+    while i < n:
+        tok = tokens[i]
+        t = tok.type
+        if t == "front_matter":
+            fm = front_matter(tok)
+            i += 1
+            continue
+        if t == "heading_open":
+            level = int(tok.tag[1])
+            inline = tokens[i + 1]
+            title = _inline_text(inline)
+            title = re.sub(r"\s+", " ", title).strip().rstrip("#").strip()
+            while heads and heads[-1][0] >= level:
+                heads.pop()
+            is_title = level == 1 and not h1 and bool(title)
+            if is_title:
+                h1 = title  # the document title is not part of section paths
+            elif title:
+                heads.append((level, title))
+            path = tuple(h[1] for h in heads)
+            ln = tok.map[0] + 1 if tok.map else 0
+            blocks.append(Block("heading", title, ln, ln, path, level))
+            i += 3
+            continue
+        if t in ("bullet_list_open", "ordered_list_open"):
+            start = int(tok.attrGet("start") or 1) if t == "ordered_list_open" else 1
+            lists.append([t == "ordered_list_open", start - 1])
+        elif t in ("bullet_list_close", "ordered_list_close"):
+            if lists:
+                lists.pop()
+        elif t == "list_item_open":
+            if lists:
+                lists[-1][1] += 1
+            items.append(-2)
+            m = tok.map or [0, 0]
+            item_pending.append((m[0] + 1, m[1]))
+        elif t == "list_item_close":
+            if items:
+                items.pop()
+                item_pending.pop()
+        elif t == "inline" and items and items[-1] == -2:
+            # first inline inside the current list item = the item's own text
+            ordered, counter = lists[-1] if lists else (False, 0)
+            parent = next((b for b in reversed(items[:-1]) if b >= 0), -1)
+            start, end = item_pending[-1]
+            ln = tok.map[0] + 1 if tok.map else start
+            txt, bolds, lead = _inline(tok)
+            blocks.append(
+                Block("item", txt, ln, max(ln, tok.map[1] if tok.map else end), path,
+                      level=len(lists), ordered=ordered, order=counter, parent=parent,
+                      bolds=bolds, lead_bold=lead)
+            )
+            items[-1] = len(blocks) - 1
+        elif t == "inline" and tokens[i - 1].type == "paragraph_open":
+            m = tokens[i - 1].map or [0, 0]
+            txt, bolds, lead = _inline(tok)
+            if txt:
+                parent = next((b for b in reversed(items) if b >= 0), -1)
+                blocks.append(Block("paragraph", txt, m[0] + 1, m[1], path, parent=parent,
+                                    bolds=bolds, lead_bold=lead))
+        elif t == "thead_open":
+            in_table_head = True
+        elif t == "thead_close":
+            in_table_head = False
+        elif t == "tr_open":
+            row_cells = []
+            row_line = tok.map[0] + 1 if tok.map else 0
+        elif t == "inline" and tokens[i - 1].type in ("th_open", "td_open"):
+            row_cells.append(_inline_text(tok))
+        elif t == "tr_close":
+            if any(row_cells):
+                blocks.append(Block("row", " | ".join(row_cells), row_line, row_line, path,
+                                    header=in_table_head, cells=list(row_cells)))
+        elif t == "html_block" and tok.content.strip():
+            m = tok.map or [0, 0]
+            outer = next((b for b in reversed(items) if b >= 0), -1)
+            base = len(blocks)
+            for hb in _html_fragment(tok.content, m[0] + 1):
+                if hb.kind == "heading":
+                    title = hb.text
+                    while heads and heads[-1][0] >= hb.level:
+                        heads.pop()
+                    if hb.level == 1 and not h1 and title:
+                        h1 = title
+                    elif title:
+                        heads.append((hb.level, title))
+                    path = tuple(h[1] for h in heads)
+                    hb.path = path
+                else:
+                    hb.path = path + hb.path
+                    hb.parent = hb.parent + base if hb.parent >= 0 else outer
+                blocks.append(hb)
+        elif t in ("code_block", "fence"):
+            m = tok.map or [0, 0]
+            txt = tok.content.strip("\n")
+            if txt.strip():
+                parent = next((b for b in reversed(items) if b >= 0), -1)
+                blocks.append(Block("code", txt, m[0] + 1, m[1], path, parent=parent))
+        i += 1
+    return blocks, h1, fm
+
+
+def read(path: Path, text: str) -> Reading:
+    """The :class:`Reading` of a Markdown file (see :func:`parse_markdown`)."""
+    text = _blank_comments(text)
+    text = _IMAGE_MD.sub("", text)
+    blocks, h1, fm = parse_markdown(text)
+    return Reading(blocks, "markdown", h1, dict(fm.fields) if fm else {})
+
+
+READER = register(Reader("markdown", (".md", ".markdown"), read))
