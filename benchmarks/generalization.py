@@ -281,7 +281,8 @@ def run_corpus(meta: dict) -> tuple[dict, dict]:
         "gold": {"total": len(gold), "found": sum(v[0] for v in by_kind.values()), "recall": recall,
                  "by_kind": {k: {"found": v[0], "total": v[1], "recall": round(v[0] / v[1], 4)} for k, v in by_kind.items()}},
         "precision": {"judged": len(verdicts), "correct": int(sum(verdicts)), "sample": len(sample),
-                      "unjudged": len(todo), "precision": precision},
+                      "unjudged": len(todo), "precision": precision,
+                      "sample_keys": [edge_key(e) for e in sample]},
     }
     detail = {
         "name": meta["name"],
@@ -292,6 +293,33 @@ def run_corpus(meta: dict) -> tuple[dict, dict]:
         "gold_missed": missed,
     }
     return figures, detail
+
+
+def rescore_precision(results: dict) -> list[str]:
+    """Recompute the precision of every recorded run (latest and first) from
+    the judgements now in each corpus's ``judged.jsonl``: judging happens
+    after a run, so a run's precision is filled in once its sample is judged.
+    A run recorded without ``sample_keys`` uses the corpus's
+    ``to_judge.jsonl`` of that run (the whole sample when nothing was judged
+    yet). Returns the names updated."""
+    done = []
+    for section in ("runs", "first_runs"):
+        for name, fig in results.get(section, {}).items():
+            d = GEN / name
+            judged = {j["key"]: j for j in read_jsonl(d / "judged.jsonl")}
+            p = fig["precision"]
+            keys = p.get("sample_keys")
+            if keys is None and p.get("judged", 0) == 0 and p.get("unjudged", 0) > 0:
+                keys = [r["key"] for r in read_jsonl(d / "to_judge.jsonl")]
+                if len(keys) != p["unjudged"]:
+                    continue  # that file belongs to another run
+            if not keys:
+                continue
+            verdicts = [judged[k]["correct"] for k in keys if k in judged]
+            p.update({"judged": len(verdicts), "correct": int(sum(verdicts)), "unjudged": len(keys) - len(verdicts),
+                      "precision": round(sum(verdicts) / len(verdicts), 4) if verdicts else None})
+            done.append(f"{section}:{name}")
+    return done
 
 
 def _git_head() -> str:
@@ -311,7 +339,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", action="append", help="only this corpus (repeatable)")
     ap.add_argument("--split", choices=["dev", "blind"], help="only dev or only blind corpora")
     ap.add_argument("--no-report", action="store_true", help="do not re-render the README table")
+    ap.add_argument("--rescore-precision", action="store_true",
+                    help="only recompute recorded runs' precision from judged.jsonl (no ingest, no questions)")
     args = ap.parse_args(argv)
+    if args.rescore_precision:
+        out_p = C.RESULTS / OUT
+        results = json.loads(out_p.read_text(encoding="utf-8"))
+        print("rescored:", ", ".join(rescore_precision(results)) or "nothing")
+        C.write_json(OUT, results)
+        if not args.no_report:
+            subprocess.call([sys.executable, str(C.REPO / "benchmarks" / "report.py")])
+        return 0
     todo = corpora(args.corpus, args.split)
     if not todo:
         print("no corpora with a meta.json under benchmarks/generalization/")
