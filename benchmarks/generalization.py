@@ -128,12 +128,12 @@ def _doc_match(gold_doc: str, edge_doc: str) -> bool:
 
 # -- edges -------------------------------------------------------------------------
 EDGE_QUERIES = {
-    "SUBSTITUTES": ("MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) RETURN a.name AS s, a.type AS st, b.name AS o, "
+    "SUBSTITUTES": ("MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) RETURN a.name AS s, a.aliases AS sa, a.type AS st, b.name AS o, b.aliases AS oa, "
                     "b.type AS ot, r.symmetric AS sym, r.context_name AS ctx, r.cond AS cond, r.doc AS doc, "
                     "r.line AS line, r.extractor AS ex"),
-    "CONTAINS": ("MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) RETURN a.name AS s, a.type AS st, b.name AS o, "
+    "CONTAINS": ("MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) RETURN a.name AS s, a.aliases AS sa, a.type AS st, b.name AS o, b.aliases AS oa, "
                  "b.type AS ot, r.required AS req, r.doc AS doc, r.line AS line, r.extractor AS ex"),
-    "RELATED": ("MATCH (a:Entity)-[r:RELATED]->(b:Entity) RETURN a.name AS s, a.type AS st, b.name AS o, "
+    "RELATED": ("MATCH (a:Entity)-[r:RELATED]->(b:Entity) RETURN a.name AS s, a.aliases AS sa, a.type AS st, b.name AS o, b.aliases AS oa, "
                 "b.type AS ot, r.predicate AS pred, r.doc AS doc, r.line AS line, r.extractor AS ex"),
 }
 
@@ -158,20 +158,26 @@ def edge_key(e: dict) -> str:
 
 
 def gold_found(g: dict, edges: list[dict]) -> bool:
-    """Whether the KB holds gold relation ``g`` (see README "Gold relation format")."""
+    """Whether the KB holds gold relation ``g`` (see README "Gold relation format");
+    a node matches by its name or one of its recorded aliases (the surfaces
+    that were normalized into it)."""
     xs, ys, doc = g.get("x") or [], g.get("y") or [], g.get("doc", "")
+
+    def hit(golds: list[str], e: dict, side: str) -> bool:
+        names = [e[side], *(e.get(side + "a") or [])]  # the node's name and its recorded aliases
+        return any(names_match(x, n) for x in golds for n in names)
+
     for e in edges:
         if not _doc_match(doc, e.get("doc", "")):
             continue
         if g["kind"] == "optional":
-            if e["rel"] == "CONTAINS" and e.get("req") is False and any(names_match(x, e["o"]) for x in xs):
+            if e["rel"] == "CONTAINS" and e.get("req") is False and hit(xs, e, "o"):
                 return True
             continue
         if e["rel"] not in ("SUBSTITUTES", "RELATED"):
             continue
-        fwd = any(names_match(x, e["s"]) for x in xs) and any(names_match(y, e["o"]) for y in ys)
-        back = (e.get("sym") or e["rel"] == "RELATED") and any(names_match(x, e["o"]) for x in xs) and any(
-            names_match(y, e["s"]) for y in ys)
+        fwd = hit(xs, e, "s") and hit(ys, e, "o")
+        back = (e.get("sym") or e["rel"] == "RELATED") and hit(xs, e, "o") and hit(ys, e, "s")
         if fwd or back:
             return True
     return False
