@@ -161,3 +161,33 @@ def looks_like_name(phrase: str) -> bool:
     words = p.split()
     return 1 <= len(words) <= 6 and not _VERB_START.match(p) and words[0].casefold() not in (
         "i", "you", "we", "they", "he", "she", "it", "this", "that", "there", "which", "what", "who")
+
+
+_AUX = frozenset("is are was were be been being may might can could will would should must shall do does did has have "
+                 "had isn't aren't won't can't don't doesn't".split())
+_DISCOURSE = frozenset("for only skip example ok okay so then also just yes no note see this that these those there here "
+                       "it they we you he she".split())
+
+
+def thing_phrase(phrase: str, doc_text: str, heads: frozenset[str] = frozenset()) -> bool:
+    """True when ``phrase`` reads as the name of a thing the document names (a
+    system, channel, tool, team or person): not a clause (no auxiliary or
+    modal verb), not a discourse word, and either a proper name (a
+    capitalized word, a ``#channel`` or a ``code`` token) or a phrase that
+    the document uses more than once (``doc_text``, case-insensitive) — a
+    single lower-case word only when it is one of ``heads`` (person words)."""
+    p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
+    if not p or has_cjk(p):
+        return bool(p) and looks_like_name(p)
+    toks = p.split()
+    if any(t.casefold().strip(",.") in _AUX for t in toks) or toks[0].casefold() in _DISCOURSE:
+        return False
+    if not looks_like_name(p):
+        return False
+    if any(t[:1].isupper() or t.startswith(("#", "@", "`")) or re.search(r"[A-Z].*[A-Z]|\.\w", t) for t in toks):
+        return True
+    if len(toks) == 1 and not heads:
+        return False  # one lower-case word ("want", "service") is too vague to be named
+    if len(toks) == 1 and toks[0].casefold() not in heads:
+        return False
+    return doc_text.casefold().count(p.casefold()) >= 2
