@@ -61,7 +61,6 @@ import json
 import logging
 import re
 import sqlite3
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -760,10 +759,10 @@ class _Mapper:
         self.linker: DictLinker[str] = DictLinker()
         for e in ex.entities.values():
             self._register(e)
-        self.recipe_of: dict[str, str] = {}
+        self.recipes_of: dict[str, list[str]] = {}
         for e in ex.entities.values():
             if e.type == "recipe" and e.doc:
-                self.recipe_of.setdefault(e.doc, e.id)
+                self.recipes_of.setdefault(e.doc, []).append(e.id)
         self.seen = {(t.subject, t.relation, t.object, t.provenance.doc) for t in ex.triples}
         self.order: dict[str, int] = {}
         for t in ex.triples:
@@ -871,6 +870,8 @@ class _Mapper:
         if subj is None:
             if rel == "contains":
                 subj = self._contains_subject(s, subj_name)
+                if subj is not None and subj.id not in self.ex.entities:
+                    new.append(subj)
             else:
                 t = self._kind(subj_name) if rel == "substitutes" else types[0]
                 subj = self._new(subj_name, t, s.doc, line, lang)
@@ -902,33 +903,45 @@ class _Mapper:
         self.seen.add(k)
         for e in new:
             self._register(self.ex.add_entity(e))
+            if e.type == "recipe":
+                self.recipes_of.setdefault(e.doc, []).append(e.id)
         if triple.relation == "CONTAINS":
             self.order[subj.id] = triple.properties["order"]
         self.ex.triples.append(triple)
         self.report.facts += 1
 
     def _contains_subject(self, s: _Section, name: str) -> Entity | None:
-        """The recipe a ``contains`` fact is about: the document's recipe when
-        the name is its name or the document title, else a new recipe named
-        after the title (when the name is the title); ``None`` otherwise."""
-        title = self.ex.documents.get(s.doc) or s.title
-        rid = self.recipe_of.get(s.doc)
+        """The recipe a ``contains`` fact is about: a recipe of the document
+        whose name (or alias) ``name`` is, or the document's only recipe when
+        ``name`` is the document title; without any recipe in the document, a
+        new recipe named after the title (not yet added) when ``name`` is the
+        title. ``None`` otherwise."""
+        title = (self.ex.documents.get(s.doc) or s.title or "").strip()
         k = name_key(name)
-        if rid is not None:
+        ids = self.recipes_of.get(s.doc, [])
+        for rid in ids:
             e = self.ex.entities[rid]
-            if k in {name_key(x) for x in (e.name, *e.aliases, title) if x}:
+            if k in {name_key(x) for x in (e.name, *e.aliases) if x}:
                 return e
-        if title and k == name_key(title) and rid is None:
-            e = Entity(entity_id("recipe", title.strip()), title.strip(), "recipe", [],
-                       detect_language(title) or "", s.doc)
-            have = self.ex.entities.get(e.id)
-            if have is None:
-                self.ex.add_entity(e)
-                self._register(e)
-                have = e
-            self.recipe_of[s.doc] = have.id
-            return have
-        return None
+        if not title or k != name_key(title):
+            return None
+        if len(ids) == 1:
+            return self.ex.entities[ids[0]]
+        if ids:
+            return None
+        return self.ex.entities.get(entity_id("recipe", title)) or Entity(
+            entity_id("recipe", title), title, "recipe", [], detect_language(title) or "", s.doc)
+
+    def _context(self, s: _Section) -> str:
+        """The recipe a substitution in section ``s`` holds in: the document's
+        only recipe, else the one recipe of the document the section names,
+        else ``""``."""
+        ids = self.recipes_of.get(s.doc, [])
+        if len(ids) <= 1:
+            return ids[0] if ids else ""
+        sec = _key_text(f"{s.section}\n{s.text}")
+        named = [i for i in ids if _has_name(sec, self.ex.entities[i].name)]
+        return named[0] if len(named) == 1 else ""
 
     def _triple(self, s: _Section, f: ExtractedFact, subj: Entity, obj: Entity, line: int) -> Triple:
         prov = Provenance(s.doc, s.section, line, EXTRACTOR, round(min(f.confidence, CONFIDENCE_CAP), 3))
@@ -938,7 +951,7 @@ class _Mapper:
             return Triple(subj.id, "CONTAINS", obj.id, props, prov)
         if f.relation == "responsible_for":
             return Triple(subj.id, "RELATED", obj.id, {"predicate": "responsible_for"}, prov)
-        props = {"context": self.recipe_of.get(s.doc, "") if f.relation == "substitutes" else "",
+        props = {"context": self._context(s) if f.relation == "substitutes" else "",
                  "condition": f.condition, "symmetric": False}
         if f.amount:
             props["amount"] = f.amount
@@ -1003,7 +1016,6 @@ def add_llm_facts(ex: Extraction, docs: Sequence[ParsedDocument], settings: "Set
         else:
             todo.append(i)
     errors: dict[str, int] = {}
-    lock = threading.Lock()
 
     def run(i: int) -> tuple[int, _Outcome]:
         msgs = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": sections[i].user}]
@@ -1013,10 +1025,9 @@ def add_llm_facts(ex: Extraction, docs: Sequence[ParsedDocument], settings: "Set
         with ThreadPoolExecutor(max_workers=max(1, settings.llm_extract_concurrency),
                                 thread_name_prefix=_THREAD_PREFIX) as pool:
             for i, out in pool.map(run, todo):
-                with lock:
-                    report.calls += out.calls
-                    report.prompt_tokens += out.prompt_tokens
-                    report.completion_tokens += out.completion_tokens
+                report.calls += out.calls
+                report.prompt_tokens += out.prompt_tokens
+                report.completion_tokens += out.completion_tokens
                 if out.status == "ok":
                     results[i] = out.facts
                     if cache is not None:
@@ -1045,6 +1056,8 @@ def add_llm_facts(ex: Extraction, docs: Sequence[ParsedDocument], settings: "Set
     if report.unparsable:
         report.warnings.append(f"LLM extraction: {report.unparsable} section(s) gave output that could not be parsed")
     report.seconds = time.perf_counter() - started
-    logger.info("llm extraction: %d sections, %d calls, %d tokens, %d cache hits, %d facts added",
-                report.sections, report.calls, report.tokens, report.cache_hits, report.facts)
+    logger.info("llm extraction: %d sections, %d calls, %d tokens, %d cache hits, %d facts added, "
+                "%d dropped unanchored, %d rejected, %d duplicates, %d unparsable, %d failed",
+                report.sections, report.calls, report.tokens, report.cache_hits, report.facts,
+                report.dropped_unanchored, report.rejected, report.duplicates, report.unparsable, report.failed)
     return report

@@ -242,6 +242,24 @@ def test_rule_facts_keep_priority_over_the_same_llm_fact(tmp_path, fake):
     assert (report.facts, report.duplicates) == (1, 2)
 
 
+def test_substitution_context_is_the_recipe_the_section_names(tmp_path, fake):
+    menu = "# Brunch menu\n\n## Pancakes\n\nStir in the buttermilk.\n\n## Waffles\n\nStir in the buttermilk and the eggs.\n"
+
+    def recipes(ex: Extraction) -> None:
+        for name in ("Pancakes", "Waffles"):
+            ex.add_entity(Entity(f"recipe:{name}", name, "recipe", doc="menu.md"))
+
+    fake.reply_text(json.dumps({"facts": [{"subject": "buttermilk", "relation": "substitutes", "object": "kefir"},
+                                          {"subject": "Brunch menu", "relation": "contains", "object": "eggs"}]}))
+    fake.reply_text(json.dumps({"facts": [{"subject": "buttermilk", "relation": "substitutes", "object": "yogurt"}]}))
+    ex, report = run(tmp_path, fake, {"menu.md": menu}, ex_hook=recipes)
+    assert [(t[0], t[2], t[3]["context"], t[5]) for t in llm_triples(ex)] == [
+        ("ingredient:buttermilk", "ingredient:kefir", "recipe:Pancakes", 5),
+        ("ingredient:buttermilk", "ingredient:yogurt", "recipe:Waffles", 9),
+    ]
+    assert (report.sections, report.facts, report.rejected) == (2, 2, 1)  # "Brunch menu" is no one recipe
+
+
 def test_off_by_default_and_without_a_key(tmp_path, fake):
     ex, docs = parsed(corpus(tmp_path, {"pancakes.md": PANCAKES}))
     off = tiny_settings(tmp_path / "data", openai_api_key=KEY, openai_base_url=fake.base_url)
