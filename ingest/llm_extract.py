@@ -56,6 +56,7 @@ from the LLM libraries' loggers too.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -725,16 +726,37 @@ def _key_text(text: str) -> str:
     return DictLinker.key(text)
 
 
+_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")
+
+
+@functools.lru_cache(maxsize=8192)
+def _name_keys(name: str) -> tuple[str, ...]:
+    """The normalized forms of ``name``: as written, and with an English plural folded."""
+    return tuple(k for k in dict.fromkeys([DictLinker.key(name), name_key(name)]) if k)
+
+
+def _bounded(hay: str, start: int, end: int, k: str) -> bool:
+    """True when ``hay[start:end]`` (== ``k``) does not start or end inside a
+    Latin word; a plural ending (``s``/``es``) may follow."""
+    if k[0] in _ALNUM and start > 0 and hay[start - 1] in _ALNUM:
+        return False
+    if k[-1] in _ALNUM:
+        for tail in ("", "s", "es"):
+            if hay.startswith(tail, end) and (end + len(tail) >= len(hay) or hay[end + len(tail)] not in _ALNUM):
+                return True
+        return False
+    return True
+
+
 def _has_name(hay: str, name: str) -> bool:
     """True when normalized ``hay`` (see :func:`_key_text`) contains ``name``
     (normalized; Latin names on word boundaries, an English plural allowed)."""
-    for k in dict.fromkeys([DictLinker.key(name), name_key(name)]):
-        if not k:
-            continue
-        left = r"(?<![0-9a-z])" if re.match(r"[0-9a-z]", k) else ""
-        right = r"(?:e?s)?(?![0-9a-z])" if re.search(r"[0-9a-z]$", k) else ""
-        if re.search(left + re.escape(k) + right, hay):
-            return True
+    for k in _name_keys(name):
+        at = hay.find(k)
+        while at != -1:
+            if _bounded(hay, at, at + len(k), k):
+                return True
+            at = hay.find(k, at + 1)
     return False
 
 
@@ -769,6 +791,7 @@ class _Mapper:
             if t.relation == "CONTAINS":
                 self.order[t.subject] = max(self.order.get(t.subject, 0), int(t.properties.get("order", 0) or 0))
         self._doc_hay: dict[str, str] = {}
+        self._sec_hay: dict[tuple, str] = {}
         self._blocks: dict[str, list[tuple[int, str]]] = {}
 
     def _register(self, e: Entity) -> None:
@@ -798,13 +821,20 @@ class _Mapper:
             parts = [self.ex.documents.get(doc, "")]
             if d is not None:
                 parts += [d.title, d.h1, *(str(v) for v in d.front_matter.values())]
-            parts += [t for _, t in self._lines(doc)]
-            self._doc_hay[doc] = "\n".join(_key_text(p) for p in parts if p)
+            keys = [_key_text(p) for p in parts if p] + [t for _, t in self._lines(doc)]
+            self._doc_hay[doc] = "\n".join(keys)
         return self._doc_hay[doc]
+
+    def section_text(self, s: _Section) -> str:
+        """Normalized heading path and text of section ``s`` (computed once)."""
+        k = (s.doc, s.line, s.section)
+        if k not in self._sec_hay:
+            self._sec_hay[k] = _key_text(f"{s.section}\n{s.text}")
+        return self._sec_hay[k]
 
     def anchored(self, s: _Section, names: Sequence[str]) -> bool:
         """True when the section (heading path and text) or its document names one of ``names``."""
-        sec = _key_text(f"{s.section}\n{s.text}")
+        sec = self.section_text(s)
         return any(n and (_has_name(sec, n) or _has_name(self._hay(s.doc), n)) for n in names)
 
     def line_of(self, s: _Section, subj_names: Sequence[str], obj: str) -> int:
@@ -939,7 +969,7 @@ class _Mapper:
         ids = self.recipes_of.get(s.doc, [])
         if len(ids) <= 1:
             return ids[0] if ids else ""
-        sec = _key_text(f"{s.section}\n{s.text}")
+        sec = self.section_text(s)
         named = [i for i in ids if _has_name(sec, self.ex.entities[i].name)]
         return named[0] if len(named) == 1 else ""
 
