@@ -506,9 +506,7 @@ def describe_failure(exc: BaseException) -> str:
     quote a key): ``"HTTP 503 (InternalServerError)"``, ``"timeout
     (APITimeoutError)"``, ``"connection error (APIConnectionError)"``, else the
     innermost exception type."""
-    chain = [exc]
-    while getattr(chain[-1], "__cause__", None) is not None and len(chain) < 8:
-        chain.append(chain[-1].__cause__)  # type: ignore[arg-type]
+    chain = _chain(exc)
     for e in chain:
         if getattr(e, "status_code", None) is not None:
             return f"HTTP {e.status_code} ({type(e).__name__})"  # type: ignore[attr-defined]
@@ -542,10 +540,11 @@ def _install_filters(secret: str) -> None:
             lg.addFilter(_QUIET)
 
 
-def _root(exc: BaseException) -> BaseException:
-    while getattr(exc, "__cause__", None) is not None:
-        exc = exc.__cause__  # type: ignore[assignment]
-    return exc
+def _chain(exc: BaseException) -> list[BaseException]:
+    out = [exc]
+    while getattr(out[-1], "__cause__", None) is not None and len(out) < 8:
+        out.append(out[-1].__cause__)  # type: ignore[arg-type]
+    return out
 
 
 @dataclass
@@ -609,19 +608,26 @@ class SectionClient:
             mode=self.mode,
         )
 
+    def _api_error(self, exc: BaseException) -> BaseException | None:
+        """The first OpenAI SDK error along ``exc``'s cause chain (instructor wraps them)."""
+        return next((e for e in _chain(exc) if isinstance(e, self._openai_mod.APIError)), None)
+
     def _retryable(self, exc: BaseException) -> bool:
+        """HTTP 429, 5xx and connection errors are retried; timeouts and other statuses are not."""
         o = self._openai_mod
-        root = _root(exc)
-        if isinstance(root, o.APITimeoutError):
+        err = self._api_error(exc)
+        if err is None or isinstance(err, o.APITimeoutError):
             return False
-        if isinstance(root, o.APIStatusError):
-            return root.status_code == 429 or root.status_code >= 500
-        return isinstance(root, o.APIConnectionError)
+        if isinstance(err, o.APIStatusError):
+            return err.status_code == 429 or err.status_code >= 500
+        return isinstance(err, o.APIConnectionError)
 
     def _delay(self, exc: BaseException, attempt: int) -> float:
-        root = _root(exc)
-        resp = getattr(root, "response", None)
-        header = resp.headers.get("retry-after") if resp is not None and hasattr(resp, "headers") else None
+        """Seconds before retry ``attempt + 1``: the server's ``Retry-After``
+        (seconds), else ``backoff_s * 2**attempt``; at most :data:`MAX_RETRY_AFTER_S`."""
+        resp = getattr(self._api_error(exc), "response", None)
+        headers = getattr(resp, "headers", None)
+        header = headers.get("retry-after") if headers is not None else None
         if header:
             try:
                 return min(max(float(header), 0.0), MAX_RETRY_AFTER_S)

@@ -206,6 +206,18 @@ def test_persistent_5xx_gives_up_after_the_retries(tmp_path, fake):
                                "their rule facts are kept"]
 
 
+def test_connection_errors_are_retried_then_counted(tmp_path, fake):
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    ex, report = run(tmp_path, fake, {"pancakes.md": PANCAKES}, openai_base_url=f"http://127.0.0.1:{port}/v1")
+    assert (report.calls, report.failed, report.facts) == (3, 1, 0)
+    assert report.warnings == ["LLM extraction: 1 section(s) failed (connection error (APIConnectionError) x1); "
+                               "their rule facts are kept"]
+
+
 def test_the_api_key_never_reaches_logs_or_the_report(tmp_path, fake, caplog):
     caplog.set_level(logging.DEBUG)
     fake.status(401, {"error": {"message": f"Incorrect API key provided: {KEY}", "type": "invalid_request_error",
