@@ -68,7 +68,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Sequence
 
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..knowledge.records import Entity, Extraction, Provenance, Triple, entity_id
 from ..knowledge.text import DictLinker, detect_language, has_cjk, name_key
@@ -87,7 +87,7 @@ __all__ = [
 
 logger = logging.getLogger("threadgraph.llm_extract")
 
-PROMPT_VERSION = "llm-extract-1"
+PROMPT_VERSION = "llm-extract-2"
 """Bump when the prompt or the output model changes meaning: it is part of the cache key."""
 RELATIONS = ("substitutes", "contains", "stand_in", "fallback", "responsible_for")
 CONFIDENCE_CAP = 0.8
@@ -245,6 +245,8 @@ class ExtractedFact(BaseModel):
     not said) and ``confidence`` in [0, 1] (words, percentages and numbers
     are accepted; anything else becomes :data:`DEFAULT_CONFIDENCE`)."""
 
+    model_config = ConfigDict(json_schema_extra={"description": "One relation the section states."})
+
     subject: str = Field(description="The thing the fact is about, copied exactly from the section.")
     relation: Literal["substitutes", "contains", "stand_in", "fallback", "responsible_for"]
     object: str = Field(description="The replacement, ingredient, stand-in, fallback or duty.")
@@ -288,6 +290,8 @@ class SectionFacts(BaseModel):
     (``predicate``, ``head``/``tail``…) and relation spellings
     (:func:`normalize_relation`) are accepted; items that are not usable facts
     are left out. A value with no recognizable list of facts is invalid."""
+
+    model_config = ConfigDict(json_schema_extra={"description": "The relations one section states."})
 
     facts: list[ExtractedFact] = Field(description="Every relation the section states; empty if none.")
 
@@ -406,14 +410,15 @@ class LLMExtractReport:
 
     ``model`` the model name; ``sections`` sections considered; ``calls`` HTTP
     requests sent (retries included); ``prompt_tokens``/``completion_tokens``
-    summed from the responses' ``usage``; ``cache_hits`` sections answered from
-    the cache; ``facts`` LLM triples added; ``duplicates`` LLM triples already
+    summed from the responses' ``usage``; ``cache_hits`` sections answered
+    without a call (from the cache, or a section with the same text earlier in
+    the same ingest: one call per distinct text); ``facts`` LLM triples added; ``duplicates`` LLM triples already
     stated (by a rule or an earlier section); ``dropped_unanchored`` facts whose
     subject the section/document does not name; ``rejected`` facts that could
     not become a triple (a name that cleans to nothing or is too long, a
     ``contains`` subject that is not the recipe, subject = object);
-    ``unparsable`` sections whose output could not be parsed; ``failed``
-    sections lost to errors (timeout, HTTP error after retries);
+    ``unparsable`` distinct section texts whose output could not be parsed;
+    ``failed`` distinct section texts lost to errors (timeout, HTTP error after retries);
     ``seconds`` wall time; ``warnings`` human lines for the ingest report."""
 
     model: str = ""
@@ -939,10 +944,11 @@ class _Mapper:
         self.seen.add(k)
         for e in new:
             self._register(self.ex.add_entity(e))
-            if e.type == "recipe":
-                self.recipes_of.setdefault(e.doc, []).append(e.id)
         if triple.relation == "CONTAINS":
             self.order[subj.id] = triple.properties["order"]
+            ids = self.recipes_of.setdefault(s.doc, [])
+            if subj.id not in ids:  # the document now states this recipe (a copy of it may live elsewhere)
+                ids.append(subj.id)
         self.ex.triples.append(triple)
         self.report.facts += 1
 
@@ -1041,49 +1047,51 @@ def add_llm_facts(ex: Extraction, docs: Sequence[ParsedDocument], settings: "Set
         cache = LLMFactCache(Path(settings.data_dir) / "cache" / "llm_extract.sqlite")
     except sqlite3.Error as exc:
         report.warnings.append(f"LLM extraction cache unavailable ({type(exc).__name__}): running uncached")
-    results: dict[int, list[ExtractedFact]] = {}
-    todo: list[int] = []
-    for i, s in enumerate(sections):
+    results: dict[str, list[ExtractedFact]] = {}   # by content key: one call per distinct text
+    todo: dict[str, _Section] = {}
+    for s in sections:
         s.key = LLMFactCache.key(client.model, s.user)
+        if s.key in results or s.key in todo:
+            report.cache_hits += 1                    # the same text earlier in this ingest
+            continue
         hit = cache.get(s.key) if cache is not None else None
         if hit is not None:
-            results[i] = hit
+            results[s.key] = hit
             report.cache_hits += 1
         else:
-            todo.append(i)
+            todo[s.key] = s
     errors: dict[str, int] = {}
 
-    def run(i: int) -> tuple[int, _Outcome]:
-        msgs = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": sections[i].user}]
-        return i, client.extract(msgs)
+    def run(s: _Section) -> tuple[_Section, _Outcome]:
+        msgs = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": s.user}]
+        return s, client.extract(msgs)
 
     try:
         with ThreadPoolExecutor(max_workers=max(1, settings.llm_extract_concurrency),
                                 thread_name_prefix=_THREAD_PREFIX) as pool:
-            for i, out in pool.map(run, todo):
+            for s, out in pool.map(run, list(todo.values())):
                 report.calls += out.calls
                 report.prompt_tokens += out.prompt_tokens
                 report.completion_tokens += out.completion_tokens
                 if out.status == "ok":
-                    results[i] = out.facts
+                    results[s.key] = out.facts
                     if cache is not None:
-                        cache.put(sections[i].key, out.facts, out.prompt_tokens + out.completion_tokens)
+                        cache.put(s.key, out.facts, out.prompt_tokens + out.completion_tokens)
                 elif out.status == "unparsable":
                     report.unparsable += 1
-                    logger.warning("llm extraction: unparsable output for %s:%d (skipped)",
-                                   sections[i].doc, sections[i].line)
+                    logger.warning("llm extraction: unparsable output for %s:%d (skipped)", s.doc, s.line)
                 else:
                     report.failed += 1
                     errors[out.error] = errors.get(out.error, 0) + 1
                     logger.warning("llm extraction failed for %s:%d (%s); its rule facts are kept",
-                                   sections[i].doc, sections[i].line, out.error)
+                                   s.doc, s.line, out.error)
     finally:
         if cache is not None:
             cache.close()
     mapper = _Mapper(ex, docs, norm, report)
     for first in (True, False):  # "contains" first: it may name the recipe a substitution holds in
-        for i, s in enumerate(sections):
-            for f in results.get(i, ()):
+        for s in sections:
+            for f in results.get(s.key, ()):
                 if (f.relation == "contains") == first:
                     mapper.add(s, f)
     if report.failed:

@@ -323,6 +323,15 @@ def test_reingest_of_unchanged_text_makes_no_call(tmp_path, fake):
         cache.close()
 
 
+def test_the_same_text_in_two_files_is_asked_once(tmp_path, fake):
+    fake.reply_text(json.dumps(GOOD), usage=(120, 30))
+    ex, report = run(tmp_path, fake, {"a/pancakes.md": PANCAKES, "b/pancakes.md": PANCAKES})
+    assert (report.sections, report.calls, report.cache_hits, report.tokens, report.facts) == (2, 1, 1, 150, 4)
+    assert sorted((t[4], t[1], t[3].get("context")) for t in llm_triples(ex)) == [
+        ("a/pancakes.md", "CONTAINS", None), ("a/pancakes.md", "SUBSTITUTES", "recipe:Buttermilk Pancakes"),
+        ("b/pancakes.md", "CONTAINS", None), ("b/pancakes.md", "SUBSTITUTES", "recipe:Buttermilk Pancakes")]
+
+
 def test_calls_run_concurrently_within_the_bound(tmp_path, fake):
     import instructor, openai  # noqa: F401,E401 - imported before the clock starts
     files = {f"{i}.md": KITCHEN.replace("番茄炒蛋", f"番茄炒蛋{i}") for i in range(4)}
