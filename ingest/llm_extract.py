@@ -87,7 +87,7 @@ __all__ = [
 
 logger = logging.getLogger("threadgraph.llm_extract")
 
-PROMPT_VERSION = "llm-extract-2"
+PROMPT_VERSION = "llm-extract-3"
 """Bump when the prompt or the output model changes meaning: it is part of the cache key."""
 RELATIONS = ("substitutes", "contains", "stand_in", "fallback", "responsible_for")
 CONFIDENCE_CAP = 0.8
@@ -111,15 +111,15 @@ knowledge.
 
 Relations (subject -> object):
 - substitutes: the subject (an ingredient or a tool) can be replaced by the object. condition: \
-when it applies, as written ("if you have no buttermilk", "没有时"); amount: a ratio or amount \
+when it applies, as written ("if you have none", "没有时"); amount: a ratio or amount \
 stated for the replacement ("1:1", "half the amount", "等重").
 - contains: the subject (the recipe or dish; use the document title) uses the object (an \
 ingredient or a tool). required: false when the text marks it optional, to taste, a garnish or \
 可选; amount: as written ("150g", "2 cups").
 - stand_in: the object (a role or a person) can act for the subject (a role). condition: when \
-("if the Incident Commander is unavailable").
+("if the team lead is away").
 - fallback: the object (a system, tool or channel) is used instead of the subject (a system, \
-tool or channel). condition: when ("if the status page is down").
+tool or channel). condition: when ("if the primary server is down").
 - responsible_for: the subject (a role) is responsible for the object (a task or an artifact).
 
 Rules:
