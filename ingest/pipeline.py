@@ -17,6 +17,7 @@ from ..knowledge.text import DictLinker
 from .chunks import make_chunks
 from .document import DocumentError, ParsedDocument
 from .documents import DocumentExtractor
+from .llm_extract import add_llm_facts
 from .normalize import Normalizer
 from .readers import SUPPORTED_EXTENSIONS, parse_file
 from .recipes import RecipeExtractor, is_recipe, recipe_vocabulary
@@ -138,8 +139,11 @@ def extract_corpus(
     (posix); it defaults to the single folder given, else paths stay as given.
     ``settings`` (a :class:`threadgraph.settings.Settings`) supplies
     ``fuzzy_threshold`` and ``alias_csv``; ``progress`` receives one message
-    per document. The result is deterministic: same input → same Extraction,
-    ordering included."""
+    per document. With ``settings.llm_extract`` on and an LLM configured,
+    :func:`~.llm_extract.add_llm_facts` then adds LLM facts under the rule
+    facts (its report is ``Extraction.llm``). The result is deterministic:
+    same input → same Extraction, ordering included (LLM facts: given the
+    same model outputs, e.g. from the cache)."""
     if settings is None:
         from ..settings import Settings
 
@@ -205,6 +209,7 @@ def extract_corpus(
     for e in roles.entities():
         ex.add_entity(e)
     ex.triples.extend(roles.triples)
+    add_llm_facts(ex, docs, settings, norm)  # no-op unless LLM extraction is enabled; rule facts keep priority
     ex.merges = list(norm.merges)
     # link chunks to the entities they mention
     linker = entity_linker(ex.entities.values())
