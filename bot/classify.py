@@ -106,7 +106,8 @@ def read(body: str, lang: str, linker: Linker, *, follow_up: bool = False) -> Re
     it needs (memory may supply them)."""
     mentions = [m for m in linker.scan(body) if m.type != "unknown"]
     fr = frame(body, mentions)
-    types = {m.type for m in mentions}
+    unknown = _unknown_lacking(body, mentions)
+    types = {m.type for m in mentions} | ({"ingredient"} if unknown else set())
     best: tuple[float, str] | None = None
     for name, by_lang in _cue_table().items():
         score = sum(w for rx, w in by_lang.get(lang, []) + by_lang.get("any", []) if rx.search(fr))
@@ -121,7 +122,6 @@ def read(body: str, lang: str, linker: Linker, *, follow_up: bool = False) -> Re
     if best is None:
         return None
     lacking = _lacking(body, mentions)
-    unknown = _unknown_lacking(body, mentions)
     return Reading(best[1], best[0], sorted(mentions + unknown, key=lambda m: m.start), lacking + unknown, fr)
 
 
