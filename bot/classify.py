@@ -161,6 +161,8 @@ def _can_fill(need: str, types: set[str]) -> bool:
         return bool(types & set(CTX_TYPES))
     if need in ITEM_TYPES:
         return bool(types & set(ITEM_TYPES))
+    if need == "role":  # a system or tool can have a stand-in (a fallback) too
+        return bool(types & {"role", "artifact", "tool", "concept"})
     return need in types
 
 

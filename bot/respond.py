@@ -15,7 +15,8 @@ from ..knowledge import retrieval as R
 from . import intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
 from .compose import not_found_text, passages_text, t
-from .evidence import VECTOR_FOUND_MIN, passages_support, search_passages
+from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, search_passages
+from .linker import Mention
 from .intents import Context, Draft
 
 #: Facts an answer carries at most.
@@ -67,6 +68,12 @@ def compose(c: Context, d: Draft) -> Answer:
     h.extend(c, d)
     if not d.found and mode != "graph" and d.passages:
         _read(c, d)
+    if d.found and not d.facts and mode != "graph":
+        # an answer from passages about a name the documents never mention is no answer
+        gone = absent_names(q.text, c.kb, [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles])
+        if gone:
+            d.found = False
+            q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
     if not d.found:
         d.text, d.follow_ups = _not_found(c, h)
         d.facts = []
