@@ -91,13 +91,16 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
             continue
         item = (i in lists) if lists is not None else b.kind == "item"
         own = focus(i, b) if focus else ""
-        prev = own
-        for s, e in sentence_spans(b.text):
+        spans = sentence_spans(b.text)
+        for k, (s, e) in enumerate(spans):
             sent = b.text[s:e]
             line = b.line + b.text.count("\n", 0, s)
-            for c in cues.read(sent, in_item=item):
-                if c.kind not in kinds:
-                    continue
+            found = [c for c in cues.read(sent, in_item=item) if c.kind in kinds]
+            if not found:
+                continue
+            # the thing named last before this sentence in the block (read only when needed)
+            prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in reversed(spans[:k])) if x), "") or own
+            for c in found:
                 f = _anchor(c, sent, anchors, own, prev, unanchored, explicit)
                 if f is None:
                     continue
@@ -106,9 +109,6 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
                 if c.kind != "optional" and not ys:
                     continue
                 out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule))
-            last = _last(anchors, sent)
-            if last:
-                prev = last
     return out
 
 
