@@ -52,19 +52,19 @@ def understand(text: str, linker: Linker) -> Understanding:
 
 def _prefer_cues(u: Understanding, r: classify.Reading, body: str, lang: str, linker: Linker) -> bool:
     """Whether the entity-first reading ``r`` replaces the phrase-pattern
-    reading ``u``: when no pattern matched (``general``); when the pattern's
-    slots did not link while ``r`` found the entities; or when the frame's
-    cues give no support to the pattern's intent but strong support to
-    another (≥ 3)."""
+    reading ``u``: when no pattern matched; when the pattern's slots did not
+    link while ``r`` found the entities; or when the frame's cues give no
+    support to the pattern's intent but strong support (≥ 3) to another.
+    An elliptical follow-up pattern ("and X?") is never replaced."""
     if r.intent == u.intent:
         # the same intent: the entity-first slots when the pattern's did not link
-        return (not u.mentions and bool(r.mentions)) or (
-            any(m.type == "unknown" for m in u.mentions + u.excluded) and any(m.type != "unknown" for m in r.mentions))
-    if u.intent == "general" and not u.rule.startswith(("responsibility", "steps")):
+        unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded)
+        return (unlinked or not (u.mentions or u.excluded or u.slot_texts)) and any(m.type != "unknown" for m in r.mentions)
+    if not u.rule:
         return True
-    if u.intent in ("follow", "without"):
+    if intents.get(u.intent).fallback:
         return False
-    unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded) or not (u.mentions or u.excluded)
+    unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded) or not (u.mentions or u.excluded or u.slot_texts)
     if unlinked and r.mentions:
         return True
     own = classify.score(u.intent, r.frame, lang)
