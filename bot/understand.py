@@ -55,7 +55,8 @@ def _prefer_cues(u: Understanding, r: classify.Reading, body: str, lang: str, li
     reading ``u``: when no pattern matched; when the pattern's slots did not
     link while ``r`` found the entities; or when the frame's cues give no
     support to the pattern's intent but strong support (≥ 3) to another.
-    An elliptical follow-up pattern ("and X?") is never replaced."""
+    An elliptical follow-up pattern ("and X?") is replaced only by a strong
+    reading (≥ 3) that names something.
     if r.intent == u.intent:
         # the same intent: the entity-first slots when the pattern's did not link
         unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded)
@@ -63,7 +64,8 @@ def _prefer_cues(u: Understanding, r: classify.Reading, body: str, lang: str, li
     if not u.rule:
         return True
     if intents.get(u.intent).fallback:
-        return False
+        # an elliptical follow-up stays one, unless its own words ask something else ("那没有X怎么办")
+        return r.score >= 3 and bool(r.mentions)
     unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded) or not (u.mentions or u.excluded or u.slot_texts)
     if unlinked and r.mentions:
         return True

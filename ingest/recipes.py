@@ -140,9 +140,24 @@ def recipe_name(doc: ParsedDocument) -> str:
     """The H1 with a trailing ``的做法``/``做法``/``recipe`` stripped, else the
     front-matter title, else the file stem."""
     name = doc.h1 or doc.front_matter.get("title", "") or doc.stem
+    name = heading_words(str(name))  # "🍋 柠檬水" → 柠檬水
     name = _NAME_SUFFIX_ZH.sub("", name)
     name = _NAME_SUFFIX_EN.sub("", name)
     return name.strip() or doc.stem
+
+
+_MIXED_NAME = re.compile(r"^([A-Za-z][A-Za-z0-9 '&.\-]*[A-Za-z0-9.])\s*([\u3400-\u9fff][^A-Za-z]*)$|^([\u3400-\u9fff][^A-Za-z]*?)\s*([A-Za-z][A-Za-z0-9 '&.\-]*)$")
+
+
+def name_parts(name: str) -> list[str]:
+    """A title that joins a Latin and a Chinese name ("Mojito莫吉托",
+    "莫吉托 Mojito") read as either: its two parts (aliases of the recipe);
+    ``[]`` for any other title."""
+    m = _MIXED_NAME.match(name.strip())
+    if not m:
+        return []
+    parts = [g.strip() for g in m.groups() if g and g.strip()]
+    return [p for p in parts if len(p) >= 2]
 
 
 def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None) -> DictLinker[str]:
@@ -212,6 +227,7 @@ class RecipeExtractor:
         rid = entity_id("recipe", name)
         res = DocResult(rid)
         aliases = [doc.h1] if doc.h1 and doc.h1 != name else []
+        aliases += [p for p in name_parts(name) if p not in aliases]
         res.entities.append(Entity(rid, name, "recipe", aliases, doc.language, rel))
         blocks = doc.blocks
         kids = children(blocks)
