@@ -56,7 +56,7 @@ def _prefer_cues(u: Understanding, r: classify.Reading, body: str, lang: str, li
     link while ``r`` found the entities; or when the frame's cues give no
     support to the pattern's intent but strong support (≥ 3) to another.
     An elliptical follow-up pattern ("and X?") is replaced only by a strong
-    reading (≥ 3) that names something.
+    reading (≥ 3) that names something."""
     if r.intent == u.intent:
         # the same intent: the entity-first slots when the pattern's did not link
         unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded)
