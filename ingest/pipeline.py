@@ -17,6 +17,7 @@ from ..knowledge.text import DictLinker
 from .chunks import make_chunks
 from .document import DocumentError, ParsedDocument
 from .documents import DocumentExtractor
+from .merge import document_units, merge_contained_names, merge_duplicate_facts
 from .normalize import Normalizer
 from .readers import SUPPORTED_EXTENSIONS, parse_file
 from .recipes import RecipeExtractor, is_recipe
@@ -183,31 +184,38 @@ def extract_corpus(
     tex = TableExtractor(norm)
     results = []
     for d in docs:
-        try:
-            if d.tabular:
-                res = tex.extract(d)
-            else:
-                res = rex.extract(d) if is_recipe(d) else dex.extract(d)
-        except Exception as err:  # noqa: BLE001
-            ex.skipped.append(SkippedFile(d.rel, f"extraction error: {type(err).__name__}: {err}", 0))
-            continue
-        results.append((d, res))
+        done = []
+        for u in document_units(d):  # a JSON array of recipes: one unit per record
+            try:
+                if u.tabular:
+                    res = tex.extract(u)
+                else:
+                    res = rex.extract(u) if is_recipe(u) else dex.extract(u)
+            except Exception as err:  # noqa: BLE001
+                ex.skipped.append(SkippedFile(d.rel, f"extraction error: {type(err).__name__}: {err}", 0))
+                continue
+            done.append((u, res))
+        if done:
+            results.append((d, done))
     # prose documents define entities first (a recipe page wins over a table row naming the same recipe)
-    for d, res in sorted(results, key=lambda p: p[0].tabular):
+    for u, res in sorted((p for _, done in results for p in done), key=lambda p: p[0].tabular):
         for e in res.entities:
             ex.add_entity(e)
-    for d, res in results:
+    for d, done in results:
         ex.documents[d.rel] = d.title
-        ex.triples.extend(res.triples)
+        for _, res in done:
+            ex.triples.extend(res.triples)
         ex.chunks.extend(make_chunks(d))
         if progress:
             progress(f"extracted {d.rel}")
     for e in roles.entities():
         ex.add_entity(e)
     ex.triples.extend(roles.triples)
-    ex.merges = list(norm.merges)
+    merge_duplicate_facts(ex)  # one recipe in two files: one list, both sources recorded
+    ex.merges = list(norm.merges) + ex.merges
     # link chunks to the entities they mention
     linker = entity_linker(ex.entities.values())
     for c in ex.chunks:
         c.entity_ids = mentioned_ids(linker, c.text)
+    merge_contained_names(ex)  # undeclared aliases ("Holmes" / "Sherlock Holmes") within a document
     return ex
