@@ -89,7 +89,9 @@ def _generalization(gen: dict | None) -> list[str]:
         first = (gen.get("first_runs") or {}).get(r["name"])
         fr = "–"
         if first and first.get("split") == "blind":
-            fr = (f"{_pct(first['modes']['hybrid']['turn_pass'])} turns, recall {_pct(first['gold']['recall'])} "
+            fp = first["precision"]
+            prec1 = f", precision {_pct(fp['precision'])} ({fp['judged']})" if fp.get("judged") else ""
+            fr = (f"{_pct(first['modes']['hybrid']['turn_pass'])} turns, recall {_pct(first['gold']['recall'])}{prec1} "
                   f"({first['date'][:10]}, {first.get('commit', '')})")
         prec = (f"{_pct(p['precision'])} ({p['judged']})" if p.get("judged")
                 else "no relation edges" if not p.get("sample") else "not judged yet")

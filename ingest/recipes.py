@@ -20,18 +20,17 @@ from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
 from .items import (
-    MISSING_CONDITION,
     OPTIONAL_LABEL,
     PROSE_VERB,
     is_measure,
     is_method,
     is_tool,
     looks_like_step,
-    note_clauses,
     parse_item,
     plausible_name,
 )
 from .normalize import Normalizer, clean_name
+from .relations import read_document
 
 
 # --------------------------------------------------------------------------- headings
@@ -41,7 +40,8 @@ TOOL_HEAD = regex("sections", "tools", re.I)
 """A heading naming an equipment section (工具/Tools/Equipment…)."""
 AMOUNT_HEAD = regex("sections", "amounts", re.I)
 """A heading naming a quantities section (计算/用量/Amounts…)."""
-STEP_HEAD = re.compile(rf"^\s*(?:\d+[.、]\s*)?(?:{alternation('sections', 'steps')})", re.I)
+STEP_HEAD = re.compile(rf"^\s*(?:\d+[.、]\s*)?(?:{alternation('sections', 'steps')})"
+                       rf"|(?:{alternation('sections', 'steps_suffix')})\s*$", re.I)
 """A procedure section: its items are steps, never ingredients — even under a
 sub-heading that names ingredients ("操作 > 处理原料")."""
 
@@ -49,19 +49,27 @@ sub-heading that names ingredients ("操作 > 处理原料")."""
 def in_steps(path: tuple[str, ...]) -> bool:
     """True when a heading path lies inside a procedure section (操作/步骤/
     Steps/Method/Instructions…, see :data:`STEP_HEAD`)."""
-    return any(STEP_HEAD.match(p) for p in path)
+    return any(STEP_HEAD.search(heading_words(p)) for p in path)
+
+
+def heading_words(heading: str) -> str:
+    """A heading without its leading decoration (emoji, bullets, numbering
+    symbols), so "📝 制作步骤" reads as "制作步骤"."""
+    return re.sub(r"^[^\w（(]+", "", heading).strip()
 
 
 def section_kind(path: tuple[str, ...]) -> str:
     """``"amount"`` (计算/用量…), ``"ingredient"`` (原料/材料/工具…) or ``""``
-    for a block's heading path. Inside a procedure section the answer is
+    for a block's heading path, decided by the innermost heading that names
+    either (a heading naming both, "原料配比", lists ingredients). Inside a procedure section the answer is
     always ``""``: "操作 > 处理原料" lists steps, not ingredients."""
     if in_steps(path):
         return ""
-    if any(AMOUNT_HEAD.search(p) for p in path):
-        return "amount"
-    if any(ING_HEAD.search(p) or TOOL_HEAD.search(p) for p in path):
-        return "ingredient"
+    for p in reversed(path):  # the innermost heading that says what its items are
+        if ING_HEAD.search(p) or TOOL_HEAD.search(p):
+            return "ingredient"  # "原料配比", "主料": ingredients, even with amounts
+        if AMOUNT_HEAD.search(p):
+            return "amount"
     return ""
 
 
@@ -82,8 +90,7 @@ _STAND_IN_ANY = re.compile(rf"^(?:{alternation('names', 'stand_in_any')})")
 _STAND_IN_OR = regex("alternatives", "stand_in_or")
 _COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
 _COMPOUND_EN = lexicon("alternatives")["compound_en"]
-_MISSING_WORD = lexicon("alternatives")["missing_word"]
-_TEXT_SUB_PATTERNS = [re.compile(p) for p in lexicon("alternatives")["text_cues"]]
+_SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
 
 
 def _glossary_item(text: str) -> bool:
@@ -110,7 +117,10 @@ def is_recipe(doc: ParsedDocument) -> bool:
     items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"
              and any(ING_HEAD.search(p) for p in b.path)]
     if not items:
-        return False
+        # equipment and steps without an ingredient list ("所需工具" + "制作步骤") is a recipe too
+        items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"]
+        if not items or not any(in_steps(b.path) for b in doc.blocks if b.kind in ("item", "paragraph")):
+            return False
     title = doc.h1 or doc.front_matter.get("title", "") or ""
     if _DISH_TITLE.search(title):
         return True
@@ -276,49 +286,44 @@ class RecipeExtractor:
                     for alt in ip.alternatives:
                         add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
                                 "recipe.item_alternative", t)
-        # 2) free text: steps, tips, notes
-        known = {t.object.split(":", 1)[1] for t in contains.values() if t.object.startswith("ingredient:")}
-        known |= surfaces
-        known_names: DictLinker[str] = DictLinker()
-        for n in sorted(known):
-            known_names.add(n, n)
-        for i, b in enumerate(blocks):
-            if i in used or b.kind not in ("item", "paragraph"):
+        # 2) every sentence of every block (notes, tips, steps, variations and the
+        # list items themselves) read by the cue reader, X anchored to this
+        # recipe's own ingredients and tools
+        anchors: DictLinker[str] = DictLinker()
+        for t in contains.values():
+            anchors.add(t.object.split(":", 1)[1], t.object.split(":", 1)[1])
+        for n in sorted(surfaces):
+            anchors.add(n, n)
+        item_names: dict[int, str] = {}
+        for i in used:
+            first = next((ip.name for ip in parse_item(blocks[i].text) if ip.name), "")
+            if first:
+                item_names[i] = clean_name(first, "ingredient")
+        by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
+        for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), explicit=_explicit_name):
+            if f.kind == "optional":
+                t = by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
+                if t is not None and f.confidence >= 0.7:
+                    t.properties["required"] = False
+                elif t is None and not f.anchored:
+                    add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
-            self._text_subs(b, known_names, add_sub)
+            cond = "；".join(c for c in (f.cond, f.ratio) if c)
+            for y in f.ys:
+                add_sub(f.x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
+                        f"cue.{f.rule}")
         res.triples.extend(contains.values())
         res.triples.extend(subs.values())
         return res
 
-    def _text_subs(self, b: Block, known: DictLinker[str], add_sub) -> None:
-        """Substitutions in prose (操作/附加内容/注意 text): parenthesised notes
-        after a known ingredient (``蜂蜜（没有时使用白糖…代替）``) and the
-        sentence patterns of :data:`_TEXT_SUB_PATTERNS`. The replaced side must
-        mention an ingredient of this recipe (``known`` maps its names to
-        themselves)."""
-        text = b.text
-        for m in re.finditer(r"([\u4e00-\u9fffA-Za-z]{1,12})\s*[\d.]*\s*\w{0,3}\s*[（(]([^（）()]+)[）)]", text):
-            head = m.group(1)
-            x = _longest_known_suffix(head, known)
-            if not x:
-                continue
-            for alt in note_clauses(m.group(2))[1]:
-                add_sub(x, alt.raw, alt.symmetric, alt.condition, b, self.TEXT_CONF, "recipe.text_note")
-        for rx in _TEXT_SUB_PATTERNS:
-            for m in rx.finditer(text):
-                xs = _mentions(m.group("x"), known)
-                if not xs and "cond" in rx.groupindex:
-                    # "没有雨露，只能用老抽代替": the missing thing is named right after 没有
-                    x0 = clean_name(m.group("x").strip(), "ingredient")
-                    if x0 and len(x0) <= 6 and plausible_name(x0) and not looks_like_step(x0):
-                        xs = [x0]
-                if not xs:
-                    continue
-                y = m.group("y").strip()
-                ys = _mentions(y, known) or [y]
-                cond = m.group("cond") if "cond" in rx.groupindex and m.group("cond") else ""
-                cond = MISSING_CONDITION if cond.startswith(_MISSING_WORD) else cond
-                add_sub(xs[-1], ys[0], False, cond, b, self.TEXT_CONF, "recipe.text_pattern")
+
+def _explicit_name(x: str) -> bool:
+    """An ingredient or tool named explicitly by a whole construction (not one
+    of the recipe's list): a short plausible name, not a step or a measure."""
+    c = clean_name(x, "ingredient")
+    if not c or not plausible_name(c) or looks_like_step(c) or is_measure(c) or is_method(c) or PROSE_VERB.search(c):
+        return False
+    return len(c) <= 8 if has_cjk(c) else len(c.split()) <= 4
 
 
 def _cut_form(x: str, y: str) -> bool:
@@ -349,17 +354,3 @@ def _substitute_surface(y: str) -> str:
         if rest != y and not _CATEGORY.search(clean_name(rest, "ingredient")):
             y = rest
     return y
-
-
-def _longest_known_suffix(head: str, known: DictLinker[str]) -> str:
-    """The longest suffix of ``head`` that is a known name (``""`` if none)."""
-    for k in range(len(head)):
-        hit = known.get(head[k:])
-        if hit:
-            return head[k:] if head[k:] in hit else hit[0]
-    return ""
-
-
-def _mentions(span: str, known: DictLinker[str]) -> list[str]:
-    """Known names occurring in ``span``, longest-first at each position, in order."""
-    return [m.surface if m.surface in m.values else m.values[0] for m in known.scan(span)]
