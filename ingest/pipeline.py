@@ -20,7 +20,7 @@ from .documents import DocumentExtractor
 from .merge import document_units, merge_contained_names, merge_duplicate_facts
 from .normalize import Normalizer
 from .readers import SUPPORTED_EXTENSIONS, parse_file
-from .recipes import RecipeExtractor, is_recipe
+from .recipes import RecipeExtractor, is_recipe, recipe_vocabulary
 from .roles import collect_roles
 from .tables import TableExtractor
 
@@ -179,7 +179,7 @@ def extract_corpus(
         except Exception as err:  # noqa: BLE001 - a malformed document never stops the run
             ex.skipped.append(SkippedFile(rel, f"parse error: {type(err).__name__}: {err}", 0))
     roles = collect_roles(docs, norm)
-    rex = RecipeExtractor(norm)
+    rex = RecipeExtractor(norm, recipe_vocabulary(docs, norm))
     dex = DocumentExtractor(roles)
     tex = TableExtractor(norm)
     results = []

@@ -143,6 +143,30 @@ def recipe_name(doc: ParsedDocument) -> str:
     return name.strip() or doc.stem
 
 
+def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None) -> DictLinker[str]:
+    """Every ingredient and tool name the corpus's recipes list in their
+    ingredient/equipment sections (cleaned; alternatives included), plus the
+    alias table's names: what counts as "a thing a cook uses" when a sentence
+    names a stand-in that is not in its own recipe's list."""
+    vocab: DictLinker[str] = DictLinker()
+    for d in docs:
+        if d.tabular or not is_recipe(d):
+            continue
+        for b in d.blocks:
+            if b.kind != "item" or section_kind(b.path) != "ingredient":
+                continue
+            for ip in parse_item(b.text):
+                for raw in [ip.name, *(a.raw for a in ip.alternatives)]:
+                    c = clean_name(raw or "", "ingredient")
+                    if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
+                        vocab.add(c, c)
+    if norm is not None:
+        for (alias, _t), canon in norm.aliases.items():
+            vocab.add(alias, canon)
+            vocab.add(canon, canon)
+    return vocab
+
+
 class RecipeExtractor:
     """Extract a recipe: entities ``recipe``/``ingredient``/``tool``,
     ``CONTAINS`` (``required``, ``amount``, ``order``) and ``SUBSTITUTES``
@@ -151,8 +175,33 @@ class RecipeExtractor:
     LIST_CONF = 0.9
     TEXT_CONF = 0.7
 
-    def __init__(self, norm: Normalizer) -> None:
+    def __init__(self, norm: Normalizer, vocabulary: DictLinker[str] | None = None) -> None:
         self.norm = norm
+        self.vocab = vocabulary if vocabulary is not None else DictLinker()
+
+    def known_thing(self, name: str, confidence: float, *, strict: bool = False) -> str:
+        """The thing a phrase read from a sentence names, or ``""``.
+
+        A name of the corpus vocabulary (see :func:`recipe_vocabulary`) or a
+        phrase made mostly (≥ 60 %) of such names ("milk and lemon juice") is
+        kept as written; a longer phrase around one is cut to that name
+        ("菜籽油作为次选" → "菜籽油"). Otherwise, unless ``strict``, a
+        construction that states the relation in full (``confidence`` ≥ 0.85)
+        may name something new when the name is short (≤ 4 CJK characters or
+        ≤ 2 words) and plausible."""
+        c = clean_name(name, "ingredient")
+        if not c:
+            return ""
+        if self.vocab.get(c):
+            return name
+        short = len(c) <= 4 if has_cjk(c) else len(c.split()) <= 2
+        new_ok = not strict and confidence >= 0.85 and short and _explicit_name(c)
+        hits = self.vocab.scan(c, min_len=2)
+        if hits:
+            if sum(h.end - h.start for h in hits) * 10 >= len(c) * 6 or new_ok:
+                return name
+            return hits[0].values[0]
+        return name if new_ok else ""
 
     def extract(self, doc: ParsedDocument) -> DocResult:
         """Run all recipe rules on ``doc``; never raises on odd content."""
@@ -300,17 +349,25 @@ class RecipeExtractor:
             if first:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
-        for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), explicit=_explicit_name):
+        lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
+        for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
+                               explicit=lambda x: bool(self.known_thing(x, 0.9, strict=True))):
             if f.kind == "optional":
                 t = by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
                 if t is not None and f.confidence >= 0.7:
                     t.properties["required"] = False
-                elif t is None and not f.anchored:
+                elif t is None and not f.anchored and self.known_thing(f.x, f.confidence, strict=True):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
+            x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=True)
+            if not x:
+                continue
             cond = "；".join(c for c in (f.cond, f.ratio) if c)
-            for y in f.ys:
-                add_sub(f.x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
+            for y0 in f.ys:
+                y = self.known_thing(y0, f.confidence)
+                if not y:
+                    continue
+                add_sub(x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
                         f"cue.{f.rule}")
         res.triples.extend(contains.values())
         res.triples.extend(subs.values())

@@ -66,7 +66,7 @@ def _nearest(anchors: DictLinker[str], sent: str, pos: int) -> str:
 
 def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Callable[[int, Block], str] | None = None,
                   skip: set[int] | None = None, unanchored: bool = False,
-                  explicit: Callable[[str], bool] | None = None,
+                  explicit: Callable[[str], bool] | None = None, lists: set[int] | None = None,
                   kinds: tuple[str, ...] = cues.KINDS) -> list[Found]:
     """Every anchored relation of ``blocks`` (a parsed document's blocks).
 
@@ -80,14 +80,16 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
     a name. ``explicit(x)`` accepts an X that a whole construction states
     explicitly ("用 Y 代替 X", "X can be replaced with Y", "可加入 X") although
     the anchors do not hold it — the document names it right there; the
-    extractor says what a valid name of its kind is. Only cues of ``kinds``
-    are returned."""
+    extractor says what a valid name of its kind is. ``lists`` holds the
+    indices of the blocks that are entries of a list of things (ingredients,
+    equipment), where "X or Y" offers alternatives; by default every list
+    item. Only cues of ``kinds`` are returned."""
     out: list[Found] = []
     skip = skip or set()
     for i, b in enumerate(blocks):
         if i in skip or b.kind not in READ_KINDS or not b.text.strip():
             continue
-        item = b.kind == "item"
+        item = (i in lists) if lists is not None else b.kind == "item"
         own = focus(i, b) if focus else ""
         prev = own
         for s, e in sentence_spans(b.text):

@@ -208,9 +208,12 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
             continue
         for m in r.rx.finditer(text):
             gd = m.groupdict()
-            raw_x, raw_y = gd.get("x") or "", gd.get("y") or ""
-            x = cut_phrase(raw_x, "x") if raw_x.strip() else ""
-            y = cut_phrase(raw_y, "y") if raw_y.strip() else ""
+            xg = "x2" if gd.get("x2") else "x"  # a rule may offer X in two places (x, x2)
+            raw_x, raw_y = gd.get(xg) or "", gd.get("y") or ""
+            # a slot that ends the construction is cut from its start (the phrase
+            # right after the cue), one before the cue from its end
+            x = cut_phrase(raw_x, "y" if m.end(xg) == m.end() and m.start(xg) > m.start() else "x") if raw_x.strip() else ""
+            y = cut_phrase(raw_y, "y" if m.end("y") == m.end() else "x") if raw_y.strip() else ""
             if r.clause_y and raw_y:
                 y = clause_object(raw_y) or y
             cond_m = _COND.search(text)
