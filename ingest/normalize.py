@@ -60,7 +60,7 @@ _PUNCT = " \t\r\n、，,。.;；:：!！?？*~～-—–_\"'“”‘’`|/=≥�
 
 _NOT_NAMES = lexicon("names")["not_names"]
 _NOT_WHOLE = frozenset(name_key(w) for w in _NOT_NAMES["whole"])
-_QTY_NOUN_ZH = re.compile("(?:%s)$" % "|".join(map(re.escape, _NOT_NAMES["quantity_nouns_zh"])))
+_QTY_NOUN_ZH = re.compile("(?:%s)[是为在约]?$" % "|".join(map(re.escape, _NOT_NAMES["quantity_nouns_zh"])))
 # quantity nouns that are not quantity suffixes themselves ("质量" must not lose its "量")
 _QTY_NOUN_END_ZH = re.compile("(?:%s)$" % "|".join(
     re.escape(n) for n in _NOT_NAMES["quantity_nouns_zh"] if not _QTY_SUFFIX_ZH.fullmatch(n)))
@@ -114,6 +114,9 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
                 s = tail  # "不辣的青椒" → 青椒; a tool is its head noun: "有一定深度的碗" → 碗
         s = re.sub(r"^[\d.]+", "", s)
         return unicodedata.normalize("NFKC", s.strip(_PUNCT)).strip(_PUNCT)
+    m = re.match(r"^(?P<n>[^:：]{1,40}?)\s*[:：]\s*(?P<a>[\d½¼¾⅓⅔⅛].*)$", s)
+    if m:
+        s = m.group("n")  # "flour: 2 cups" (a mapping written as key: amount)
     head, _, rest = s.partition(",")
     s = head
     if rest and re.fullmatch(r"[\W\d½¼¾⅓⅔⅛]*(?:\s*[A-Za-z]+(?:ed|ly)\b[\W]*)+", _AMOUNT_EN.sub(" ", head)):
@@ -253,7 +256,7 @@ class Normalizer:
             if not c or not is_entity_name(c, type_):
                 return ("", "", 0.0)
             a = self.alias(c, type_)
-            method = "alias" if a else ("clean" if c != s else "")
+            method = "alias" if a else ("" if c == s else "normalize" if name_key(c) == name_key(s) else "clean")
             c = a or c
             seen = self._seen_set.get(type_, set())
             same = self._by_key.get((type_, name_key(c)))

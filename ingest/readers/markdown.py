@@ -23,6 +23,7 @@ import re
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from ..document import Block
@@ -33,7 +34,7 @@ from .structured import FrontMatter, read_front_matter, split_toml_front_matter
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 
-_MD = MarkdownIt("commonmark", {"html": True}).enable("table").use(front_matter_plugin)
+_MD = MarkdownIt("commonmark", {"html": True}).enable("table").use(front_matter_plugin).use(footnote_plugin)
 
 # kramdown IAL / attr_list suffixes: ``{:target="_blank"}``, ``{: .class}``, ``{#id .class key=val}``
 _ATTR_LIST = re.compile(
@@ -229,6 +230,8 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
     items: list[int] = []  # block index of each open list item (-2 if no text yet)
     item_pending: list[tuple[int, int]] = []  # (start line, end line) for open items
     in_table_head = False
+    in_footnote = False
+    footnotes: list[int] = []  # paragraphs of footnote definitions (markdown-it emits them last)
     row_cells: list[str] = []
     row_line = 0
     i = 0
@@ -293,6 +296,12 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
                 parent = next((b for b in reversed(items) if b >= 0), -1)
                 blocks.append(Block("paragraph", txt, m[0] + 1, m[1], path, parent=parent,
                                     bolds=bolds, lead_bold=lead))
+                if in_footnote:
+                    footnotes.append(len(blocks) - 1)
+        elif t == "footnote_block_open":
+            in_footnote = True
+        elif t == "footnote_block_close":
+            in_footnote = False
         elif t == "thead_open":
             in_table_head = True
         elif t == "thead_close":
@@ -332,9 +341,37 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
                 parent = next((b for b in reversed(items) if b >= 0), -1)
                 blocks.append(Block("code", txt, m[0] + 1, m[1], path, parent=parent))
         i += 1
+    if footnotes:
+        blocks = _place_footnotes(blocks, footnotes)
     if fm is not None and fm.blocks:
         blocks = with_front_matter(fm.blocks, blocks)
     return blocks, h1, fm
+
+
+def _place_footnotes(blocks: list[Block], notes: list[int]) -> list[Block]:
+    """``blocks`` with the footnote paragraphs ``notes`` (indices; markdown-it
+    puts footnote definitions at the end) moved to their source position,
+    each under the heading path in force at its line; ``parent`` indices are
+    remapped."""
+    keep = [i for i in range(len(blocks)) if i not in set(notes)]
+    order: list[int] = []
+    pending = sorted(notes, key=lambda i: blocks[i].line)
+    for i in keep:
+        while pending and blocks[pending[0]].line < blocks[i].line:
+            order.append(pending.pop(0))
+        order.append(i)
+    order.extend(pending)
+    new_index = {old: new for new, old in enumerate(order)}
+    out = [blocks[i] for i in order]
+    heads = [(b.line, b.path) for b in out if b.kind == "heading"]
+    for i in notes:
+        b = blocks[i]
+        b.path = next((p for ln, p in reversed(heads) if ln <= b.line), ())
+        b.parent = -1
+    for b in out:
+        if b.parent >= 0:
+            b.parent = new_index.get(b.parent, -1)
+    return out
 
 
 def with_front_matter(head: list[Block], body: list[Block]) -> list[Block]:
