@@ -41,7 +41,8 @@ class Node:
 
     ``kind`` is ``"text"`` (a scalar), ``"list"`` or ``"map"``; ``line`` the
     1-based line where the value starts. A text node has ``text`` (the value
-    as the parser gives it, ``""`` for null) and ``lines``: each line of the
+    as the parser gives it, ``""`` for null), ``block`` (written as a YAML
+    ``|``/``>`` block) and ``lines``: each line of the
     value with its 1-based source line (a folded YAML line maps to the first
     source line it came from). A list has ``items``; a map ``pairs`` of
     ``(key, key line, value)`` in source order."""
@@ -52,6 +53,7 @@ class Node:
     lines: list[tuple[int, str]] = field(default_factory=list)
     items: list["Node"] = field(default_factory=list)
     pairs: list[tuple[str, int, "Node"]] = field(default_factory=list)
+    block: bool = False
 
     @property
     def multiline(self) -> bool:
@@ -156,7 +158,7 @@ def yaml_tree(content: str, first_line: int) -> Node | None:
             start = line0 + 1 if node.style in ("|", ">") else line0
             lines = [(off + i + 1, t) for i, t in value_lines(raw, text, start)]
             first = next((ln for ln, t in lines if t.strip()), off + line0 + 1)
-            return Node("text", first, text.strip(), lines)
+            return Node("text", first, text.strip(), lines, block=node.style in ("|", ">"))
         if isinstance(node, yaml.SequenceNode):
             return Node("list", off + line0 + 1, items=[conv(x, depth + 1) for x in node.value])
         pairs = []
@@ -449,9 +451,10 @@ def read_front_matter(content: str, line: int, end_line: int, syntax: str = "yam
     line is file line ``line + 1``) as YAML or TOML (``syntax``).
 
     Top-level keys: a title key gives ``fields["title"]``; a url key holding
-    an address gives ``fields["url"]``; single-line scalars and lists under
-    metadata keys (tags, categories, date…) stay ``fields``; every other
-    list, multi-line string or mapping becomes a section (see
+    an address gives ``fields["url"]``; single-line scalars (unless written
+    as a ``|``/``>`` block or under a notes key: notes, tips, variations,
+    FAQ…) and lists under metadata keys (tags, categories, date…) stay
+    ``fields``; every other list, string or mapping becomes a section (see
     :class:`SectionWriter`) with its real lines. Front matter that does not
     parse, or is not a mapping, keeps its simple ``key: value`` lines as
     fields and reports ``errors``; never raises."""
@@ -476,7 +479,7 @@ def read_front_matter(content: str, line: int, end_line: int, syntax: str = "yam
     for key, kline, node in tree.pairs:
         kk = key_kind(key)
         name = key.strip().lower()
-        if node.kind == "text" and not node.multiline:
+        if node.kind == "text" and not node.multiline and not (node.text and (node.block or kk == "notes")):
             if kk == "url" and is_url(node.text) and "url" not in fm.fields:
                 fm.fields["url"] = node.text
             fm.fields[name] = node.text
