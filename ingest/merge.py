@@ -6,10 +6,11 @@ Three steps the pipeline runs around the extractors:
   documents of their own (the recipes of a JSON array, see
   :class:`~.document.Part`) is extracted record by record.
 * :func:`merge_duplicate_facts` — a recipe that exists in two files (same
-  name, so one ``recipe`` node) is one recipe with both sources: its
+  name, or names with one :func:`~..knowledge.text.name_key`: one ``recipe``
+  node, see :func:`merge_recipe_spellings`) is one recipe with both sources: its
   ``CONTAINS`` edges are not doubled (the first file's edge is kept, an
   amount only the other gives is carried over) and a ``SUBSTITUTES`` edge
-  stated in both is kept once; each extra source is recorded as a
+  stated in both for that recipe is kept once; each extra source is recorded as a
   :class:`~..knowledge.records.Merge` (method ``"same name"``).
 * :func:`merge_contained_names` — undeclared aliases: in one document, a
   shorter name of a person-like type (``lexicon/names.yaml``
@@ -73,17 +74,49 @@ def document_units(doc: ParsedDocument) -> list[ParsedDocument]:
 
 
 # --------------------------------------------------------------------------- same recipe, two files
+def merge_recipe_spellings(ex: Extraction) -> None:
+    """Make recipes whose names differ only in spelling one node, in place:
+    recipe entities with the same :func:`~..knowledge.text.name_key`
+    (雞胸肉沙拉 / 鸡胸肉沙拉, "Pancakes" / "pancakes") keep the first one's id
+    and name, the others' names become its aliases, their facts move over,
+    and each is recorded as a :class:`Merge` (method ``"normalize"``)."""
+    first: dict[str, Entity] = {}
+    moved: dict[str, str] = {}
+    for e in list(ex.entities.values()):
+        if e.type != "recipe":
+            continue
+        k = name_key(e.name)
+        have = first.setdefault(k, e)
+        if have is e:
+            continue
+        moved[e.id] = have.id
+        for a in [e.name, *e.aliases]:
+            if a != have.name and a not in have.aliases:
+                have.aliases.append(a)
+        ex.merges.append(Merge(e.name, have.name, "recipe", "normalize", 100.0, e.doc, 0))
+        del ex.entities[e.id]
+    if moved:
+        for t in ex.triples:
+            t.subject = moved.get(t.subject, t.subject)
+            t.object = moved.get(t.object, t.object)
+            if t.relation == "SUBSTITUTES" and t.properties.get("context") in moved:
+                t.properties["context"] = moved[t.properties["context"]]
+
+
 def merge_duplicate_facts(ex: Extraction) -> None:
     """Merge, in place, the facts of one recipe found in several files.
 
     ``CONTAINS`` edges with the same subject and object (a recipe listing an
     ingredient in two files) are kept once — the first in document order —
     with an amount or ``required=False`` the dropped one adds carried over;
-    ``SUBSTITUTES`` edges with the same ends and context are kept once. For
+    ``SUBSTITUTES`` edges with the same ends in the same recipe are kept
+    once (general ones, stated by several documents, keep each source). For
     every recipe with facts from more than one file, each further file is
     recorded in ``ex.merges`` (``surface`` = ``canonical`` = the recipe
     name, type ``recipe``, method ``"same name"``, doc/line of that file's
-    first fact)."""
+    first fact). Recipe spellings are merged first
+    (:func:`merge_recipe_spellings`)."""
+    merge_recipe_spellings(ex)
     kept: dict[tuple, object] = {}
     out = []
     sources: dict[str, dict[str, int]] = defaultdict(dict)
@@ -93,8 +126,8 @@ def merge_duplicate_facts(ex: Extraction) -> None:
             if t.provenance.doc not in src:
                 src[t.provenance.doc] = t.provenance.line
             key = ("C", t.subject, t.object)
-        elif t.relation == "SUBSTITUTES":
-            key = ("S", t.subject, t.object, t.properties.get("context", ""))
+        elif t.relation == "SUBSTITUTES" and str(t.properties.get("context", "")).startswith("recipe:"):
+            key = ("S", t.subject, t.object, t.properties["context"])
         else:
             out.append(t)
             continue

@@ -414,6 +414,17 @@ def test_one_recipe_in_two_files_is_not_doubled(tmp_path):
     assert _contains(ex)[("recipe:排骨汤", "ingredient:排骨")].properties["amount"] == "500g"
 
 
+def test_recipe_spellings_are_one_recipe(tmp_path):
+    _write(tmp_path, "a.md", "# 鸡胸肉沙拉的做法\n\n## 必备原料和工具\n\n- 鸡胸肉\n- 生菜\n")
+    _write(tmp_path, "b.md", "# 雞胸肉沙拉的做法\n\n## 必备原料和工具\n\n- 雞胸肉\n- 生菜\n- 橄欖油\n")
+    ex = extract_corpus([tmp_path])
+    assert [e.name for e in ex.entities.values() if e.type == "recipe"] == ["鸡胸肉沙拉"]
+    assert "雞胸肉沙拉" in ex.entities["recipe:鸡胸肉沙拉"].aliases
+    objs = sorted(t.object for t in ex.triples if t.relation == "CONTAINS" and t.subject == "recipe:鸡胸肉沙拉")
+    assert objs == ["ingredient:橄欖油", "ingredient:生菜", "ingredient:鸡胸肉"]
+    assert ("雞胸肉沙拉", "鸡胸肉沙拉", "normalize") in {(m.surface, m.canonical, m.method) for m in ex.merges}
+
+
 def test_howtocook_duplicate_recipe_lists_each_ingredient_once():
     ex = extract_corpus([REPO / "corpora" / "howtocook" / "dishes" / "soup"])
     objs = [t.object for t in ex.triples if t.relation == "CONTAINS" and t.subject == "recipe:陈皮排骨汤"]
