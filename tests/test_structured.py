@@ -150,6 +150,23 @@ def test_yaml_folded_string_and_bulleted_labels(tmp_path):
     assert ("item", "2 tomatoes", 13, ("spices", "For the sauce")) in v
 
 
+def test_yaml_wrapped_steps_are_one_step_per_paragraph(tmp_path):
+    f = _write(tmp_path, "bread.md", (
+        "---\n"                                       # 1
+        "title: Bread\n"                              # 2
+        "instructions: |\n"                           # 3
+        "  Mix the flour and the water and knead\n"   # 4
+        "  for ten minutes.\n"                        # 5
+        "\n"                                          # 6
+        "  Bake for 40 minutes.\n"                    # 7
+        "---\n"))
+    doc = parse_file(f)
+    assert [(b.kind, b.text, b.line, b.end_line, b.order) for b in doc.blocks] == [
+        ("heading", "instructions", 3, 3, 0),
+        ("item", "Mix the flour and the water and knead\nfor ten minutes.", 4, 5, 1),
+        ("item", "Bake for 40 minutes.", 7, 7, 2)]
+
+
 def test_yaml_mapping_gives_key_value_items(tmp_path):
     _write(tmp_path, "dough.md", (
         "---\n"

@@ -273,7 +273,9 @@ class SectionWriter:
 
     def text(self, node: Node, level: int, kind: str, depth: int, parent: int) -> None:
         """A string: one item per non-empty line for list-like kinds (or when
-        most lines are bulleted), else paragraphs split at blank lines."""
+        most lines are bulleted; steps hard-wrapped into blank-line separated
+        paragraphs: one step per paragraph), else paragraphs split at blank
+        lines."""
         lines = [(ln, t.rstrip()) for ln, t in node.lines]
         nonblank = [(ln, t) for ln, t in lines if t.strip()]
         if not nonblank:
@@ -288,6 +290,19 @@ class SectionWriter:
                 elif para:
                     self.b.paragraph("\n".join(x for _, x in para), para[0][0], para[-1][0], parent)
                     para = []
+            return
+        groups: list[list[tuple[int, str]]] = [[]]
+        for ln, t in lines:
+            if t.strip():
+                groups[-1].append((ln, t.strip()))
+            elif groups[-1]:
+                groups.append([])
+        groups = [g for g in groups if g]
+        if kind == "steps" and not any(marked) and any(len(g) > 1 for g in groups):
+            # hard-wrapped steps separated by blank lines: one step per paragraph
+            for n, g in enumerate(groups, 1):
+                self.b.item("\n".join(t for _, t in g), g[0][0], g[-1][0], depth=depth, ordered=True, order=n,
+                            parent=parent)
             return
         mostly_marked = sum(marked) * 2 >= len(nonblank) and sum(marked) >= 2
         ordered = kind == "steps"
