@@ -82,6 +82,13 @@ def print_report(report) -> None:
     for key in ("CONTAINS", "SUBSTITUTES", "RELATED", "MENTIONS", "Chunk"):
         t.add_row("chunks" if key == "Chunk" else key, str(report.counts.get(key, 0)))
     t.add_row("embedding model", report.embedding_model or "none (full-text only)")
+    llm = getattr(report, "llm", None)
+    if llm is not None:
+        t.add_row("LLM extraction", f"{llm.model}: {llm.sections} sections, {llm.facts} facts added")
+        t.add_row("LLM calls / tokens", f"{llm.calls} / {llm.tokens} ({llm.prompt_tokens} prompt + {llm.completion_tokens} completion)")
+        t.add_row("LLM cache hits", str(llm.cache_hits))
+        t.add_row("LLM dropped", f"{llm.dropped_unanchored} unanchored, {llm.rejected} rejected, {llm.duplicates} duplicates")
+        t.add_row("LLM sections skipped", f"{llm.unparsable} unparsable, {llm.failed} failed")
     t.add_row("skipped files", str(len(report.skipped)))
     t.add_row("seconds", f"{report.seconds:.1f}")
     t.add_row("knowledge base", str(report.build))
@@ -98,6 +105,7 @@ def ingest(
     paths: list[Path] = typer.Argument(..., help="Files or folders to ingest (Markdown, text, HTML, reStructuredText, AsciiDoc, CSV/TSV, JSON, JSON Lines)."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="KB folder (default THREADGRAPH_DATA_DIR or ./data)."),
     graph_csv: Optional[Path] = typer.Option(None, "--graph-csv", help="Apply a reviewed nodes.csv/edges.csv pair from this folder."),
+    llm: Optional[bool] = typer.Option(None, "--llm/--no-llm", help="Also extract facts with the configured LLM (default THREADGRAPH_LLM_EXTRACT, off); needs OPENAI_API_KEY."),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Build the knowledge base from PATHS beside the live one, then swap it in."""
@@ -107,6 +115,8 @@ def ingest(
         console.print(f"[red]error[/red]: not found: {', '.join(map(str, missing))}")
         raise typer.Exit(2)
     settings = _settings(data_dir)
+    if llm is not None:
+        settings = settings.model_copy(update={"llm_extract": llm})
     from .ingest.review import ReviewError
 
     try:

@@ -5,10 +5,27 @@ added by :class:`~.roles.RoleBook`."""
 
 from __future__ import annotations
 
+import re
+
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
+from ..knowledge.text import DictLinker, has_cjk, name_key
 from .blocks import DocResult, children, section_of
+from .cues import words
 from .document import ParsedDocument
+from .relations import looks_like_name, read_document, thing_phrase
 from .roles import RoleBook
+
+_PERSON_HEADS = frozenset(w.casefold() for w in words("roles", "person_heads"))
+_DELEGATES = re.compile(r"\bdelegat", re.I)
+
+
+def _is_person(phrase: str) -> bool:
+    """A phrase naming a person or group: its last word is a person word, or
+    it is a capitalized name ("Dan", "Release Team")."""
+    toks = phrase.strip().split()
+    if not toks:
+        return False
+    return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or all(t[:1].isupper() for t in toks)
 
 
 class DocumentExtractor:
@@ -69,4 +86,67 @@ class DocumentExtractor:
                                           Provenance(rel, section_of(b.path), b.line, "doc.numbered_item", 0.9)))
         if self.roles is not None:
             self.roles.link(doc, res)
+        self._read_relations(doc, res, kids)
         return res
+
+    def _read_relations(self, doc: ParsedDocument, res: DocResult, kids: dict[int, list[int]]) -> None:
+        """Stand-ins, fallbacks and optional steps read sentence by sentence
+        (:func:`~.relations.read_document`) in every section: X anchored to a
+        known role, or a phrase the sentence names as the thing that is
+        unavailable ("If Slack has an outage, …"). A side that is a known role
+        or ends in a person word (``lexicon/roles.yaml`` ``person_heads``) is a
+        ``role``, else an ``artifact`` (a system, tool or channel).
+        ``SUBSTITUTES`` X → Y with the condition as written; an ordered step
+        marked optional gets ``required = False`` on its ``CONTAINS`` edge."""
+        roles: DictLinker[str] = DictLinker()
+        if self.roles is not None:
+            for canon, aliases in self.roles.names.items():
+                for n in [canon, *aliases]:
+                    roles.add(n, canon)
+        rel = doc.rel
+        steps = {t.object: t for t in res.triples if t.relation == "CONTAINS" and t.object.startswith("step:")}
+        have = {(t.subject, t.object) for t in res.triples if t.relation == "SUBSTITUTES"}
+        text = "\n".join(b.text for b in doc.blocks)
+        for f in read_document(doc.blocks, roles, unanchored=True):
+            if f.kind == "optional":
+                t = steps.get(entity_id("step", f"{rel}#{f.block.line}"))
+                if t is not None and f.block.ordered:
+                    t.properties["required"] = False
+                continue
+            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS):
+                continue
+            xid = self._party(f.x, f.anchored, roles, res, doc)
+            if not xid:
+                continue
+            if _DELEGATES.search(f.block.text):
+                continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
+            for y in f.ys:
+                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS):
+                    continue
+                if xid.startswith("role:") and not (roles.get(y) or _is_person(y)):
+                    continue  # a role stands in for a role or a person, not for an activity
+                yid = self._party(y, bool(roles.get(y)), roles, res, doc)
+                if not yid or yid == xid or (xid, yid) in have:
+                    continue
+                have.add((xid, yid))
+                res.triples.append(Triple(xid, "SUBSTITUTES", yid,
+                                          {"context": "", "condition": f.cond, "symmetric": False},
+                                          Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
+                                                     min(f.confidence, 0.8))))
+
+    @staticmethod
+    def _party(name: str, anchored: bool, roles: DictLinker[str], res: DocResult, doc: ParsedDocument) -> str:
+        """Entity id of one side of a stand-in (creating the entity), ``""``
+        when the phrase does not read as a name."""
+        if anchored or roles.get(name):
+            canon = (roles.get(name) or [name])[0]
+            return entity_id("role", canon)
+        n = re.sub(r"^(?:the|a|an|our|your|their)\s+", "", name.strip(), flags=re.I).strip(" *`'\"")
+        if not looks_like_name(n) or len(n) < 2:
+            return ""
+        last = n.split()[-1].casefold() if not has_cjk(n) else n
+        type_ = "role" if (last in _PERSON_HEADS or any(n.endswith(h) for h in _PERSON_HEADS if has_cjk(h))) else "artifact"
+        eid = entity_id(type_, n)
+        if not any(e.id == eid for e in res.entities):
+            res.entities.append(Entity(eid, n, type_, [], "zh" if has_cjk(n) else "en", ""))
+        return eid

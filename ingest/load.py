@@ -35,7 +35,9 @@ class IngestReport:
     and reason, ``warnings`` (e.g. no embedding model), ``seconds`` wall time
     of building and publishing, ``build`` the published folder,
     ``embedding_model`` its name (None: full-text only) and ``review`` the
-    counts of an applied ``--graph-csv`` review (None when none was)."""
+    counts of an applied ``--graph-csv`` review (None when none was) and
+    ``llm`` the :class:`~.llm_extract.LLMExtractReport` of LLM extraction
+    (calls, tokens, cache hits, dropped and unparsable; None when it was off)."""
 
     documents: int = 0
     counts: dict[str, int] = field(default_factory=dict)
@@ -46,6 +48,7 @@ class IngestReport:
     build: Path | None = None
     embedding_model: str | None = None
     review: dict[str, int] | None = None
+    llm: object | None = None
 
     @property
     def ok(self) -> bool:
@@ -81,6 +84,9 @@ def build_kb(
     report = IngestReport(documents=len(extraction.documents), skipped=list(extraction.skipped))
     if embedder_error:
         report.warnings.append(embedder_error)
+    report.llm = extraction.llm
+    if extraction.llm is not None:
+        report.warnings.extend(getattr(extraction.llm, "warnings", []))
     tmp, final = kbmod.new_build_dir(data_dir)
     entities = sorted(extraction.entities.values(), key=lambda e: e.id)
     chunks = sorted(extraction.chunks, key=lambda c: (c.doc, c.line, c.id))

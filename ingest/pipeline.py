@@ -17,6 +17,7 @@ from ..knowledge.text import DictLinker
 from .chunks import make_chunks
 from .document import DocumentError, ParsedDocument
 from .documents import DocumentExtractor
+from .llm_extract import add_llm_facts
 from .merge import document_units, merge_contained_names, merge_duplicate_facts
 from .normalize import Normalizer
 from .readers import SUPPORTED_EXTENSIONS, parse_file
@@ -139,8 +140,11 @@ def extract_corpus(
     (posix); it defaults to the single folder given, else paths stay as given.
     ``settings`` (a :class:`threadgraph.settings.Settings`) supplies
     ``fuzzy_threshold`` and ``alias_csv``; ``progress`` receives one message
-    per document. The result is deterministic: same input → same Extraction,
-    ordering included."""
+    per document. With ``settings.llm_extract`` on and an LLM configured,
+    :func:`~.llm_extract.add_llm_facts` then adds LLM facts under the rule
+    facts (its report is ``Extraction.llm``). The result is deterministic:
+    same input → same Extraction, ordering included (LLM facts: given the
+    same model outputs, e.g. from the cache)."""
     if settings is None:
         from ..settings import Settings
 
@@ -179,13 +183,14 @@ def extract_corpus(
         except Exception as err:  # noqa: BLE001 - a malformed document never stops the run
             ex.skipped.append(SkippedFile(rel, f"parse error: {type(err).__name__}: {err}", 0))
     roles = collect_roles(docs, norm)
-    rex = RecipeExtractor(norm, recipe_vocabulary(docs, norm))
+    units = {d.rel: document_units(d) for d in docs}  # a JSON array of recipes: one unit per record
+    rex = RecipeExtractor(norm, recipe_vocabulary([u for us in units.values() for u in us], norm))
     dex = DocumentExtractor(roles)
     tex = TableExtractor(norm)
     results = []
     for d in docs:
         done = []
-        for u in document_units(d):  # a JSON array of recipes: one unit per record
+        for u in units[d.rel]:
             try:
                 if u.tabular:
                     res = tex.extract(u)
@@ -211,6 +216,7 @@ def extract_corpus(
     for e in roles.entities():
         ex.add_entity(e)
     ex.triples.extend(roles.triples)
+    add_llm_facts(ex, docs, settings, norm)  # no-op unless LLM extraction is enabled; rule facts keep priority
     merge_duplicate_facts(ex)  # one recipe in two files: one list, both sources recorded
     ex.merges = list(norm.merges) + ex.merges
     # link chunks to the entities they mention

@@ -119,7 +119,9 @@ def is_recipe(doc: ParsedDocument) -> bool:
     if not items:
         # equipment and steps without an ingredient list ("所需工具" + "制作步骤") is a recipe too
         items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"]
-        if not items or not any(in_steps(b.path) for b in doc.blocks if b.kind in ("item", "paragraph")):
+        # the steps must be a section of their own, not a part of the equipment section
+        if not items or not any(in_steps(b.path) and not any(TOOL_HEAD.search(p) for p in b.path)
+                                for b in doc.blocks if b.kind in ("item", "paragraph")):
             return False
     title = doc.h1 or doc.front_matter.get("title", "") or ""
     if _DISH_TITLE.search(title):
@@ -351,15 +353,17 @@ class RecipeExtractor:
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
-                               explicit=lambda x: bool(self.known_thing(x, 0.9, strict=True))):
+                               explicit=lambda x: bool(self.known_thing(x, 0.9))):
             if f.kind == "optional":
                 t = by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
                 if t is not None and f.confidence >= 0.7:
                     t.properties["required"] = False
-                elif t is None and not f.anchored and self.known_thing(f.x, f.confidence, strict=True):
+                elif (t is None and not f.anchored and not in_steps(f.block.path)
+                      and self.known_thing(f.x, f.confidence, strict=True)):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
-            x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=True)
+            # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists
+            x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
             if not x:
                 continue
             cond = "；".join(c for c in (f.cond, f.ratio) if c)

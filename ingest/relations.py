@@ -91,13 +91,16 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
             continue
         item = (i in lists) if lists is not None else b.kind == "item"
         own = focus(i, b) if focus else ""
-        prev = own
-        for s, e in sentence_spans(b.text):
+        spans = sentence_spans(b.text)
+        for k, (s, e) in enumerate(spans):
             sent = b.text[s:e]
             line = b.line + b.text.count("\n", 0, s)
-            for c in cues.read(sent, in_item=item):
-                if c.kind not in kinds:
-                    continue
+            found = [c for c in cues.read(sent, in_item=item) if c.kind in kinds]
+            if not found:
+                continue
+            # the thing named last before this sentence in the block (read only when needed)
+            prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in reversed(spans[:k])) if x), "") or own
+            for c in found:
                 f = _anchor(c, sent, anchors, own, prev, unanchored, explicit)
                 if f is None:
                     continue
@@ -106,9 +109,6 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
                 if c.kind != "optional" and not ys:
                     continue
                 out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule))
-            last = _last(anchors, sent)
-            if last:
-                prev = last
     return out
 
 
@@ -161,3 +161,33 @@ def looks_like_name(phrase: str) -> bool:
     words = p.split()
     return 1 <= len(words) <= 6 and not _VERB_START.match(p) and words[0].casefold() not in (
         "i", "you", "we", "they", "he", "she", "it", "this", "that", "there", "which", "what", "who")
+
+
+_AUX = frozenset("is are was were be been being may might can could will would should must shall do does did has have "
+                 "had isn't aren't won't can't don't doesn't".split())
+_DISCOURSE = frozenset("for only skip example ok okay so then also just yes no note see this that these those there here "
+                       "it they we you he she".split())
+
+
+def thing_phrase(phrase: str, doc_text: str, heads: frozenset[str] = frozenset()) -> bool:
+    """True when ``phrase`` reads as the name of a thing the document names (a
+    system, channel, tool, team or person): not a clause (no auxiliary or
+    modal verb), not a discourse word, and either a proper name (a
+    capitalized word, a ``#channel`` or a ``code`` token) or a phrase that
+    the document uses more than once (``doc_text``, case-insensitive) — a
+    single lower-case word only when it is one of ``heads`` (person words)."""
+    p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
+    if not p or has_cjk(p):
+        return bool(p) and looks_like_name(p)
+    toks = p.split()
+    if any(t.casefold().strip(",.") in _AUX for t in toks) or toks[0].casefold() in _DISCOURSE:
+        return False
+    if not looks_like_name(p):
+        return False
+    if any(t[:1].isupper() or t.startswith(("#", "@", "`")) or re.search(r"[A-Z].*[A-Z]|\.\w", t) for t in toks):
+        return True
+    if len(toks) == 1 and not heads:
+        return False  # one lower-case word ("want", "service") is too vague to be named
+    if len(toks) == 1 and toks[0].casefold() not in heads:
+        return False
+    return doc_text.casefold().count(p.casefold()) >= 2

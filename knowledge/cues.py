@@ -201,10 +201,20 @@ def _mask_parens(sentence: str) -> str:
     return _PAREN.sub(lambda m: " " * len(m.group()), sentence)
 
 
+@functools.lru_cache(maxsize=1)
+def _triggers() -> dict[str, re.Pattern]:
+    """kind → one compiled alternation of its cheap trigger fragments."""
+    return {k: re.compile("|".join(v), re.I) for k, v in lexicon("cues")["triggers"].items()}
+
+
 def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
     out = []
+    trig = _triggers()
+    live = {k for k, rx in trig.items() if rx.search(text)}
+    if not live:
+        return out
     for r in rules():
-        if r.item_only and not in_item:
+        if (r.item_only and not in_item) or r.kind not in live:
             continue
         for m in r.rx.finditer(text):
             gd = m.groupdict()

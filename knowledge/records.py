@@ -138,7 +138,9 @@ class Extraction:
     """Everything ingest found in a set of documents, ready to load.
 
     ``documents`` maps the relative doc path to its title; ``skipped`` lists
-    files that were reported and not ingested."""
+    files that were reported and not ingested; ``llm`` is the report of LLM
+    extraction (:class:`threadgraph.ingest.llm_extract.LLMExtractReport`),
+    ``None`` when it did not run."""
 
     entities: dict[str, Entity] = field(default_factory=dict)
     triples: list[Triple] = field(default_factory=list)
@@ -146,6 +148,7 @@ class Extraction:
     merges: list[Merge] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     documents: dict[str, str] = field(default_factory=dict)
+    llm: object | None = None
 
     def add_entity(self, entity: Entity) -> Entity:
         """Insert ``entity`` or merge its aliases into the existing node with the

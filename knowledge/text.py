@@ -183,13 +183,24 @@ def _fold_char(ch: str) -> str:
     return s
 
 
+_FOLDED: dict[str, str] = {}
+
+
 def fold(text: str) -> tuple[str, list[int]]:
     """``(folded, index)``: ``text`` with each character normalized by
     :func:`_fold_char` and ``index[i]`` the offset in ``text`` of folded
-    character ``i`` (a folded string is never longer than the original)."""
+    character ``i`` (a folded string is never longer than the original).
+    ASCII text takes a fast path (lower case, whitespace kept as spaces)."""
+    if text.isascii():
+        low = text.lower()
+        if not any(c in low for c in "\t\n\r\x0b\x0c"):
+            return low, list(range(len(text)))
     out, idx = [], []
+    cache = _FOLDED
     for i, ch in enumerate(text):
-        f = _fold_char(ch)
+        f = cache.get(ch)
+        if f is None:
+            f = cache[ch] = _fold_char(ch)
         if f:
             out.append(f)
             idx.append(i)
