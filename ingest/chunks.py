@@ -130,15 +130,15 @@ def make_table_chunks(doc: ParsedDocument, rows_per_chunk: int = TABLE_ROWS_PER_
 
 
 def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[Chunk]:
-    """Section-aware passages of ``doc`` (tabular documents: see
-    :func:`make_table_chunks`).
+    """Section-aware passages of ``doc`` (tabular documents without records
+    that are documents of their own: see :func:`make_table_chunks`).
 
     A new passage starts at every H2/H3 (deeper headings stay inside their
     H3; the heading text itself is not in ``text`` but in ``section``).
     Sections longer than ``max_chars`` are split between blocks (paragraphs,
     list items, rows), a single longer block at sentence ends. ``line`` is the
     first source line of the passage, ``id`` is ``stable_id(doc, line)``."""
-    if doc.tabular:
+    if doc.tabular and not doc.parts:
         return make_table_chunks(doc)
     groups: list[tuple[tuple[str, ...], list[Block]]] = []
     cur_path: tuple[str, ...] | None = None

@@ -88,6 +88,21 @@ class Record:
 
 
 @dataclass(slots=True)
+class Part:
+    """A run of blocks that is a document of its own inside a file (one
+    recipe record of a JSON array): ``blocks[start:end]`` of the file's
+    :class:`ParsedDocument`, the first being its title heading; ``title`` the
+    record's title, ``line`` its 1-based first line, ``url`` its address
+    (``""`` if none). See :func:`~.merge.document_units`."""
+
+    start: int
+    end: int
+    title: str
+    line: int
+    url: str = ""
+
+
+@dataclass(slots=True)
 class ParsedDocument:
     """A parsed file: ``rel`` is the posix path relative to the ingest root,
     ``title`` the first H1 (or front-matter ``title``, or the file stem),
@@ -96,10 +111,15 @@ class ParsedDocument:
     front matter of Markdown, RST/AsciiDoc fields, the HTML ``<title>``),
     ``language`` ``"zh"``/``"en"``, ``markdown`` whether it was parsed as
     Markdown, ``format`` the reader used (``markdown``, ``text``, ``html``,
-    ``rst``, ``asciidoc``, ``csv``, ``json``, ``jsonl``), ``tables`` the
+    ``rst``, ``asciidoc``, ``csv``, ``json``, ``jsonl``; ``record`` for one
+    :class:`Part` read as a document of its own), ``tables`` the
     :class:`~.readers.tabular.TableData` of tabular formats (their rows are
-    also ``row`` blocks, text ``"column: value; …"``) and ``row_errors``
-    ``(line, reason)`` for rows/objects that were skipped."""
+    also ``row`` blocks, text ``"column: value; …"``), ``row_errors``
+    ``(line, reason)`` for rows/objects (or front matter) that were skipped,
+    ``parts`` the records that are documents of their own (:class:`Part`)
+    and ``url`` the document's own address when its metadata gives one
+    (front matter ``url``/``permalink``/``source``; ``""`` otherwise), kept for
+    citations."""
 
     path: Path
     rel: str
@@ -112,6 +132,8 @@ class ParsedDocument:
     format: str = "markdown"
     tables: list = field(default_factory=list)
     row_errors: list[tuple[int, str]] = field(default_factory=list)
+    parts: list[Part] = field(default_factory=list)
+    url: str = ""
 
     @property
     def tabular(self) -> bool:

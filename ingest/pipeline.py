@@ -18,6 +18,7 @@ from .chunks import make_chunks
 from .document import DocumentError, ParsedDocument
 from .documents import DocumentExtractor
 from .llm_extract import add_llm_facts
+from .merge import document_units, merge_contained_names, merge_duplicate_facts
 from .normalize import Normalizer
 from .readers import SUPPORTED_EXTENSIONS, parse_file
 from .recipes import RecipeExtractor, is_recipe, recipe_vocabulary
@@ -182,27 +183,33 @@ def extract_corpus(
         except Exception as err:  # noqa: BLE001 - a malformed document never stops the run
             ex.skipped.append(SkippedFile(rel, f"parse error: {type(err).__name__}: {err}", 0))
     roles = collect_roles(docs, norm)
-    rex = RecipeExtractor(norm, recipe_vocabulary(docs, norm))
+    units = {d.rel: document_units(d) for d in docs}  # a JSON array of recipes: one unit per record
+    rex = RecipeExtractor(norm, recipe_vocabulary([u for us in units.values() for u in us], norm))
     dex = DocumentExtractor(roles)
     tex = TableExtractor(norm)
     results = []
     for d in docs:
-        try:
-            if d.tabular:
-                res = tex.extract(d)
-            else:
-                res = rex.extract(d) if is_recipe(d) else dex.extract(d)
-        except Exception as err:  # noqa: BLE001
-            ex.skipped.append(SkippedFile(d.rel, f"extraction error: {type(err).__name__}: {err}", 0))
-            continue
-        results.append((d, res))
+        done = []
+        for u in units[d.rel]:
+            try:
+                if u.tabular:
+                    res = tex.extract(u)
+                else:
+                    res = rex.extract(u) if is_recipe(u) else dex.extract(u)
+            except Exception as err:  # noqa: BLE001
+                ex.skipped.append(SkippedFile(d.rel, f"extraction error: {type(err).__name__}: {err}", 0))
+                continue
+            done.append((u, res))
+        if done:
+            results.append((d, done))
     # prose documents define entities first (a recipe page wins over a table row naming the same recipe)
-    for d, res in sorted(results, key=lambda p: p[0].tabular):
+    for u, res in sorted((p for _, done in results for p in done), key=lambda p: p[0].tabular):
         for e in res.entities:
             ex.add_entity(e)
-    for d, res in results:
+    for d, done in results:
         ex.documents[d.rel] = d.title
-        ex.triples.extend(res.triples)
+        for _, res in done:
+            ex.triples.extend(res.triples)
         ex.chunks.extend(make_chunks(d))
         if progress:
             progress(f"extracted {d.rel}")
@@ -210,9 +217,11 @@ def extract_corpus(
         ex.add_entity(e)
     ex.triples.extend(roles.triples)
     add_llm_facts(ex, docs, settings, norm)  # no-op unless LLM extraction is enabled; rule facts keep priority
-    ex.merges = list(norm.merges)
+    merge_duplicate_facts(ex)  # one recipe in two files: one list, both sources recorded
+    ex.merges = list(norm.merges) + ex.merges
     # link chunks to the entities they mention
     linker = entity_linker(ex.entities.values())
     for c in ex.chunks:
         c.entity_ids = mentioned_ids(linker, c.text)
+    merge_contained_names(ex)  # undeclared aliases ("Holmes" / "Sherlock Holmes") within a document
     return ex

@@ -37,8 +37,8 @@ def parse_file(path: Path, rel: str | None = None) -> ParsedDocument:
 
     ``rel`` is the document path recorded in provenance (defaults to the file
     name). The title is the first H1, else the reader's ``meta["title"]``,
-    else the file stem; the language (``"zh"``/``"en"``) is detected on the
-    first 200 blocks. Raises :class:`DocumentError` for an unsupported
+    else the file stem; ``url`` is the reader's ``meta["url"]`` (front matter);
+    the language (``"zh"``/``"en"``) is detected on the first 200 blocks. Raises :class:`DocumentError` for an unsupported
     extension (line 0), for the read errors of
     :func:`~..document.read_text`, for what the reader rejects (e.g. invalid
     JSON, with its line) and for a file with no text after parsing."""
@@ -53,4 +53,4 @@ def parse_file(path: Path, rel: str | None = None) -> ParsedDocument:
     sample = " ".join(b.text for b in got.blocks[:200])
     return ParsedDocument(path, rel or path.name, title, got.h1, got.blocks, got.meta,
                           detect_language(sample) or "en", got.format == "markdown", got.format,
-                          got.tables, got.row_errors)
+                          got.tables, got.row_errors, list(got.parts), got.meta.get("url", ""))

@@ -24,7 +24,10 @@ class Reading:
     is the title fallback), ``format`` the name of the reader that produced
     it (a reader may hand content over to another, e.g. HTML inside a
     ``.rst`` file), and for tabular formats ``tables``
-    (:class:`~.tabular.TableData`) and ``row_errors`` ``(line, reason)``."""
+    (:class:`~.tabular.TableData`) and ``row_errors`` ``(line, reason)``
+    (rows, objects or front matter that could not be read); ``parts`` the
+    records that are documents of their own (:class:`~..document.Part`,
+    e.g. the recipes of a JSON array)."""
 
     blocks: list[Block]
     format: str
@@ -32,6 +35,7 @@ class Reading:
     meta: dict[str, str] = field(default_factory=dict)
     tables: list = field(default_factory=list)
     row_errors: list[tuple[int, str]] = field(default_factory=list)
+    parts: list = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,16 @@ object, with its 1-based line); other string and number leaves become
 paragraph blocks prefixed by their key path. A ``.json`` file holding JSON
 Lines, or a ``.jsonl`` file holding one (pretty-printed) JSON document, is
 read by content.
+
+**Recipe records.** An object with a title-like key (a text) and an
+ingredients-like key (a list of strings or of objects such as ``{quantity,
+measure, ingredient}``, or a multi-line string) — key meanings from
+``record_keys`` of ``ingest/lexicon/columns.yaml`` — is a document of its
+own, not a table row (:func:`is_recipe_record`): it becomes a heading (its
+title), paragraphs for its other texts and one section per list
+(ingredients, instructions, notes…) with list items at each element's line
+(see :mod:`.structured`), and a ``part`` of the reading, so the pipeline
+extracts each record as one recipe.
 """
 
 from __future__ import annotations
@@ -14,8 +24,10 @@ import json
 import re
 from pathlib import Path
 
-from ..document import DocumentError, Record
+from ..document import Block, DocumentError, Part, Record
 from .base import Reader, Reading, register
+from .builder import BlockBuilder
+from .structured import Node, SectionWriter, is_url, key_kind
 from .tabular import TableData, TableError, table_blocks
 
 _DECODER = json.JSONDecoder()
@@ -111,21 +123,86 @@ def _json_records(objs: list[tuple[dict, int]], section: str = "") -> TableData:
     return data
 
 
-def read_json(text: str) -> tuple[list[TableData], list[tuple[str, str, int]]]:
+def json_node(v, path: tuple, lines: dict[tuple, int]) -> Node:
+    """The :class:`~.structured.Node` of JSON value ``v`` at key ``path``
+    (``lines`` maps every key path to its 1-based line, see
+    :func:`_value_lines`); a string's lines all map to its own line."""
+    line = lines.get(path, 1)
+    if isinstance(v, dict):
+        return Node("map", line, pairs=[(str(k), lines.get(path + (k,), line), json_node(x, path + (k,), lines))
+                                        for k, x in v.items()])
+    if isinstance(v, list):
+        return Node("list", line, items=[json_node(x, path + (k,), lines) for k, x in enumerate(v)])
+    text = "" if v is None else _scalar(v)
+    return Node("text", line, text.strip(), [(line, t) for t in text.split("\n")])
+
+
+def is_recipe_record(obj) -> bool:
+    """True for an object that is a recipe of its own: a title-like key
+    holding a text and an ingredients-like key holding a non-empty list or a
+    multi-line string (key meanings: :func:`~.structured.key_kind`)."""
+    if not isinstance(obj, dict):
+        return False
+    title = any(key_kind(str(k)) == "title" and isinstance(v, str) and v.strip() for k, v in obj.items())
+    ings = any(key_kind(str(k)) == "ingredients" and ((isinstance(v, list) and v) or (isinstance(v, str) and "\n" in v.strip()))
+               for k, v in obj.items())
+    return title and ings
+
+
+def record_blocks(b: BlockBuilder, node: Node, level: int) -> dict[str, str]:
+    """Write one recipe record (a map node) into ``b``: a heading of
+    ``level`` with its title, a paragraph ``key: text`` for each other text
+    (metadata keys, addresses and ``_``-prefixed keys left out), one section
+    of ``level + 1`` per list or mapping. Returns the record's metadata
+    (``title``, ``url`` when it has one)."""
+    meta: dict[str, str] = {}
+    title_line = node.line
+    for k, ln, v in node.pairs:
+        if v.kind == "text" and key_kind(k) == "title" and v.text and "title" not in meta:
+            meta["title"], title_line = " ".join(v.text.split()), ln
+    b.heading(level, meta.get("title", ""), title_line)
+    w = SectionWriter(b)
+    for k, ln, v in node.pairs:
+        kk = key_kind(k)
+        if k.startswith("_"):
+            continue
+        if v.kind == "text":
+            if not v.text or (kk == "title" and " ".join(v.text.split()) == meta.get("title")):
+                continue
+            if is_url(v.text):
+                if kk == "url" and "url" not in meta:
+                    meta["url"] = v.text
+                continue
+            if kk in ("meta", "url", "title"):
+                continue
+            if kk in ("ingredients", "steps"):
+                w.section(k, ln, v, level + 1, kk)
+            else:
+                b.paragraph(f"{k}: {v.text}", ln, max(ln, v.lines[-1][0] if v.lines else ln))
+            continue
+        if kk == "meta":
+            continue
+        w.section(k, ln, v, level + 1)
+    return meta
+
+
+def read_json(text: str) -> tuple[list[TableData], list[tuple[str, str, int]], list[tuple[tuple, Node]]]:
     """Read a JSON document.
 
-    Returns ``(tables, leaves)``: every array of objects (the top value, or a
-    value under a key path) becomes a :class:`TableData` whose records carry
-    the 1-based line of each object (``section`` = the key path); string
-    (and number) leaves outside those arrays are returned as
-    ``(key path, text, line)``. Raises :class:`json.JSONDecodeError` (with
-    ``lineno``) for invalid JSON."""
+    Returns ``(tables, leaves, records)``: every array of objects (the top
+    value, or a value under a key path) becomes a :class:`TableData` whose
+    records carry the 1-based line of each object (``section`` = the key
+    path), except recipe records (:func:`is_recipe_record`), which are
+    returned as ``(key path, node)`` with every value's line; string (and
+    number) leaves outside those are returned as ``(key path, text, line)``.
+    Raises :class:`json.JSONDecodeError` (with ``lineno``) for invalid JSON."""
     value = json.loads(text)
     nl = [m.start() for m in re.finditer("\n", text)]
     lines: dict[tuple, int] = {}
     _value_lines(text, 0, (), lines, nl)
     tables: list[TableData] = []
     leaves: list[tuple[str, str, int]] = []
+    records: list[tuple[tuple, Node]] = []
 
     def name(path: tuple) -> str:
         out = ""
@@ -134,11 +211,15 @@ def read_json(text: str) -> tuple[list[TableData], list[tuple[str, str, int]]]:
         return out
 
     def walk(v, path: tuple) -> None:
-        if _is_records(v):
-            objs = [(x, lines.get(path + (k,), 1)) for k, x in enumerate(v) if isinstance(x, dict)]
-            tables.append(_json_records(objs, name(path)))
+        if is_recipe_record(v):
+            records.append((path, json_node(v, path, lines)))
+        elif _is_records(v):
+            objs = [(x, lines.get(path + (k,), 1)) for k, x in enumerate(v)
+                    if isinstance(x, dict) and not is_recipe_record(x)]
+            if objs:
+                tables.append(_json_records(objs, name(path)))
             for k, x in enumerate(v):
-                if not isinstance(x, dict):
+                if not isinstance(x, dict) or is_recipe_record(x):
                     walk(x, path + (k,))
         elif isinstance(v, dict):
             for k, x in v.items():
@@ -150,15 +231,17 @@ def read_json(text: str) -> tuple[list[TableData], list[tuple[str, str, int]]]:
             leaves.append((name(path), str(v).strip(), lines.get(path, 1)))
 
     walk(value, ())
-    return tables, leaves
+    return tables, leaves, records
 
 
-def read_jsonl(text: str) -> TableData:
+def read_jsonl(text: str) -> tuple[TableData, list[tuple[tuple, Node]]]:
     """Read JSON Lines: one JSON value per non-blank line. Objects become
-    records (with their line); a line that is not valid JSON or not an
-    object is recorded in ``errors`` and skipped. Raises :class:`TableError`
-    when no line yields an object."""
+    records (with their line), recipe records (:func:`is_recipe_record`)
+    ``(key path, node)`` pairs instead; a line that is not valid JSON or not
+    an object is recorded in the table's ``errors`` and skipped. Raises
+    :class:`TableError` when no line yields an object."""
     objs: list[tuple[dict, int]] = []
+    recipes: list[tuple[tuple, Node]] = []
     errors: list[tuple[int, str]] = []
     for no, raw in enumerate(text.split("\n"), 1):
         s = raw.strip()
@@ -169,38 +252,59 @@ def read_jsonl(text: str) -> TableData:
         except json.JSONDecodeError as exc:
             errors.append((no, f"invalid JSON: {exc.msg} (column {exc.colno})"))
             continue
-        if isinstance(v, dict):
+        if is_recipe_record(v):
+            recipes.append(((no - 1,), json_node(v, (), {(): no})))
+        elif isinstance(v, dict):
             objs.append((v, no))
         else:
             errors.append((no, "JSON Lines value is not an object"))
-    if not objs:
+    if not objs and not recipes:
         if errors:
             raise TableError(errors[0][0], errors[0][1] + " (no line parsed)")
         raise TableError(0, "no JSON objects")
     data = _json_records(objs)
     data.errors = errors
-    return data
+    return data, recipes
+
+
+def _reading(fmt: str, tables: list[TableData], leaves: list[tuple[str, str, int]],
+             records: list[tuple[tuple, Node]], meta: dict[str, str], errors: list[tuple[int, str]]) -> Reading:
+    """A :class:`Reading` of recipe records (one :class:`~..document.Part`
+    each; a record that is the whole document is its title, level 1) followed
+    by the row and leaf blocks of ``tables`` and ``leaves``."""
+    b = BlockBuilder()
+    parts: list[Part] = []
+    for path, node in records:
+        start = len(b.blocks)
+        rmeta = record_blocks(b, node, 1 if path == () else 2)
+        parts.append(Part(start, len(b.blocks), rmeta.get("title", ""), node.line, rmeta.get("url", "")))
+    blocks: list[Block] = b.blocks + table_blocks([t for t in tables if t.records], leaves)
+    if b.h1 and "title" not in meta:
+        meta = {**meta, "title": b.h1}
+    if parts and parts[0].url and len(parts) == 1:
+        meta = {**meta, "url": parts[0].url}
+    return Reading(blocks, fmt, b.h1, meta, tables=[t for t in tables if t.records], row_errors=errors, parts=parts)
 
 
 def _as_json(path: Path, text: str) -> Reading:
     try:
-        tables, leaves = read_json(text)
+        tables, leaves, records = read_json(text)
     except json.JSONDecodeError as exc:
         raise DocumentError(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:
         raise DocumentError(path, 0, "JSON nested too deeply") from None
     title = next((t for k, t, _ in leaves if k.lower() in ("title", "name")), "")
-    if not any(t.records for t in tables) and not leaves:
+    if not any(t.records for t in tables) and not leaves and not records:
         raise DocumentError(path, 1, "JSON holds no text")
-    return Reading(table_blocks(tables, leaves), "json", meta={"title": title} if title else {}, tables=tables)
+    return _reading("json", tables, leaves, records, {"title": title} if title else {}, [])
 
 
 def _as_jsonl(path: Path, text: str) -> Reading:
     try:
-        data = read_jsonl(text)
+        data, records = read_jsonl(text)
     except TableError as err:
         raise DocumentError(path, err.line, err.reason) from None
-    return Reading(table_blocks([data], []), "jsonl", tables=[data], row_errors=list(data.errors))
+    return _reading("jsonl", [data], [], records, {}, list(data.errors))
 
 
 def _several_objects(text: str) -> bool:

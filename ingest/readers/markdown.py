@@ -5,8 +5,11 @@ line ranges, turned into 1-based lines. Pre-processing keeps line numbers
 right:
 
 * YAML front matter (``---`` on line 1 … ``---``) is recognised by the
-  ``front_matter`` plugin of mdit-py-plugins; its text is not a block and its
-  ``key: value`` pairs go to ``meta``.
+  ``front_matter`` plugin of mdit-py-plugins, TOML front matter (``+++`` …
+  ``+++``) by :func:`~.structured.split_toml_front_matter`; both are read by
+  :mod:`.structured`: scalar keys go to ``meta`` (``title``, ``url``…), lists,
+  multi-line strings and mappings (``ingredients``, ``directions``, ``notes``…)
+  become sections with their real lines, placed before the body.
 * HTML comments ``<!-- … -->`` are replaced by the same number of newlines.
 * Images (``![alt](src)``) are dropped from the text.
 * MkDocs admonitions are unwrapped line for line (:func:`unwrap_admonitions`)
@@ -17,21 +20,21 @@ right:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from markdown_it import MarkdownIt
+from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from ..document import Block
 from .base import Reader, Reading, register
 from .html import html_blocks
+from .structured import FrontMatter, read_front_matter, split_toml_front_matter
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 
-_MD = MarkdownIt("commonmark", {"html": True}).enable("table").use(front_matter_plugin)
+_MD = MarkdownIt("commonmark", {"html": True}).enable("table").use(front_matter_plugin).use(footnote_plugin)
 
 # kramdown IAL / attr_list suffixes: ``{:target="_blank"}``, ``{: .class}``, ``{#id .class key=val}``
 _ATTR_LIST = re.compile(
@@ -46,48 +49,14 @@ _SETEXT_DASH = re.compile(r"^ {0,3}-+[ \t]*$")
 _BLOCK_START = re.compile(r"^(?:[#>*+=`~|<-]|\d+[.)])")
 
 
-@dataclass(slots=True)
-class FrontMatter:
-    """A document's YAML front matter: ``fields`` its top-level ``key: text``
-    pairs (keys lower-cased; lists joined by ``", "``), ``line``/``end_line``
-    the 1-based lines of its opening and closing ``---``. Today only
-    ``fields["title"]`` is used (as the title fallback); the text itself is
-    not a block."""
-
-    fields: dict[str, str]
-    line: int
-    end_line: int
-
-
-def _scalar_text(v: object) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (list, tuple)):
-        return ", ".join(_scalar_text(x) for x in v)
-    return "" if v is None else str(v).strip()
-
-
 def front_matter(token) -> FrontMatter:
-    """The :class:`FrontMatter` of a ``front_matter`` token of mdit-py-plugins.
-    YAML that does not parse (or is not a mapping) falls back to its simple
-    ``key: value`` lines."""
-    content = token.content or ""
-    fields: dict[str, str] = {}
-    try:
-        data = yaml.safe_load(content)
-    except yaml.YAMLError:
-        data = None
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if not isinstance(v, dict):
-                fields[str(k).lower()] = _scalar_text(v)
-    else:
-        for ln in content.split("\n"):
-            m = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", ln)
-            if m:
-                fields[m.group(1).lower()] = m.group(2).strip().strip("'\"")
+    """The :class:`~.structured.FrontMatter` of a ``front_matter`` token of
+    mdit-py-plugins (YAML between ``---`` fences): metadata fields, and the
+    sections its lists, multi-line strings and mappings become, with their
+    file lines (see :func:`~.structured.read_front_matter`). YAML that does not
+    parse keeps its simple ``key: value`` lines and reports the error."""
     first, last = token.map or (0, 0)
-    return FrontMatter(fields, first + 1, last)
+    return read_front_matter(token.content or "", first + 1, last, "yaml")
 
 
 def _blank_comments(text: str) -> str:
@@ -261,6 +230,8 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
     items: list[int] = []  # block index of each open list item (-2 if no text yet)
     item_pending: list[tuple[int, int]] = []  # (start line, end line) for open items
     in_table_head = False
+    in_footnote = False
+    footnotes: list[int] = []  # paragraphs of footnote definitions (markdown-it emits them last)
     row_cells: list[str] = []
     row_line = 0
     i = 0
@@ -325,6 +296,12 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
                 parent = next((b for b in reversed(items) if b >= 0), -1)
                 blocks.append(Block("paragraph", txt, m[0] + 1, m[1], path, parent=parent,
                                     bolds=bolds, lead_bold=lead))
+                if in_footnote:
+                    footnotes.append(len(blocks) - 1)
+        elif t == "footnote_block_open":
+            in_footnote = True
+        elif t == "footnote_block_close":
+            in_footnote = False
         elif t == "thead_open":
             in_table_head = True
         elif t == "thead_close":
@@ -364,15 +341,64 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
                 parent = next((b for b in reversed(items) if b >= 0), -1)
                 blocks.append(Block("code", txt, m[0] + 1, m[1], path, parent=parent))
         i += 1
+    if footnotes:
+        blocks = _place_footnotes(blocks, footnotes)
+    if fm is not None and fm.blocks:
+        blocks = with_front_matter(fm.blocks, blocks)
     return blocks, h1, fm
 
 
+def _place_footnotes(blocks: list[Block], notes: list[int]) -> list[Block]:
+    """``blocks`` with the footnote paragraphs ``notes`` (indices; markdown-it
+    puts footnote definitions at the end) moved to their source position,
+    each under the heading path in force at its line; ``parent`` indices are
+    remapped."""
+    keep = [i for i in range(len(blocks)) if i not in set(notes)]
+    order: list[int] = []
+    pending = sorted(notes, key=lambda i: blocks[i].line)
+    for i in keep:
+        while pending and blocks[pending[0]].line < blocks[i].line:
+            order.append(pending.pop(0))
+        order.append(i)
+    order.extend(pending)
+    new_index = {old: new for new, old in enumerate(order)}
+    out = [blocks[i] for i in order]
+    heads = [(b.line, b.path) for b in out if b.kind == "heading"]
+    for i in notes:
+        b = blocks[i]
+        b.path = next((p for ln, p in reversed(heads) if ln <= b.line), ())
+        b.parent = -1
+    for b in out:
+        if b.parent >= 0:
+            b.parent = new_index.get(b.parent, -1)
+    return out
+
+
+def with_front_matter(head: list[Block], body: list[Block]) -> list[Block]:
+    """``head`` (front-matter sections) followed by ``body``, the body's
+    ``parent`` indices shifted accordingly."""
+    n = len(head)
+    for b in body:
+        if b.parent >= 0:
+            b.parent += n
+    return head + body
+
+
 def read(path: Path, text: str) -> Reading:
-    """The :class:`Reading` of a Markdown file (see :func:`parse_markdown`)."""
+    """The :class:`Reading` of a Markdown file (see :func:`parse_markdown`):
+    front matter (YAML or TOML) gives ``meta`` and the sections placed before
+    the body; front matter that does not parse is reported in
+    ``row_errors`` with its line, and its simple ``key: value`` lines are kept."""
+    toml_fm, text = split_toml_front_matter(text)
     text = _blank_comments(text)
     text = _IMAGE_MD.sub("", text)
     blocks, h1, fm = parse_markdown(text)
-    return Reading(blocks, "markdown", h1, dict(fm.fields) if fm else {})
+    if toml_fm is not None:
+        fm = toml_fm
+        if fm.blocks:
+            blocks = with_front_matter(fm.blocks, blocks)
+    return Reading(blocks, "markdown", h1, dict(fm.fields) if fm else {},
+                   row_errors=list(fm.errors) if fm else [])
 
 
 READER = register(Reader("markdown", (".md", ".markdown"), read))

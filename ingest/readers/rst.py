@@ -32,6 +32,57 @@ def _rst_inline(text: str) -> tuple[str, list[str]]:
     return re.sub(r"\s+", " ", text).strip(), bolds
 
 
+# admonition-like directives whose body is content: notes, tips, warnings, asides
+_RST_ADMONITION = re.compile(
+    r"^\.\.\s+(?P<kind>admonition|note|tip|hint|important|attention|caution|warning|danger|error|seealso|topic|"
+    r"sidebar|versionadded|versionchanged|deprecated)::\s*(?P<arg>.*)$", re.I)
+_TITLED = frozenset({"admonition", "topic", "sidebar"})
+
+
+def _admonition(b: BlockBuilder, lines: list[str], i: int, m: re.Match) -> int:
+    """Read the admonition directive at ``lines[i]`` (``.. note::``, ``.. tip::``,
+    ``.. admonition:: Title``…) into ``b``: its body (the directive's argument
+    and its indented lines) is parsed as reStructuredText with its own lines.
+    A titled one (admonition/topic/sidebar with an argument) is a
+    sub-section named by its title for its body only; the others stay under
+    the current heading path. Returns the index of the first line after the
+    body."""
+    kind = m.group("kind").lower()
+    arg = m.group("arg").strip()
+    titled = kind in _TITLED and bool(arg)
+    j = i + 1
+    while j < len(lines) and lines[j].strip().startswith(":") and lines[j][:1].isspace():
+        j += 1  # directive options (":class: x")
+    k = j
+    while k < len(lines) and (not lines[k].strip() or lines[k][:1].isspace()):
+        k += 1
+    while k > j and not lines[k - 1].strip():
+        k -= 1
+    raw = lines[j:k]
+    ind = min((len(x) - len(x.lstrip()) for x in raw if x.strip()), default=0)
+    parts: list[tuple[int, list[str]]] = []  # (file line of the text's first line, text lines)
+    if arg and not titled:
+        parts.append((i + 1, [arg]))  # ".. note:: text": the argument is content
+    if any(x.strip() for x in raw):
+        parts.append((j + 1, [x[ind:] for x in raw]))
+    saved = (list(b.heads), b.path)
+    if titled:
+        b.heading(min(6, (b.heads[-1][0] if b.heads else 1) + 1), _rst_inline(arg)[0], i + 1)
+    for first, body in parts:
+        sub, _, _ = parse_rst("\n".join(body))
+        base = len(b.blocks)
+        for blk in sub:
+            if blk.kind == "heading":
+                continue
+            blk.line += first - 1
+            blk.end_line += first - 1
+            blk.path = b.path
+            blk.parent = blk.parent + base if blk.parent >= 0 else -1
+            b.blocks.append(blk)
+    b.heads, b.path = saved
+    return max(k, i + 1)
+
+
 def parse_rst(text: str) -> tuple[list[Block], str, dict[str, str]]:
     """Parse reStructuredText into blocks: ``(blocks, title, meta)``.
 
@@ -41,7 +92,9 @@ def parse_rst(text: str) -> tuple[list[Block], str, dict[str, str]]:
     appear (the first style is level 1, i.e. the document title). Bullet
     (``-``/``*``/``+``) and enumerated (``1.``, ``1)``, ``(a)``, ``#.``)
     lists nest by indentation; ``::`` / ``.. code-block::`` literal blocks
-    become code; other directives and comments (``..``) are skipped; leading
+    become code; admonitions (``.. note::``, ``.. tip::``, ``.. warning::``,
+    ``.. admonition:: Title``…) are read as content (see :func:`_admonition`);
+    other directives and comments (``..``) are skipped; leading
     ``:field: value`` lines go to ``meta``. Everything else is paragraphs."""
     lines = text.split("\n")
     b = BlockBuilder()
@@ -117,6 +170,13 @@ def parse_rst(text: str) -> tuple[list[Block], str, dict[str, str]]:
             continue
         if _RST_ADORN.match(stripped) and not para:  # transition
             i += 1
+            continue
+        adm = _RST_ADMONITION.match(stripped)
+        if adm:
+            flush()
+            item_idx = None
+            lists.close()
+            i = _admonition(b, lines, i, adm)
             continue
         if stripped.startswith(".. "):
             flush()
