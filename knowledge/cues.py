@@ -243,6 +243,37 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _modifiers() -> frozenset[str]:
+    data = lexicon("cues")["modifiers"]
+    return frozenset(w.casefold() for w in data["en"])
+
+
+def complete_name(y: str, other: str) -> str:
+    """An English alternative that only qualifies ("grated fresh") takes the
+    last word of the name it stands beside (``other``: "ground ginger" →
+    "grated fresh ginger"); any other ``y`` is returned unchanged."""
+    words = y.split()
+    mods = _modifiers()
+    if words and other and not has_cjk(y) and all(w.casefold().strip(",.") in mods for w in words):
+        tail = other.split()[-1]
+        if tail.casefold() not in mods:
+            return f"{y} {tail}"
+    return y
+
+
+def _complete(c: Cue) -> Cue:
+    """Share the head noun between the two sides of a cue: "(or grated fresh)"
+    after "ground ginger", "French or Italian bread"."""
+    from dataclasses import replace
+
+    y = complete_name(c.y, c.head or c.x) if c.y else c.y
+    x = complete_name(c.x.split()[-1], c.y) if c.x and c.y and c.x.split()[-1].casefold() in _modifiers() else c.x
+    if x != c.x and c.x.split()[-1] != x:
+        x = " ".join(c.x.split()[:-1] + [x])
+    return replace(c, x=x, y=y) if (x, y) != (c.x, c.y) else c
+
+
 def read(sentence: str, *, in_item: bool = False) -> list[Cue]:
     """Every relation cue of ``sentence`` (str, one sentence or list item).
 
@@ -271,7 +302,7 @@ def read(sentence: str, *, in_item: bool = False) -> list[Cue]:
             kept.append(c)
         elif (c.confidence, bool(c.x)) > (clash.confidence, bool(clash.x)):
             kept[kept.index(clash)] = c
-    return kept
+    return [_complete(c) for c in kept]
 
 
 _PREP_OBJ = re.compile(r"\b(?:on|to|via|in|into|from|through|using|with|at|onto|over)\s+(?:the |a |an |our |your |their )?"
