@@ -30,6 +30,7 @@ from .items import (
     plausible_name,
 )
 from .normalize import Normalizer, clean_name
+from ..knowledge.cues import split_alternatives
 from .relations import read_document
 
 
@@ -370,6 +371,15 @@ class RecipeExtractor:
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9))):
+            if f.kind == "optional" and not f.anchored and len(split_alternatives(f.x)) > 1:
+                # "可根据口味添加蜂蜜、炼乳或水果": each is optional
+                for part in split_alternatives(f.x):
+                    t = by_name.get(part) or by_name.get(self.norm.canonical(part, "ingredient"))
+                    if t is not None:
+                        t.properties["required"] = False
+                    elif not in_steps(f.block.path) and self.known_thing(part, f.confidence, strict=True):
+                        add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
+                continue
             if f.kind == "optional":
                 t = by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
                 if t is not None and f.confidence >= 0.7:
