@@ -9,7 +9,8 @@ read the intent from the cue words of the rest of the sentence.
    else).
 2. **Intent.** Each intent's data file (``bot/intents/<intent>.yaml``, key
    ``cues``) lists weighted cue patterns per language over the frame, where
-   ``{R}``, ``{I}``, ``{P}`` and ``{E}`` stand for placeholders. The intent
+   ``{R}``, ``{I}``, ``{P}``, ``{E}`` stand for one placeholder each, ``{S}``
+   for a role or a system (``⟨P⟩``/``⟨E⟩``) and ``{X}`` for any. The intent
    with the highest total weight that reaches :data:`MIN_SCORE`, and whose
    entity needs the question (or a follow-up's memory) can meet, wins.
 3. **Slots by type.** Recipes and documents fill the context slot,
@@ -38,7 +39,7 @@ from .query import CTX_TYPES, ITEM_TYPES, Understanding
 MIN_SCORE = 2.0
 
 PLACEHOLDER = {"recipe": "⟨R⟩", "document": "⟨R⟩", "ingredient": "⟨I⟩", "tool": "⟨I⟩", "role": "⟨P⟩"}
-_MACROS = {"{R}": "⟨R⟩", "{I}": "⟨I⟩", "{P}": "⟨P⟩", "{E}": "⟨[RIPE]⟩", "{X}": "⟨[RIPE]⟩"}
+_MACROS = {"{R}": "⟨R⟩", "{I}": "⟨I⟩", "{P}": "⟨P⟩", "{E}": "⟨E⟩", "{S}": "⟨[PE]⟩", "{X}": "⟨[RIPE]⟩"}
 
 
 @dataclass
