@@ -16,6 +16,7 @@ from rich.table import Table
 
 from ..bot.answer import Answer
 from ..bot.message import IncomingMessage, ThreadKey
+from ..knowledge.records import cite
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +35,11 @@ def render_answer(console: Console, ans: Answer, *, show_sources: bool = True) -
         for f in ans.facts[:8]:
             props = ", ".join(f"{k}={v}" for k, v in f.properties.items() if k in ("required", "amount", "context_name", "condition", "via"))
             t.add_row(f.id, escape(f"{f.subject} -{f.relation}-> {f.object}" + (f" ({props})" if props else "")),
-                      escape(f"{f.source.doc}:{f.source.line}"))
+                      escape(cite(f.source.doc, f.source.line)))
         for p in ans.passages[:3]:
             snippet = " ".join(p.text.split())[:90]
             where = f"§ {p.section}: " if p.section else ""
-            t.add_row(p.id[:10], escape(f"{where}{snippet}"), escape(f"{p.doc}:{p.line}"))
+            t.add_row(p.id[:10], escape(f"{where}{snippet}"), escape(cite(p.doc, p.line)))
         console.print(t)
     if ans.follow_ups:
         console.print("[dim]try: " + escape(" | ".join(ans.follow_ups)) + "[/dim]")
