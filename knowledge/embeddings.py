@@ -190,9 +190,11 @@ class EmbeddingCache:
         return hashlib.sha1(f"{model}\x1f{kind}\x1f{text}".encode("utf-8")).hexdigest()
 
     def embed(self, embedder: Embedder, texts: Sequence[str], *, kind: str = "passage", batch_size: int = 16,
-              progress=None) -> np.ndarray:
+              progress=None, stats: dict | None = None) -> np.ndarray:
         """Vectors for ``texts`` (shape ``(n, dim)``), computing only the ones
-        not cached; ``progress(done, total)`` is called per model batch."""
+        not cached (each distinct text once); ``progress(done, total)`` is
+        called per model batch; ``stats["embedded"]`` / ``stats["cached"]``
+        are increased by the texts computed / found in the cache."""
         keys = [self.key(embedder.name, kind, t) for t in texts]
         have: dict[str, np.ndarray] = {}
         for i in range(0, len(keys), 500):
@@ -204,6 +206,9 @@ class EmbeddingCache:
                     have[k] = vec
         missing = list(dict.fromkeys(i for i, k in enumerate(keys) if k not in have))
         todo = list(dict.fromkeys(texts[i] for i in missing))
+        if stats is not None:
+            stats["embedded"] = stats.get("embedded", 0) + len(todo)
+            stats["cached"] = stats.get("cached", 0) + len(set(keys) & set(have))
         step = max(batch_size * 16, 256)
         for start in range(0, len(todo), step):
             chunk = todo[start : start + step]
