@@ -148,7 +148,9 @@ def _build(sources: list[Source], settings, *, manifest: dict | None, named: set
         if progress is not None:
             progress("reading documents", done, total)
 
+    t0 = time.perf_counter()
     ex = extract_corpus(settings=settings, sources=sources, progress=file_progress)
+    read_s = time.perf_counter() - t0
     if not ex.documents:
         why = "; ".join(f"{s.path}: {s.reason}" for s in ex.skipped[:5])
         more = f" (and {len(ex.skipped) - 5} more)" if len(ex.skipped) > 5 else ""
@@ -184,6 +186,8 @@ def _build(sources: list[Source], settings, *, manifest: dict | None, named: set
         batch_size=settings.embedding_batch_size, progress=progress,
         extra_manifest={"sources": entries, "graph_csv": str(Path(review_dir).resolve()) if review_dir else None},
     )
+    report.timings = {"read": round(read_s, 2), **report.timings}
+    report.seconds += read_s
     report.review = review
     report.review_dir = review_dir
     report.documents_before = before
