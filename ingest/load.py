@@ -131,7 +131,7 @@ def _write_build(extraction: Extraction, data_dir: Path, tmp: Path, report: Inge
             texts = [passage_text(c) for c in chunks]
             stats: dict[str, int] = {}
             chunk_vecs = cache.embed(
-                embedder, texts, batch_size=batch_size,
+                embedder, texts, kind=getattr(embedder, "passage_kind", "passage"), batch_size=batch_size,
                 progress=(lambda d, t: progress("embedding passages", d, t)) if progress else None, stats=stats,
             )
             ent_vecs = cache.embed(embedder, [e.name for e in linkable], kind="query", stats=stats) if linkable else None
@@ -166,6 +166,7 @@ def _write_build(extraction: Extraction, data_dir: Path, tmp: Path, report: Inge
             "embedding_model": embedder.name if embedder is not None else None,
             "dim": embedder.dim if embedder is not None else None,
             "embedding_model_path": str(embedder.path.resolve()) if embedder is not None and embedder.path else None,
+            "passage_tokens": getattr(embedder, "passage_tokens", None) if embedder is not None else None,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "counts": counts,
             "entity_types": report.entity_types,
