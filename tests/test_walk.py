@@ -81,9 +81,34 @@ def test_unreadable_folder_is_reported(tmp_path, monkeypatch):
     assert [(s.path, s.reason) for s in skipped] == [("locked/", "cannot read folder: Permission denied")]
 
 
-def test_a_folder_tree_deeper_than_the_path_limit_is_read_and_flattened(tmp_path):
+def _remove_chain(top: Path, name: str = "deeper") -> None:
+    """Delete a chain of nested ``name`` folders bottom-up without recursion
+    (shutil.rmtree and pytest's cleanup recurse per level)."""
+    fds = [os.open(top, os.O_RDONLY)]
+    while True:
+        try:
+            fds.append(os.open(name, os.O_RDONLY, dir_fd=fds[-1]))
+        except FileNotFoundError:
+            break
+    while len(fds) > 1:
+        fd = fds.pop()
+        for entry in os.listdir(fd):
+            os.unlink(entry, dir_fd=fd)
+        os.close(fd)
+        os.rmdir(name, dir_fd=fds[-1])
+    os.close(fds[0])
+
+
+@pytest.fixture
+def deep_tree(tmp_path):
+    yield tmp_path
+    _remove_chain(tmp_path)
+
+
+def test_a_folder_tree_deeper_than_the_path_limit_is_read_and_flattened(deep_tree):
+    tmp_path = deep_tree
     fd = os.open(tmp_path, os.O_RDONLY)
-    for _ in range(1200):  # ~4 KB of path: beyond PATH_MAX
+    for _ in range(1200):  # ~8 KB of path: beyond PATH_MAX
         os.mkdir("deeper", dir_fd=fd)
         nfd = os.open("deeper", os.O_RDONLY, dir_fd=fd)
         os.close(fd)
