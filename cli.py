@@ -390,7 +390,7 @@ def demo(
     except KBNotFound:
         reason = "No knowledge base yet: ingesting"
     if reason:
-        console.print(f"[bold]{reason} {corpora} (the first run embeds ~2,000 passages; later runs use the cache)…[/bold]")
+        console.print(f"[bold]{reason} {corpora} (the first run embeds ~2,700 passages; later runs use the cache)…[/bold]")
         try:
             report = run_ingest([corpora], settings, show_progress=sys.stderr.isatty())
         except IngestRefused as exc:
