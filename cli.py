@@ -99,6 +99,13 @@ def run_ingest(paths: list[Path], settings: Settings, *, graph_csv: Path | None 
 def print_report(report) -> None:
     """Render an ingest report as a rich table on stderr, then what was
     skipped and any warning."""
+    if getattr(report, "unchanged", False):
+        console.print(f"[green]up to date[/green]: nothing changed since the current knowledge base was built "
+                      f"({report.documents} documents, {report.build}); nothing to do.")
+        for s in report.skipped:
+            where = f"{s.path}:{s.line}" if s.line else s.path
+            console.print(f"[yellow]skipped[/yellow] {escape(where)}: {escape(s.reason)}")
+        return
     t = Table(title="threadgraph ingest", show_header=False)
     for label, items in (("added", report.added), ("updated", report.updated), ("replaced (now inside a new folder)", report.dropped),
                          ("removed", report.removed)):

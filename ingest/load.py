@@ -43,7 +43,9 @@ class IngestReport:
     is the previous KB's document count, ``timings`` seconds per stage
     (``read``, ``embed``, ``graph``, ``passages``) and ``embedded`` how many
     passages met the model (the rest came from the cache or were
-    duplicates)."""
+    duplicates); ``unchanged`` is True when nothing was rebuilt because the
+    current KB was built from exactly the same input (``build`` is then the
+    current one)."""
 
     documents: int = 0
     counts: dict[str, int] = field(default_factory=dict)
@@ -63,6 +65,7 @@ class IngestReport:
     documents_before: int = 0
     timings: dict[str, float] = field(default_factory=dict)
     embedded: int = 0
+    unchanged: bool = False
 
     @property
     def ok(self) -> bool:

@@ -137,12 +137,74 @@ def _load_embedder(settings, manifest: dict | None, no_vectors: bool):
         return None, f"no embedding model: {exc} — built the graph and full-text index without vectors"
 
 
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def fingerprint(sources: list[Source], settings, *, no_vectors: bool, review_dir: Path | None) -> str:
+    """A digest of everything a build depends on: the sources (roots,
+    prefixes, exclusions), each file's id, size and modification time, the
+    settings that shape extraction and embedding, the review folder and the
+    code (size and time of every file of the package). Equal digests mean a
+    rebuild would give the same KB."""
+    import hashlib
+
+    h = hashlib.sha1()
+    found, skipped = collect(sources)
+    for s in sources:
+        h.update(repr(s.to_json()).encode())
+    for f in found:
+        try:
+            st = os.stat(f.path) if len(str(f.path)) < 3000 else None
+        except OSError:
+            st = None
+        h.update(f"{f.doc}\x1f{st.st_size if st else -1}\x1f{st.st_mtime_ns if st else -1}\n".encode("utf-8", "replace"))
+    for sk in skipped:
+        h.update(f"{sk.path}\x1f{sk.reason}\n".encode("utf-8", "replace"))
+    h.update(repr((settings.embedding_model, str(settings.embedding_model_path), settings.embedding_passage_tokens,
+                   str(settings.alias_csv), settings.fuzzy_threshold, no_vectors, str(review_dir))).encode())
+    if review_dir is not None and Path(review_dir).is_dir():
+        for name in ("nodes.csv", "edges.csv"):
+            p = Path(review_dir) / name
+            if p.exists():
+                h.update(f"{name}{p.stat().st_size}{p.stat().st_mtime_ns}".encode())
+    for p in sorted(_PACKAGE.rglob("*")):
+        if p.suffix in (".py", ".yaml", ".csv") and ".venv" not in p.parts and "tests" not in p.parts and "benchmarks" not in p.parts:
+            st = p.stat()
+            h.update(f"{p.relative_to(_PACKAGE)}{st.st_size}{st.st_mtime_ns}".encode())
+    return h.hexdigest()
+
+
+def _up_to_date(manifest: dict, digest: str) -> IngestReport:
+    """The report of an ingest that found the current KB up to date."""
+    from ..knowledge.records import SkippedFile
+
+    build = current_build(Path(manifest["_data_dir"]))
+    report = IngestReport(documents=int(manifest.get("documents", 0)), counts=dict(manifest.get("counts") or {}),
+                          entity_types=dict(manifest.get("entity_types") or {}), build=build,
+                          skipped=[SkippedFile(x["path"], x["reason"], x.get("line", 0)) for x in manifest.get("skipped", [])],
+                          embedding_model=manifest.get("embedding_model"))
+    report.unchanged = True
+    report.documents_before = report.documents
+    report.sources = list(manifest.get("sources") or [])
+    return report
+
+
 def _build(sources: list[Source], settings, *, manifest: dict | None, named: set[str], replace: bool,
            no_vectors: bool, graph_csv: Path | None, progress: Progress | None, guard_loss: bool,
            what: str) -> IngestReport:
-    """Extract ``sources``, check the guards, embed, load and publish."""
+    """Extract ``sources``, check the guards, embed, load and publish (or
+    nothing, when the current KB was built from exactly the same input)."""
     data_dir = Path(settings.data_dir)
     settings = model_settings(settings, manifest)
+    review_dir = graph_csv
+    if review_dir is None and manifest and manifest.get("graph_csv") and Path(manifest["graph_csv"]).is_dir():
+        review_dir = Path(manifest["graph_csv"])  # a review keeps applying to later builds
+    digest = fingerprint(sources, settings, no_vectors=no_vectors, review_dir=review_dir)
+    if manifest and manifest.get("fingerprint") == digest and graph_csv is None:
+        t0 = time.perf_counter()
+        report = _up_to_date({**manifest, "_data_dir": str(data_dir)}, digest)
+        report.seconds = time.perf_counter() - t0
+        return report
 
     def file_progress(doc: str, done: int, total: int) -> None:
         if progress is not None:
@@ -176,15 +238,13 @@ def _build(sources: list[Source], settings, *, manifest: dict | None, named: set
             f"{what} would keep {len(ex.documents)} of the {before} documents of the current knowledge base; "
             "nothing was changed. Drop sources you no longer want with `threadgraph remove PATH`, or rebuild "
             "from exactly the given paths with --replace.")
-    review_dir = graph_csv
-    if review_dir is None and manifest and manifest.get("graph_csv") and Path(manifest["graph_csv"]).is_dir():
-        review_dir = Path(manifest["graph_csv"])  # a review keeps applying to later builds
     review = apply_review(ex, review_dir) if review_dir is not None else None
     embedder, warning = _load_embedder(settings, manifest, no_vectors)
     report = build_kb(
         ex, data_dir, embedder=embedder, embedder_error=warning, inputs=[s.root for s in sources],
         batch_size=settings.embedding_batch_size, progress=progress,
-        extra_manifest={"sources": entries, "graph_csv": str(Path(review_dir).resolve()) if review_dir else None},
+        extra_manifest={"sources": entries, "graph_csv": str(Path(review_dir).resolve()) if review_dir else None,
+                        "fingerprint": digest},
     )
     report.timings = {"read": round(read_s, 2), **report.timings}
     report.seconds += read_s
@@ -214,13 +274,17 @@ def run_ingest(paths: Sequence[Path], settings, *, replace: bool = False, no_vec
     ``report.review``). ``progress(stage, done, total)`` is called as work
     advances (``"reading documents"`` per file, ``"embedding passages"`` per
     batch, then writing stages). Malformed files are reported in
-    ``report.skipped`` (path, line, reason) and never stop the run.
+    ``report.skipped`` (path, line, reason) and never stop the run. When
+    nothing changed since the current KB was built (same sources, files,
+    settings and code, see :func:`fingerprint`) nothing is rebuilt and
+    ``report.unchanged`` is True.
 
     Raises :class:`IngestRefused` (the current KB stays; see the module
     docstring for when), :class:`~...knowledge.kb.IngestBusy` and
     :class:`~.review.ReviewError` for a bad review folder."""
     data_dir = Path(settings.data_dir)
     with kbmod.ingest_lock(data_dir):
+        kbmod.clean_leftovers(data_dir)
         manifest = _current(data_dir)
         kept = kept_sources(manifest)
         plan = plan_sources([Path(p) for p in paths], kept, replace=replace)

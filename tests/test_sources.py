@@ -62,6 +62,22 @@ def test_add_keeps_other_sources_and_sources_lists_them(tmp_path, two_folders):
     assert rows["team-a"].facts > 0 and rows["team-b"].passages > 0 and rows["team-b"].ingested
 
 
+def test_nothing_changed_means_nothing_rebuilt(tmp_path, two_folders):
+    from threadgraph.ingest.service import run_ingest
+    from threadgraph.knowledge.kb import current_build
+
+    a, _ = two_folders
+    data = tmp_path / "data"
+    s = tiny_settings(data)
+    run_ingest([a], s)
+    build = current_build(data)
+    again = run_ingest([a], s)
+    assert again.unchanged and again.build == build and again.documents == 2
+    (a / "beta.md").write_text(RUNBOOK.format(name="changed"), encoding="utf-8")
+    changed = run_ingest([a], s)
+    assert not changed.unchanged and current_build(data) != build
+
+
 def test_same_source_however_the_path_is_typed(tmp_path, two_folders, monkeypatch):
     from threadgraph.ingest.service import list_sources, run_ingest
 
@@ -240,8 +256,9 @@ def test_leftovers_of_killed_ingests_are_cleaned_and_three_builds_kept(tmp_path,
     stale = root / "builds" / f".tmp-{pid}-20000101T000000-{pid}-000000"
     stale.mkdir()
     (stale / ".building").write_text("")  # nobody holds its lock
-    for _ in range(4):
-        run_ingest([a], s)
+    for i in range(4):
+        (a / "alpha.md").write_text(RUNBOOK.format(name=f"alpha{i}"), encoding="utf-8")  # a change: a new build
+        assert not run_ingest([a], s).unchanged
     assert not os.path.lexists(root / f".current-{pid}") and not stale.exists()
     assert len([p for p in (root / "builds").iterdir() if not p.name.startswith(".")]) == 3
 
