@@ -144,7 +144,8 @@ def fingerprint(sources: list[Source], settings, *, no_vectors: bool, review_dir
     """A digest of everything a build depends on: the sources (roots,
     prefixes, exclusions), each file's id, size and modification time, the
     settings that shape extraction and embedding, the review folder and the
-    code (size and time of every file of the package). Equal digests mean a
+    code that builds a KB (size and time of every file of ``ingest/`` and
+    ``knowledge/``). Equal digests mean a
     rebuild would give the same KB."""
     import hashlib
 
@@ -167,8 +168,9 @@ def fingerprint(sources: list[Source], settings, *, no_vectors: bool, review_dir
             p = Path(review_dir) / name
             if p.exists():
                 h.update(f"{name}{p.stat().st_size}{p.stat().st_mtime_ns}".encode())
-    for p in sorted(_PACKAGE.rglob("*")):
-        if p.suffix in (".py", ".yaml", ".csv") and ".venv" not in p.parts and "tests" not in p.parts and "benchmarks" not in p.parts:
+    code = [p for sub in ("ingest", "knowledge") for p in (_PACKAGE / sub).rglob("*")]
+    for p in sorted(code + list(_PACKAGE.glob("*.py"))):
+        if p.suffix in (".py", ".yaml", ".csv"):
             st = p.stat()
             h.update(f"{p.relative_to(_PACKAGE)}{st.st_size}{st.st_mtime_ns}".encode())
     return h.hexdigest()
