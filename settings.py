@@ -32,6 +32,10 @@ class Settings(BaseSettings):
         None, description="Local model folder (model.onnx + tokenizer); when set no hub is contacted."
     )
     embedding_batch_size: int = Field(16, ge=1, description="Passages per model call (small batches of length-sorted texts pad least).")
+    embedding_passage_tokens: int = Field(
+        128, ge=16, le=512,
+        description="Tokens of each passage that are embedded (its heading path and beginning; the whole text stays "
+                    "in full-text search). 512 embeds whole passages, at about twice the cost.")
     alias_csv: Path | None = Field(None, description="Extra alias table (CSV: alias,canonical[,type]) merged over the bundled one.")
     fuzzy_threshold: float = Field(90.0, ge=0, le=100, description="rapidfuzz WRatio score above which two names merge.")
 

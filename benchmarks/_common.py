@@ -65,7 +65,7 @@ def ensure_kb(data_dir: Path, inputs: list[Path], *, seed_cache_from: Path | Non
         data_dir.mkdir(parents=True, exist_ok=True)
         shutil.copytree(seed_cache_from / "cache", data_dir / "cache")
     t0 = time.perf_counter()
-    report = run_ingest(inputs, settings(data_dir))
+    report = run_ingest(inputs, settings(data_dir), replace=True)
     if not report.ok:
         raise SystemExit(f"ingest of {inputs} failed: {report.warnings} {report.skipped[:3]}")
     return round(time.perf_counter() - t0, 2)

@@ -7,8 +7,6 @@ it. Nothing here touches a database.
 
 from __future__ import annotations
 
-import errno
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -23,68 +21,11 @@ from .normalize import Normalizer
 from .readers import SUPPORTED_EXTENSIONS, parse_file
 from .recipes import RecipeExtractor, is_recipe, recipe_vocabulary
 from .roles import collect_roles
+from .sources import Source, collect, legacy_sources, readable
 from .tables import TableExtractor
 
 LINKED_TYPES = ("recipe", "ingredient", "tool", "role")
 """Entity types whose names are linked in passages (``MENTIONS``)."""
-
-
-def _is_broken_link(p: Path) -> bool:
-    """A symbolic link whose target does not exist (or that loops)."""
-    try:
-        return p.is_symlink() and not p.exists()
-    except OSError:
-        return True
-
-
-def _link_loops(p: Path) -> bool:
-    try:
-        p.resolve(strict=True)
-    except RuntimeError:  # "Symlink loop" (Python < 3.13)
-        return True
-    except OSError as exc:
-        return exc.errno == errno.ELOOP
-    return False
-
-
-def _iter_files(paths: Iterable[Path]) -> list[Path]:
-    """Files under ``paths`` in sorted posix order (hidden entries skipped),
-    broken symbolic links included so they can be reported. Symlinked
-    folders are not descended into (``Path.rglob`` does not follow them),
-    so link loops cannot hang the walk."""
-    out: list[Path] = []
-    for p in paths:
-        p = Path(p)
-        if p.is_dir():
-            out.extend(sorted((f for f in p.rglob("*") if (f.is_file() or _is_broken_link(f)) and not any(
-                part.startswith(".") for part in f.relative_to(p).parts)), key=lambda f: f.as_posix()))
-        else:
-            out.append(p)
-    seen: set[Path] = set()
-    uniq = []
-    for f in out:
-        r = Path(os.path.abspath(f)) if _is_broken_link(f) else f.resolve()
-        if r not in seen:
-            seen.add(r)
-            uniq.append(f)
-    return uniq
-
-
-def _rel(path: Path, root: Path | None) -> str:
-    if _is_broken_link(path):  # cannot be resolved: place the link itself
-        path = Path(os.path.realpath(path.parent)) / path.name
-        if root is not None:
-            try:
-                return path.relative_to(root.resolve()).as_posix()
-            except ValueError:
-                pass
-        return path.as_posix()
-    if root is not None:
-        try:
-            return path.resolve().relative_to(root.resolve()).as_posix()
-        except ValueError:
-            pass
-    return path.as_posix()
 
 
 # ---------------------------------------------------------------------------- linking
@@ -113,34 +54,38 @@ def mentioned_ids(linker: DictLinker[str], text: str) -> list[str]:
 
 # ---------------------------------------------------------------------------- main entry
 def extract_corpus(
-    paths: list[Path],
+    paths: list[Path] | None = None,
     *,
     root: Path | None = None,
     settings=None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    sources: list[Source] | None = None,
 ) -> Extraction:
-    """Extract everything from ``paths`` (files and/or folders).
+    """Extract everything from ``sources`` (see :mod:`.sources`), or from
+    ``paths`` (files and/or folders) relative to ``root``.
 
-    Folders are walked recursively in sorted posix order (hidden entries
-    skipped). Files with a supported extension (see
-    :func:`~.readers.parse_file`: Markdown, text, HTML,
-    reStructuredText, AsciiDoc, CSV/TSV, JSON, JSON Lines) are parsed;
-    prose formats go through the recipe/SOP/role extractors (chosen by
-    structure), tabular ones through
+    Folders are walked in sorted order (hidden entries skipped; see
+    :func:`~.sources.walk` for links, FIFOs, devices and unreadable folders,
+    which are reported, never followed or opened). Files with a supported
+    extension (see :func:`~.readers.parse_file`: Markdown, text, HTML,
+    reStructuredText, AsciiDoc, CSV/TSV, JSON, JSON Lines, PDF, DOCX) are
+    parsed; prose formats go through the recipe/SOP/role extractors (chosen
+    by structure), tabular ones through
     :class:`~threadgraph.ingest.tables.TableExtractor`. Rows/objects of a
     tabular file that cannot be read are reported in ``skipped`` with their
     line (reason ``"skipped row: …"``) while the rest of the file is
-    ingested. A broken symbolic link is reported as ``"broken symbolic
-    link"`` (``"broken symbolic link (loop)"`` for a link loop) with the
-    link's own path; symlinked folders are not followed. Other files
-    with an extension are reported in ``Extraction.skipped`` as "unsupported
-    file type", files without an extension (LICENSE, SOURCE…) are ignored
-    silently. Empty, binary and non-UTF-8 documents are reported with their
-    line and never stop the run. ``root`` makes document paths relative
-    (posix); it defaults to the single folder given, else paths stay as given.
+    ingested. Other files with an extension are reported in
+    ``Extraction.skipped`` as "unsupported file type", files without an
+    extension (LICENSE, SOURCE…) are ignored silently. Empty, binary and
+    non-UTF-8 documents are reported with their line and never stop the run.
+
+    Document ids: with ``sources``, ``prefix + relative path`` of each
+    source; with ``paths``, paths relative to ``root`` (posix; ``root``
+    defaults to the single folder given), else as given.
     ``settings`` (a :class:`threadgraph.settings.Settings`) supplies
-    ``fuzzy_threshold`` and ``alias_csv``; ``progress`` receives one message
-    per document. With ``settings.llm_extract`` on and an LLM configured,
+    ``fuzzy_threshold`` and ``alias_csv``; ``progress(doc id, done, total)``
+    is called after each file is read (``done`` of ``total`` files). With
+    ``settings.llm_extract`` on and an LLM configured,
     :func:`~.llm_extract.add_llm_facts` then adds LLM facts under the rule
     facts (its report is ``Extraction.llm``). The result is deterministic:
     same input → same Extraction, ordering included (LLM facts: given the
@@ -149,39 +94,36 @@ def extract_corpus(
         from ..settings import Settings
 
         settings = Settings()
-    paths = [Path(p) for p in paths]
-    if root is None and len(paths) == 1 and paths[0].is_dir():
-        root = paths[0]
-    root = Path(root) if root is not None else None
+    if sources is None:
+        sources = legacy_sources([Path(p) for p in paths or []], root)
     norm = Normalizer(settings.fuzzy_threshold, settings.alias_csv)
     ex = Extraction()
     docs: list[ParsedDocument] = []
-    for f in _iter_files(paths):
-        rel = _rel(f, root)
-        if _is_broken_link(f):
-            reason = "broken symbolic link (loop)" if _link_loops(f) else "broken symbolic link"
-            ex.skipped.append(SkippedFile(rel, reason, 0))
-            if progress:
-                progress(f"skipped {rel}: {reason} -> {os.readlink(f)}")
-            continue
-        if not f.suffix:
-            continue  # LICENSE, SOURCE, Makefile...: not documents, ignored silently
-        if f.suffix.lower() not in SUPPORTED_EXTENSIONS:
+    found, problems = collect(sources)
+    ex.skipped.extend(problems)
+    total = len(found)
+    for n, f in enumerate(found, 1):
+        rel = f.doc
+        suffix = Path(rel).suffix
+        if not suffix:
+            pass  # LICENSE, SOURCE, Makefile...: not documents, ignored silently
+        elif suffix.lower() not in SUPPORTED_EXTENSIONS:
             ex.skipped.append(SkippedFile(rel, "unsupported file type", 0))
-            continue
-        try:
-            doc = parse_file(f, rel)
-            docs.append(doc)
-            for line, reason in doc.row_errors:
-                ex.skipped.append(SkippedFile(rel, f"skipped row: {reason}", line))
-                if progress:
-                    progress(f"skipped {rel}:{line}: {reason}")
-        except DocumentError as err:
-            ex.skipped.append(SkippedFile(rel, err.reason, err.line))
-            if progress:
-                progress(f"skipped {rel}: {err.reason}")
-        except Exception as err:  # noqa: BLE001 - a malformed document never stops the run
-            ex.skipped.append(SkippedFile(rel, f"parse error: {type(err).__name__}: {err}", 0))
+        else:
+            try:
+                with readable(f) as path:
+                    doc = parse_file(path, rel)
+                docs.append(doc)
+                for line, reason in doc.row_errors:
+                    ex.skipped.append(SkippedFile(rel, f"skipped row: {reason}", line))
+            except DocumentError as err:
+                ex.skipped.append(SkippedFile(rel, err.reason, err.line))
+            except OSError as err:
+                ex.skipped.append(SkippedFile(rel, f"cannot read file: {err.strerror or err}", 0))
+            except Exception as err:  # noqa: BLE001 - a malformed document never stops the run
+                ex.skipped.append(SkippedFile(rel, f"parse error: {type(err).__name__}: {err}", 0))
+        if progress:
+            progress(rel, n, total)
     roles = collect_roles(docs, norm)
     units = {d.rel: document_units(d) for d in docs}  # a JSON array of recipes: one unit per record
     rex = RecipeExtractor(norm, recipe_vocabulary([u for us in units.values() for u in us], norm))
@@ -211,8 +153,6 @@ def extract_corpus(
         for _, res in done:
             ex.triples.extend(res.triples)
         ex.chunks.extend(make_chunks(d))
-        if progress:
-            progress(f"extracted {d.rel}")
     for e in roles.entities():
         ex.add_entity(e)
     ex.triples.extend(roles.triples)

@@ -34,6 +34,7 @@ _CONDITION = regex("roles", "condition", re.I)
 _GENERIC_OBJ = frozenset(words("roles", "vague_objects"))
 _VAGUE_HEADS = frozenset(words("roles", "vague_heads"))
 _ROLE_CHILD = regex("roles", "role_section_children", re.I)
+_ROLE_LABEL = regex("roles", "role_heading_label", re.I)
 _DEFINITION_CHILD = regex("roles", "definition_child", re.I)
 _PERSON_DEF = regex("roles", "person_definition", re.I)
 _QUOTED_EXPANSION = regex("roles", "quoted_expansion", re.I)
@@ -138,7 +139,8 @@ class RoleBook:
         for b in blocks:
             if b.kind not in ("paragraph", "item", "code"):
                 continue
-            head_role = next((rules.canon(p) for p in reversed(b.path) if rules.canon(p)), "")
+            head_role = next((rules.canon(split_role_name(p)[0]) for p in reversed(b.path)
+                              if rules.canon(split_role_name(p)[0])), "")
             bold_roles = [rules.canon(x) for x in b.bolds if rules.canon(x)]
             # a role's duty list: "## <Role> > ### What are the responsibilities?"
             # or "## Steps for <Role>"
@@ -252,8 +254,9 @@ class RoleBook:
 def split_role_name(raw: str) -> tuple[str, list[str]]:
     """A role heading or cell as ``(name, aliases)``: ``"Shift Lead (SL)"`` →
     ("Shift Lead", ["SL"]); ``"Shift Lead / SL"`` likewise; ``"SL"`` →
-    ("SL", [])."""
+    ("SL", []); a role label is dropped: ``"Role: Scribe"`` → ("Scribe", [])."""
     raw = re.sub(r"\s+", " ", raw).strip().strip("*:").strip()
+    raw = _ROLE_LABEL.sub("", raw)
     aliases: list[str] = []
     m = re.match(r"^(?P<n>.+?)\s*\((?P<a>[^)]+)\)\s*$", raw)
     if m:
@@ -328,6 +331,8 @@ class RoleRules:
 def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
     """Find role names across ``docs`` (nothing is hard-coded):
 
+    0. a heading labelled as a role (``Role: Scribe``, cue
+       ``role_heading_label``) with a section under it names a role;
     1. a heading whose child headings include "What is it?" / "What are the
        responsibilities?" names a role (``## Shift Lead (SL)``);
     2. a glossary heading whose first paragraph defines a person ("The X is
@@ -382,6 +387,9 @@ def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
                     kids.append(h2.text)
             body = [b for b in blocks[i + 1:] if b.path == h.path and b.kind != "heading"]
             first = body[0].text if body and body[0].kind == "paragraph" else ""
+            if _ROLE_LABEL.match(h.text) and (kids or body):  # rule 0: "Role: <name>" sections
+                add(h.text, [h.text], doc, h.line, first)  # the heading too: its section describes the role
+                continue
             if any(_DEFINITION_CHILD.match(k) for k in kids):
                 sub = " ".join(b.text for b in blocks[i + 1:] if b.path[:len(h.path)] == h.path and b.kind == "paragraph")
                 add(h.text, [], doc, h.line, sub)

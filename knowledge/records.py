@@ -33,6 +33,27 @@ def stable_id(*parts: object, prefix: str = "") -> str:
     return f"{prefix}{digest}"
 
 
+PAGE_LINES = 1000
+"""Paged formats (PDF) record ``line = page × PAGE_LINES + line on the page``."""
+
+
+def page_line(page: int, line: int) -> int:
+    """The ``line`` recorded for line ``line`` (1-based) of page ``page`` of a
+    paged document (PDF): ``page × 1000 + line``."""
+    return page * PAGE_LINES + min(line, PAGE_LINES - 1)
+
+
+def cite(doc: str, line: int = 0) -> str:
+    """How a source position reads in a citation: ``"doc:12"``, for a PDF
+    ``"doc p. 48"`` (its line holds the page, see :func:`page_line`), just
+    ``"doc"`` without a line."""
+    if not line:
+        return doc
+    if doc.lower().endswith(".pdf") and line >= PAGE_LINES:
+        return f"{doc} p. {line // PAGE_LINES}"
+    return f"{doc}:{line}"
+
+
 @dataclass(slots=True)
 class Provenance:
     """Where a fact came from: ``doc`` is the document path relative to the

@@ -18,15 +18,15 @@ def test_every_format_has_its_reader():
         ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html",
         ".xhtml": "html", ".rst": "rst", ".rest": "rst", ".adoc": "asciidoc", ".asciidoc": "asciidoc",
         ".asc": "asciidoc", ".csv": "csv", ".tsv": "csv", ".tab": "csv", ".json": "json", ".jsonl": "jsonl",
-        ".ndjson": "jsonl",
+        ".ndjson": "jsonl", ".pdf": "pdf", ".docx": "docx",
     }
     assert SUPPORTED_EXTENSIONS == frozenset(names)
     assert reader_for(Path("X.MD")).name == "markdown"
-    assert reader_for(Path("x.docx")) is None
+    assert reader_for(Path("x.pptx")) is None
 
 
 def test_unsupported_extension_is_a_document_error(tmp_path):
-    f = tmp_path / "notes.docx"
+    f = tmp_path / "notes.pptx"
     f.write_text("hello", encoding="utf-8")
     with pytest.raises(DocumentError) as err:
         parse_file(f)

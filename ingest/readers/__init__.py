@@ -8,8 +8,9 @@ by extension and wraps the result in a
 Formats: Markdown (``.md``/``.markdown``), plain text (``.txt``), HTML
 (``.html``/``.htm``/``.xhtml``), reStructuredText (``.rst``/``.rest``),
 AsciiDoc (``.adoc``/``.asciidoc``/``.asc``), CSV/TSV
-(``.csv``/``.tsv``/``.tab``), JSON (``.json``) and JSON Lines
-(``.jsonl``/``.ndjson``).
+(``.csv``/``.tsv``/``.tab``), JSON (``.json``), JSON Lines
+(``.jsonl``/``.ndjson``), PDF (``.pdf``, pypdf) and Word (``.docx``,
+python-docx).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from ...knowledge.text import detect_language
 from ..document import DocumentError, ParsedDocument, read_text
 from . import asciidoc, delimited, html, json, markdown, plaintext, rst  # noqa: F401  (each registers its reader)
+from . import docx, pdf  # noqa: F401  (binary formats; each registers its reader)
 from .base import REGISTRY, Reader, Reading
 
 #: every extension a reader is registered for (lower case, with the dot)
@@ -41,11 +43,12 @@ def parse_file(path: Path, rel: str | None = None) -> ParsedDocument:
     the language (``"zh"``/``"en"``) is detected on the first 200 blocks. Raises :class:`DocumentError` for an unsupported
     extension (line 0), for the read errors of
     :func:`~..document.read_text`, for what the reader rejects (e.g. invalid
-    JSON, with its line) and for a file with no text after parsing."""
+    JSON, with its line) and for a file with no text after parsing. Binary
+    formats (PDF, DOCX) are read by their reader from the file itself."""
     reader = reader_for(path)
     if reader is None:
         raise DocumentError(path, 0, "unsupported file type")
-    text = read_text(path)
+    text = "" if reader.binary else read_text(path)
     got = reader.read(path, text)
     if not any(b.text.strip() for b in got.blocks):
         raise DocumentError(path, 0, "empty file (no text after parsing)")

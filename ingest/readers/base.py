@@ -43,11 +43,28 @@ class Reader:
     """One file format: ``name`` (``ParsedDocument.format``), the lower-case
     ``extensions`` it reads (with the dot) and ``read(path, text) -> Reading``,
     which raises :class:`~..document.DocumentError` (with a 1-based line) for
-    content it cannot use."""
+    content it cannot use. A ``binary`` reader (PDF, DOCX) gets ``text=""``
+    and reads the file itself (see :func:`read_binary`)."""
 
     name: str
     extensions: tuple[str, ...]
     read: Callable[[Path, str], Reading]
+    binary: bool = False
+
+
+def read_binary(path: Path) -> bytes:
+    """The bytes of ``path`` for a binary reader. Raises
+    :class:`~..document.DocumentError` (line 0) when the file cannot be read
+    or is empty."""
+    from ..document import DocumentError
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError(path, 0, f"cannot read file: {exc.strerror or exc}") from None
+    if not data.strip():
+        raise DocumentError(path, 0, "empty file")
+    return data
 
 
 #: extension (``".md"``) → reader; filled by :func:`register`.

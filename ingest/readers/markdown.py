@@ -34,7 +34,11 @@ from .structured import FrontMatter, read_front_matter, split_toml_front_matter
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 
-_MD = MarkdownIt("commonmark", {"html": True}).enable("table").use(front_matter_plugin).use(footnote_plugin)
+# maxNesting: markdown-it drops blocks nested deeper silently; flatten_deep_nesting keeps input below it
+_MD = MarkdownIt("commonmark", {"html": True, "maxNesting": 64}).enable("table").use(front_matter_plugin).use(footnote_plugin)
+MAX_QUOTE_DEPTH = 8
+MAX_INDENT = 32
+_DEEP_QUOTE = re.compile(r"^( {0,3})((?:>[ \t]?){%d,})" % (MAX_QUOTE_DEPTH + 1))
 
 # kramdown IAL / attr_list suffixes: ``{:target="_blank"}``, ``{: .class}``, ``{#id .class key=val}``
 _ATTR_LIST = re.compile(
@@ -57,6 +61,26 @@ def front_matter(token) -> FrontMatter:
     parse keeps its simple ``key: value`` lines and reports the error."""
     first, last = token.map or (0, 0)
     return read_front_matter(token.content or "", first + 1, last, "yaml")
+
+
+def flatten_deep_nesting(text: str) -> str:
+    """Keep deep nesting within what the parser reads: block quotes deeper
+    than :data:`MAX_QUOTE_DEPTH` become that deep and lines indented more
+    than :data:`MAX_INDENT` columns (list items nested ~16 levels and more)
+    are indented that much, so deeper items become siblings at that depth.
+    The text is kept (flattened, not dropped); line numbers are unchanged."""
+    out = []
+    for line in text.split("\n"):
+        m = _DEEP_QUOTE.match(line)
+        if m:
+            line = m.group(1) + "> " * MAX_QUOTE_DEPTH + line[m.end():]
+        stripped = line.lstrip(" \t")
+        if stripped and len(line) - len(stripped) > MAX_INDENT / 4:
+            lead = line[: len(line) - len(stripped)].expandtabs(4)
+            if len(lead) > MAX_INDENT:
+                line = " " * MAX_INDENT + stripped
+        out.append(line)
+    return "\n".join(out)
 
 
 def _blank_comments(text: str) -> str:
@@ -219,7 +243,7 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
     :func:`read`). MkDocs admonitions are unwrapped first (see
     :func:`unwrap_admonitions`); raw HTML blocks are read with the HTML
     reader (see :func:`_html_fragment`) under the current heading path."""
-    tokens = _MD.parse(unwrap_admonitions(text))
+    tokens = _MD.parse(unwrap_admonitions(flatten_deep_nesting(text)))
     fm: FrontMatter | None = None
     blocks: list[Block] = []
     heads: list[tuple[int, str]] = []  # (level, title)
