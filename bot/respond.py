@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..knowledge import retrieval as R
 from . import intents
 from .answer import Answer, EntityRef, Fact, Passage
+from .citations import citations
 from .compose import not_found_text, passages_text, t
 from .evidence import VECTOR_FOUND_MIN, passages_support, search_passages
 from .intents import Context, Draft
@@ -72,10 +73,11 @@ def compose(c: Context, d: Draft) -> Answer:
         if d.passages:
             d.text += "\n" + passages_text(lang, d.passages, limit=2, question=q.text)
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
+    facts = _dedupe(d.facts)[:MAX_FACTS]
     return Answer(
         thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=d.text, language=lang,
-        entities=entities, facts=_dedupe(d.facts)[:MAX_FACTS], passages=d.passages,
-        follow_ups=d.follow_ups,
+        entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
+        sources=citations(c.kb, c.settings, facts, d.passages),
     )
 
 
