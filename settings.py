@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     source_urls: dict[str, str] = Field(
         default_factory=dict,
         description="Where cited documents live on the web, as JSON: a folder of the ingested corpus (a prefix of "
-                    "the cited doc path, e.g. 'corpora/howtocook' or 'howtocook') -> base URL. The doc's path below "
+                    "the cited doc path, e.g. 'corpora/cookbook' or 'cookbook') -> base URL. The doc's path below "
                     "the folder is appended to the base; a base holding '{path}' (and '{line}') is a template, e.g. "
                     "'https://github.com/o/r/blob/master/{path}?plain=1#L{line}'. A document's own front-matter "
                     "'url' wins.")

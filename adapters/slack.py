@@ -13,8 +13,10 @@ thread (``thread_ts``, else ``ts``); keeps answering later messages in a thread 
 new mention (``settings.slack_follow_threads``); acknowledges at once and answers on a background
 thread pool, showing a placeholder message that is then updated with the answer; ignores its own
 and other bots' messages; answers a retried delivery (same ``event_id``) once; renders the
-:class:`~threadgraph.bot.answer.Answer` as Block Kit with 👍/👎 buttons whose clicks are stored by
-:class:`~threadgraph.bot.feedback.FeedbackStore`; honours ``settings.slack_channel_allowlist``.
+:class:`~threadgraph.bot.answer.Answer` as Block Kit, answer first (text, at most three linked sources,
+follow-ups) with a "Sources" button (the full evidence, posted to the clicking user only) and 👍/👎
+buttons whose clicks are stored by :class:`~threadgraph.bot.feedback.FeedbackStore`; honours
+``settings.slack_channel_allowlist``.
 """
 
 from __future__ import annotations

@@ -11,8 +11,11 @@ mentioned (``@username``), replied to, or asked via ``/ask``. Replies stay in th
 (``message_thread_id``). Thread key: chat plus topic, or the root of the reply chain in plain
 groups (a reply to the bot's answer continues the same memory), or the whole chat in private.
 Answers are sent in HTML parse mode with every user and KB string escaped, split at 4096
-characters on paragraph boundaries without breaking tags; the typing action is shown while
-working; ``RetryAfter`` (HTTP 429) is waited out. ``/start``, ``/help``, ``/reset``, ``/ask``.
+characters on paragraph boundaries without breaking tags, answer first: the text, at most three
+linked sources, the follow-ups, and an inline "Sources" button whose callback sends the full
+evidence (the answer is recorded in the :class:`~threadgraph.bot.feedback.FeedbackStore`); the
+typing action is shown while working; ``RetryAfter`` (HTTP 429) is waited out. ``/start``,
+``/help``, ``/reset``, ``/ask``.
 """
 
 from __future__ import annotations

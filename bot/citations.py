@@ -6,9 +6,9 @@ A document's address is its own ``url`` (front matter, recorded by ingest in
 the KB manifest's ``doc_urls``: doc path → URL) or, failing that, the
 ``THREADGRAPH_SOURCE_URLS`` setting: a JSON map from a corpus folder to the
 base URL it is published under, e.g.
-``{"corpora/howtocook": "https://github.com/Anduin2017/HowToCook/blob/master"}``.
-The folder may be given from any root (``corpora/howtocook`` and
-``howtocook`` both match the cited doc ``howtocook/dishes/x.md``); the doc's
+``{"corpora/cookbook": "https://github.com/owner/cookbook/blob/main"}``.
+The folder may be given from any root (``corpora/cookbook`` and
+``cookbook`` both match the cited doc ``cookbook/dishes/x.md``); the doc's
 path below the folder is appended to the base, or fills ``{path}`` (and
 ``{line}``) when the base is a template. Titles come from the KB's document
 and recipe names; a file-stem title (``severity_levels``) reads as words.

@@ -167,5 +167,5 @@ def fact_line(lang: str, f: Fact) -> str:
         req = f.properties.get("required")
         tag = "" if req is None else t(lang, "（必需）" if req else "（可选）", " (required)" if req else " (optional)")
         return t(lang, f"{f.subject} 包含 {f.object}{tag}", f"{f.subject} contains {f.object}{tag}")
-    pred = (f.properties.get("predicate") or f.relation.lower()).replace("_", " ")
-    return f"{snippet(f.subject, 80)}: {pred} {snippet(f.object, 80)}"
+    pred = (f.properties.get("predicate") or "").replace("_", " ")
+    return f"{snippet(f.subject, 80)}: {pred + ' ' if pred else ''}{snippet(f.object, 80)}"

@@ -19,6 +19,8 @@ from .base import Context, Draft, Intent, recall_slot, register
 LIST_DOCS = 2
 #: Passages cited for a list answer at most.
 LIST_PASSAGES = 6
+#: Related facts written out in an answer at most (all of them stay in the evidence).
+RELATED_LINES = 5
 
 #: Questions up to this many characters that only name a role ask what it does.
 BARE_ROLE_CHARS = 40
@@ -111,9 +113,14 @@ class General(Intent):
         ids = [m.id for m in q.named() if m.id]
         d.facts = within_budget(R.neighbourhood(c.graph, ids, per_hop=8), c.settings.context_budget_chars)
         if d.facts:
-            lines = list(dict.fromkeys(f"- {fact_line(c.lang, f)}" for f in d.facts))[:8]
+            # substitutions first (they answer most "what if I have no X" questions), then the rest
+            ranked = sorted(d.facts, key=lambda f: 0 if f.relation == "SUBSTITUTES" else 1)
+            lines = list(dict.fromkeys(f"- {fact_line(c.lang, f)}" for f in ranked))
+            shown, more = lines[:RELATED_LINES], len(lines) - RELATED_LINES
+            if more > 0:
+                shown.append(t(c.lang, f"（另有 {more} 条，见来源）", f"(and {more} more in the sources)"))
             head = d.text + "\n" if d.found and d.text else ""
-            d.text = head + t(c.lang, "相关事实：", "Related facts:") + "\n" + "\n".join(lines)
+            d.text = head + t(c.lang, "相关事实：", "Related facts:") + "\n" + "\n".join(shown)
             d.found = True
 
 
