@@ -11,8 +11,11 @@ mentioned (``@username``), replied to, or asked via ``/ask``. Replies stay in th
 (``message_thread_id``). Thread key: chat plus topic, or the root of the reply chain in plain
 groups (a reply to the bot's answer continues the same memory), or the whole chat in private.
 Answers are sent in HTML parse mode with every user and KB string escaped, split at 4096
-characters on paragraph boundaries without breaking tags; the typing action is shown while
-working; ``RetryAfter`` (HTTP 429) is waited out. ``/start``, ``/help``, ``/reset``, ``/ask``.
+characters on paragraph boundaries without breaking tags, answer first: the text, at most three
+linked sources, the follow-ups, and an inline "Sources" button whose callback sends the full
+evidence (the answer is recorded in the :class:`~threadgraph.bot.feedback.FeedbackStore`); the
+typing action is shown while working; ``RetryAfter`` (HTTP 429) is waited out. ``/start``,
+``/help``, ``/reset``, ``/ask``.
 """
 
 from __future__ import annotations
@@ -24,14 +27,16 @@ import logging
 import threading
 from collections import OrderedDict
 
-from telegram import Message, MessageEntity, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.constants import ChatAction, ChatType, ParseMode
 from telegram.error import RetryAfter
-from telegram.ext import AIORateLimiter, Application, CommandHandler, ContextTypes, MessageHandler, filters
+from telegram.ext import (AIORateLimiter, Application, CallbackQueryHandler, CommandHandler, ContextTypes,
+                          MessageHandler, filters)
 
 from . import render
 from .render import TTLSet
 from ..bot.answer import Answer
+from ..bot.feedback import FeedbackStore
 from ..bot.message import IncomingMessage, ThreadKey
 from ..settings import Settings
 
@@ -59,26 +64,19 @@ def _wrapped(raw: str, open_tag: str = "", close_tag: str = "", prefix: str = ""
 
 
 def render_html(answer: Answer) -> list[str]:
-    """Render an ``Answer`` as Telegram HTML messages of at most 4096 characters each.
+    """Render an ``Answer`` as Telegram HTML messages of at most 4096 characters each, answer
+    first: the answer text (paragraphs), at most three linked sources, the follow-ups (see
+    :func:`~threadgraph.adapters.render.telegram_messages`); every string escaped, messages cut
+    only between complete pieces, so each is well-formed HTML on its own."""
+    return [m.html for m in render.telegram_messages(answer, None, MESSAGE_LIMIT)]
 
-    The answer text (paragraphs), facts (one per line, italic), sources (``<code>``) and
-    follow-up suggestions are each escaped with ``html.escape``; messages are cut only between
-    complete pieces, so every message is well-formed HTML on its own."""
-    pieces: list[str] = []
-    for para in render.paragraphs(answer.answer) or ["…"]:
-        pieces.extend(_wrapped(para))
-    if answer.facts:
-        lines = [p for f in answer.facts for p in _wrapped(render.fact_line(f), "<i>", "</i>", "📌 ")]
-        pieces.extend(render.pack(lines, MESSAGE_LIMIT, "\n"))
-    sources = render.source_lines(answer)
-    if sources:
-        lines = [p for s in sources for p in _wrapped(s, "<code>", "</code>", "📄 ")]
-        pieces.extend(render.pack(lines, MESSAGE_LIMIT, "\n"))
-    if answer.follow_ups:
-        mark = "💬 " if answer.found else "❓ "
-        lines = [p for q in answer.follow_ups for p in _wrapped(q, prefix=mark)]
-        pieces.extend(render.pack(lines, MESSAGE_LIMIT, "\n"))
-    return render.pack(pieces, MESSAGE_LIMIT, "\n\n")
+
+def keyboard(markup: dict | None) -> InlineKeyboardMarkup | None:
+    """The PTB ``InlineKeyboardMarkup`` of a Bot API JSON keyboard (``None`` stays ``None``)."""
+    if not markup:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(b["text"], callback_data=b.get("callback_data"), url=b.get("url"))
+                                  for b in row] for row in markup.get("inline_keyboard", [])])
 
 
 class TelegramAdapter:
@@ -88,13 +86,23 @@ class TelegramAdapter:
     ``reset(ThreadKey)``), called in a worker thread. Keeps a bounded map from
     ``(chat, message_id)`` to the reply-chain root (in memory)."""
 
-    def __init__(self, bot, settings: Settings | None = None, max_roots: int = 100_000):
+    def __init__(self, bot, settings: Settings | None = None, max_roots: int = 100_000,
+                 feedback: FeedbackStore | None = None):
         self.bot = bot
         self.settings = settings or getattr(bot, "settings", None) or Settings()
+        self._feedback = feedback
         self._roots: OrderedDict[tuple[int, int], int] = OrderedDict()
         self._roots_lock = threading.Lock()
         self._max_roots = max_roots
         self._seen_updates = TTLSet(ttl=3600)
+
+    @property
+    def feedback(self) -> FeedbackStore:
+        """Where sent answers are recorded (so a "Sources" click can show their evidence):
+        ``{data_dir}/feedback.sqlite`` unless given."""
+        if self._feedback is None:
+            self._feedback = FeedbackStore.for_data_dir(self.settings.data_dir)
+        return self._feedback
 
     # -- thread keys ---------------------------------------------------------------------------
 
@@ -188,6 +196,32 @@ class TelegramAdapter:
             text = render.APOLOGY_TEXT
         await self._send(message, _esc(text), update)
 
+    async def on_sources(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The "Sources" button (callback data ``threadgraph_sources:<answer id>``): acknowledge
+        the click, then send the answer's full evidence
+        (:func:`~threadgraph.adapters.render.telegram_sources_html`) as a reply to the answer."""
+        query = update.callback_query
+        if query is None:
+            return
+        answer_id = (query.data or "")[len(render.SOURCES_CALLBACK):]
+        try:
+            await query.answer()
+        except Exception:  # noqa: BLE001 - an expired query still gets its sources
+            log.debug("telegram callback %s could not be acknowledged", query.id, exc_info=True)
+        message = query.message
+        if not isinstance(message, Message):
+            return
+        try:
+            answer = await asyncio.to_thread(self.feedback.answer, answer_id)
+            if answer is None:
+                chunks = [_esc("These sources are no longer available. (来源已不可用。)")]
+            else:
+                chunks = render.telegram_sources_html(answer, MESSAGE_LIMIT)
+            for chunk in chunks:
+                await self._send(message, chunk, update)
+        except Exception:  # noqa: BLE001
+            log.exception("telegram update %s: sources of answer %s could not be sent", update.update_id, answer_id)
+
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Application error handler: logs the traceback with the update id."""
         update_id = getattr(update, "update_id", "?")
@@ -210,20 +244,26 @@ class TelegramAdapter:
                 thread=key, user=str(message.from_user.id if message.from_user else ""), text=text.strip(),
                 event_id=str(update.update_id), metadata={"platform": "telegram", "message_id": message.message_id})
             if not incoming.text:
-                chunks = [_esc(render.HELP_TEXT)]
+                chunks = [render.TelegramMessage(_esc(render.HELP_TEXT))]
             else:
                 answer = await asyncio.to_thread(self.bot.answer, incoming)
-                chunks = render_html(answer)
+                answer_id = None
+                if render.has_evidence(answer):
+                    try:
+                        answer_id = await asyncio.to_thread(self.feedback.record_answer, answer, key)
+                    except Exception:  # noqa: BLE001 - the answer still goes out, without its button
+                        log.warning("telegram update %s: answer not recorded", update.update_id, exc_info=True)
+                chunks = render.telegram_messages(answer, answer_id, MESSAGE_LIMIT)
         except Exception:  # noqa: BLE001
             log.exception("telegram update %s (thread %s) failed in the core", update.update_id, key.key())
-            chunks = [_esc(render.APOLOGY_TEXT)]
+            chunks = [render.TelegramMessage(_esc(render.APOLOGY_TEXT))]
         finally:
             typing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await typing
         try:
             for chunk in chunks:
-                sent = await self._send(message, chunk, update)
+                sent = await self._send(message, chunk.html, update, keyboard(chunk.reply_markup))
                 if sent is not None and key.thread and not message.is_topic_message \
                         and message.chat.type != ChatType.PRIVATE:
                     self._remember_root(message.chat_id, sent.message_id, int(key.thread))
@@ -247,14 +287,16 @@ class TelegramAdapter:
         except asyncio.CancelledError:
             pass
 
-    async def _send(self, message: Message, html_text: str, update: Update) -> Message | None:
+    async def _send(self, message: Message, html_text: str, update: Update,
+                    reply_markup: InlineKeyboardMarkup | None = None) -> Message | None:
         """Reply with ``html_text`` (already escaped HTML) in the message's chat/topic, quoting in
-        groups; waits out ``RetryAfter`` up to ``MAX_SEND_RETRIES`` times."""
+        groups, with ``reply_markup`` when given; waits out ``RetryAfter`` up to
+        ``MAX_SEND_RETRIES`` times."""
         quote = message.chat.type != ChatType.PRIVATE
         for attempt in range(MAX_SEND_RETRIES + 1):
             try:
                 return await message.reply_text(html_text, parse_mode=ParseMode.HTML, do_quote=quote,
-                                                disable_web_page_preview=True)
+                                                disable_web_page_preview=True, reply_markup=reply_markup)
             except RetryAfter as exc:
                 if attempt == MAX_SEND_RETRIES:
                     raise
@@ -278,13 +320,14 @@ def install(application: Application, bot, settings: Settings | None = None, gro
     Handlers go into handler ``group`` (default 1, so a catch-all text handler of the app in
     group 0 does not hide them and vice versa) and run non-blocking (``block=False``), so one
     slow answer never holds up other updates. ``commands=False`` skips ``/start``, ``/help``
-    (keep the app's own) but still adds ``/ask`` and ``/reset``. ``settings`` defaults to
-    ``bot.settings``."""
+    (keep the app's own) but still adds ``/ask`` and ``/reset``. The "Sources" button's callback
+    queries (``threadgraph_sources:…``) are handled too. ``settings`` defaults to ``bot.settings``."""
     adapter = TelegramAdapter(bot, settings)
     handlers = [
         CommandHandler("ask", adapter.on_ask, block=False),
         CommandHandler("reset", adapter.on_reset, block=False),
         MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND, adapter.on_text, block=False),
+        CallbackQueryHandler(adapter.on_sources, pattern=f"^{render.SOURCES_CALLBACK}", block=False),
     ]
     if commands:
         handlers += [CommandHandler("start", adapter.on_start, block=False),
