@@ -25,16 +25,15 @@ from ..knowledge.records import cite
 
 log = logging.getLogger(__name__)
 
-HELP = """[bold]Commands[/bold]
-  /help    this help
-  /reset   forget this conversation (follow-ups start over)
-  /quit    leave (also Ctrl-D)
-[bold]Ask in plain words[/bold], English or Chinese; follow-ups reuse the conversation:
-  who can stand in for the Incident Commander?   → and the Scribe?
-  what does the Scribe do?
-  宫保鸡丁没有手枪腿用什么代替？                   → 那干辣椒呢？
-  哪些菜用到花生？ · 西红柿炒鸡蛋一定要放糖吗？
-Line editing: ←/→, Home/End, ↑/↓ for earlier questions, Ctrl-R to search them."""
+def _help() -> str:
+    """The chat's /help text (``console_help`` in ``adapters/messages.yaml``: the examples are data)."""
+    import yaml
+
+    data = yaml.safe_load((Path(__file__).with_name("messages.yaml")).read_text(encoding="utf-8")) or {}
+    return data.get("console_help", "/help · /reset · /quit")
+
+
+HELP = _help()
 
 
 def render_answer(console: Console, ans: Answer, *, show_sources: bool = True, evidence: bool = False) -> None:

@@ -173,7 +173,7 @@ def within_budget(facts: list[Fact], budget_chars: int) -> list[Fact]:
 _NAME_TERMS = re.compile(
     r"\b[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+\b"                      # CamelCase: "OpsGenie"
     r"|\b[A-Z][A-Za-z0-9]*(?:[.\-][A-Za-z0-9]+)+\b"             # dotted/hyphenated: "GOV.UK", "SEV-5"
-    r"|\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b"             # multi-word: "Incident Commander"
+    r"|\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b"             # multi-word: "Release Manager"
     r"|(?<=[a-z,;:] )[A-Z][a-z]{2,}\b"                           # a capitalized word mid-sentence: "in Akamai"
     r"|\b[A-Z]{3,}\b")                                           # an acronym: "GCP"
 

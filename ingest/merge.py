@@ -16,8 +16,8 @@ Three steps the pipeline runs around the extractors:
   shorter name of a person-like type (``lexicon/names.yaml``
   ``contained_alias``) contained in exactly one longer name of the same type
   ("Holmes", "Mr. Holmes", "Sherlock" / "Sherlock Holmes") is merged into it
-  (method ``"contained"``); a modifier word ("Deputy Incident Commander"
-  vs "Incident Commander") or a lower-case difference ("internal
+  (method ``"contained"``); a modifier word ("Deputy Shift Lead"
+  vs "Shift Lead") or a lower-case difference ("internal
   stakeholders" vs "stakeholders") keeps them apart.
 """
 
@@ -174,7 +174,7 @@ def contained_in(short: str, long: str) -> bool:
     it (both without honorifics): Latin — its words are a contiguous run of
     ``long``'s words and every other word of ``long`` is capitalised and not
     a modifier (``Holmes``/``Sherlock`` in ``Sherlock Holmes``, not
-    ``Incident Commander`` in ``Deputy Incident Commander`` nor
+    ``Shift Lead`` in ``Deputy Shift Lead`` nor
     ``stakeholders`` in ``internal stakeholders``); CJK — ``long`` starts or
     ends with it (two characters or more) and the rest is not a modifier."""
     s, lg = base_name(short), base_name(long)

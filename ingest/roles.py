@@ -254,7 +254,7 @@ class RoleBook:
 def split_role_name(raw: str) -> tuple[str, list[str]]:
     """A role heading or cell as ``(name, aliases)``: ``"Shift Lead (SL)"`` →
     ("Shift Lead", ["SL"]); ``"Shift Lead / SL"`` likewise; ``"SL"`` →
-    ("SL", []); a role label is dropped: ``"Role: Scribe"`` → ("Scribe", [])."""
+    ("SL", []); a role label is dropped: ``"Role: Runner"`` → ("Runner", [])."""
     raw = re.sub(r"\s+", " ", raw).strip().strip("*:").strip()
     raw = _ROLE_LABEL.sub("", raw)
     aliases: list[str] = []
@@ -331,7 +331,7 @@ class RoleRules:
 def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
     """Find role names across ``docs`` (nothing is hard-coded):
 
-    0. a heading labelled as a role (``Role: Scribe``, cue
+    0. a heading labelled as a role (``Role: Runner``, cue
        ``role_heading_label``) with a section under it names a role;
     1. a heading whose child headings include "What is it?" / "What are the
        responsibilities?" names a role (``## Shift Lead (SL)``);
