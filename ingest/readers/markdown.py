@@ -6,8 +6,8 @@ right:
 
 * YAML front matter (``---`` on line 1 … ``---``) is recognised by the
   ``front_matter`` plugin of mdit-py-plugins, TOML front matter (``+++`` …
-  ``+++``) by :func:`~.structured.split_toml_front_matter`; both are read by
-  :mod:`.structured`: scalar keys go to ``meta`` (``title``, ``url``…), lists,
+  ``+++``) by :func:`~.frontmatter.split_toml_front_matter`; both are read by
+  :mod:`.frontmatter`: scalar keys go to ``meta`` (``title``, ``url``…), lists,
   multi-line strings and mappings (``ingredients``, ``directions``, ``notes``…)
   become sections with their real lines, placed before the body.
 * HTML comments ``<!-- … -->`` are replaced by the same number of newlines.
@@ -29,7 +29,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from ..document import Block
 from .base import Reader, Reading, register
 from .html import html_blocks
-from .structured import FrontMatter, read_front_matter, split_toml_front_matter
+from .frontmatter import FrontMatter, read_front_matter, split_toml_front_matter
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -54,10 +54,10 @@ _BLOCK_START = re.compile(r"^(?:[#>*+=`~|<-]|\d+[.)])")
 
 
 def front_matter(token) -> FrontMatter:
-    """The :class:`~.structured.FrontMatter` of a ``front_matter`` token of
+    """The :class:`~.frontmatter.FrontMatter` of a ``front_matter`` token of
     mdit-py-plugins (YAML between ``---`` fences): metadata fields, and the
     sections its lists, multi-line strings and mappings become, with their
-    file lines (see :func:`~.structured.read_front_matter`). YAML that does not
+    file lines (see :func:`~.frontmatter.read_front_matter`). YAML that does not
     parse keeps its simple ``key: value`` lines and reports the error."""
     first, last = token.map or (0, 0)
     return read_front_matter(token.content or "", first + 1, last, "yaml")
