@@ -129,6 +129,11 @@ def make_table_chunks(doc: ParsedDocument, rows_per_chunk: int = TABLE_ROWS_PER_
     return chunks
 
 
+def _continues(path: tuple[str, ...], cur: tuple[str, ...]) -> bool:
+    """A block with heading path ``path`` belongs to the passage group ``cur``."""
+    return path[:len(cur)] == cur or (bool(path) and cur[:len(path)] == path)
+
+
 def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[Chunk]:
     """Section-aware passages of ``doc`` (tabular documents without records
     that are documents of their own: see :func:`make_table_chunks`).
@@ -149,9 +154,11 @@ def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[C
                 groups.append((key, []))
                 cur_path = key
             continue
-        if not groups:
-            groups.append(((), []))
-            cur_path = ()
+        if not groups or (cur_path is not None and not _continues(b.path, cur_path)):
+            # content outside the current section (the body after front-matter sections)
+            key = b.path[:3]
+            groups.append((key, []))
+            cur_path = key
         groups[-1][1].append(b)
     chunks: list[Chunk] = []
     for path, blocks in groups:

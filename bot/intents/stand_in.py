@@ -86,5 +86,9 @@ def stand_in_text(lang: str, role: str, facts: list[Fact], reverse: bool = False
         return t(lang, f"{role}可以接替：{join(lang, subs)}。",
                  f"The {role} can take on the responsibilities of {join(lang, ['the ' + x for x in subs])}.")
     objs = names(lambda f: f.object)
+    if facts and not facts[0].subject_id.startswith("role:"):
+        # a system, tool or channel: its fallback
+        return t(lang, f"{role}不可用时，可以改用{join(lang, objs)}。",
+                 f"If {role} is unavailable, use {join(lang, objs)}.")
     return t(lang, f"可以代替{role}的角色：{join(lang, objs)}。",
              f"The {role} can be stood in for by {join(lang, ['the ' + x for x in objs])}.")

@@ -54,7 +54,14 @@ class Steps(Intent):
         ctx = c.ctx
         if c.mode != "hybrid" or not (ctx and ctx.doc):
             return
-        sections = procedure(R.doc_chunks(c.graph, ctx.doc), self.data["step_sections"])
+        chunks = R.doc_chunks(c.graph, ctx.doc)
+        sections = procedure(chunks, self.data["step_sections"])
+        if not sections and ctx.type == "recipe":
+            # a recipe whose method has no heading of its own: everything that is not its lists
+            lists = [w.casefold() for w in self.data["list_sections"]]
+            rest = [h for h in chunks if not any(w in (h.section or "").casefold() for w in lists)]
+            if rest:
+                sections = procedure(rest, [""])
         if not sections:
             return
         title = ctx.name if ctx.type == "recipe" else human_title(doc_titles(c.kb).get(ctx.doc, ctx.name))
