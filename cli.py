@@ -297,16 +297,33 @@ def serve(
     host: str = typer.Option("0.0.0.0", "--host"),
     port: Optional[int] = typer.Option(None, "--port", help="HTTP port (default $PORT, then the platform's setting)."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+    workers: int = typer.Option(1, "--workers", min=1, help="Processes on this machine sharing the HTTP port (SO_REUSEPORT) and the state; restarted when they die."),
+    worker_index: Optional[int] = typer.Option(None, "--worker-index", hidden=True),
 ) -> None:
     """Run the Slack and/or Telegram bot (HTTP endpoints, Socket Mode, long polling)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from .adapters.serve import serve as run_serve
+    from .adapters.serve import install_log_redaction, plan, serve as run_serve, serve_workers
+    from .bot.state import StateUnavailable
 
     settings = _settings(data_dir)
+    names = tuple(platforms or ["all"])
+    if workers > 1:
+        install_log_redaction(settings)
+        try:
+            plan(settings, names, role)
+        except ValueError as exc:
+            console.print(f"[red]error[/red]: {exc}")
+            raise typer.Exit(2)
+        args = [*names, "--role", role, "--host", host]
+        if port is not None:
+            args += ["--port", str(port)]
+        if data_dir is not None:
+            args += ["--data-dir", str(data_dir)]
+        raise typer.Exit(serve_workers(workers, args))
     bot = _open_bot(settings)
     try:
-        run_serve(bot, settings, platforms=tuple(platforms or ["all"]), role=role, host=host, port=port)
-    except ValueError as exc:
+        run_serve(bot, settings, platforms=names, role=role, host=host, port=port, worker_index=worker_index)
+    except (ValueError, StateUnavailable) as exc:
         console.print(f"[red]error[/red]: {exc}")
         raise typer.Exit(2)
 

@@ -41,6 +41,15 @@ class Settings(BaseSettings):
     context_budget_chars: int = Field(4000, ge=200)
     retrieval_limit: int = Field(8, ge=1, description="Max passages (hits) per answer.")
 
+    # conversation state (bot/state.py): memory, processed events, joined threads, reply roots, votes
+    state_url: SecretStr | None = Field(
+        None, description="redis://[:password@]host:port/db (or rediss://, unix://) for shared state across "
+        "workers and machines; unset: SQLite files in the data dir.")
+    state_key_prefix: str = Field("threadgraph:", description="Prefix of every Redis key (one Redis, many deployments).")
+    state_event_ttl_s: float = Field(86400.0, gt=0, description="Seconds a handled event id stays known (re-deliveries within it are not answered again).")
+    state_lease_s: float = Field(10.0, gt=0, description="Seconds an event claim outlives a dead worker (renewed while the worker lives).")
+    feedback_ttl_days: float = Field(90.0, gt=0, description="Days a sent answer is kept for votes (Redis backend).")
+
     # LLM (optional)
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
@@ -65,6 +74,7 @@ class Settings(BaseSettings):
     telegram_webhook_url: str | None = None
     telegram_webhook_secret: SecretStr | None = None
     telegram_port: int = Field(8443)
+    telegram_rate_limit: bool = Field(True, description="Throttle sends in-process (PTB AIORateLimiter: 30 msg/s, 20 msg/min per group). Per process: with N workers the bot-wide limit is not enforced and Telegram's 429s are waited out instead.")
 
     @property
     def llm_enabled(self) -> bool:
@@ -72,12 +82,22 @@ class Settings(BaseSettings):
         return self.openai_api_key is not None and bool(self.openai_api_key.get_secret_value())
 
     def secret_values(self) -> list[str]:
-        """The values of every ``SecretStr`` setting that is set (tokens, keys, signing secrets)."""
+        """The values of every ``SecretStr`` setting that is set (tokens, keys, signing secrets, the
+        state URL), plus the password inside ``state_url``."""
         out = []
         for name in type(self).model_fields:
             v = getattr(self, name)
             if isinstance(v, SecretStr) and v.get_secret_value():
                 out.append(v.get_secret_value())
+        if self.state_url is not None:
+            from urllib.parse import urlparse
+
+            try:
+                password = urlparse(self.state_url.get_secret_value()).password
+            except ValueError:
+                password = None
+            if password:
+                out.append(password)
         return out
 
 

@@ -13,6 +13,10 @@ groups (a reply to the bot's answer continues the same memory), or the whole cha
 Answers are sent in HTML parse mode with every user and KB string escaped, split at 4096
 characters on paragraph boundaries without breaking tags; the typing action is shown while
 working; ``RetryAfter`` (HTTP 429) is waited out. ``/start``, ``/help``, ``/reset``, ``/ask``.
+Reply roots and handled ``update_id`` s live in the shared state (:mod:`threadgraph.bot.state`):
+after a restart, or on another worker, a reply to the bot's answer continues its thread and a
+re-delivered update is not answered again (one waiting for a dead worker's lease is answered
+when the lease expires).
 """
 
 from __future__ import annotations
@@ -21,8 +25,6 @@ import asyncio
 import contextlib
 import html
 import logging
-import threading
-from collections import OrderedDict
 
 from telegram import Message, MessageEntity, Update
 from telegram.constants import ChatAction, ChatType, ParseMode
@@ -30,9 +32,9 @@ from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter, Application, CommandHandler, ContextTypes, MessageHandler, filters
 
 from . import render
-from .render import TTLSet
 from ..bot.answer import Answer
 from ..bot.message import IncomingMessage, ThreadKey
+from ..bot.state import Claim, StateStore, open_state
 from ..settings import Settings
 
 log = logging.getLogger("threadgraph.telegram")
@@ -85,29 +87,23 @@ class TelegramAdapter:
     """threadgraph's Telegram behaviour; its coroutine methods are PTB handler callbacks.
 
     ``bot`` is a ``ThreadGraphBot`` (``answer(IncomingMessage, retrieval) -> Answer``,
-    ``reset(ThreadKey)``), called in a worker thread. Keeps a bounded map from
-    ``(chat, message_id)`` to the reply-chain root (in memory)."""
+    ``reset(ThreadKey)``), called in a worker thread. ``state`` (reply-chain roots per
+    ``(chat, message_id)``, handled update ids) defaults to
+    :func:`~threadgraph.bot.state.open_state` of ``settings``."""
 
-    def __init__(self, bot, settings: Settings | None = None, max_roots: int = 100_000):
+    def __init__(self, bot, settings: Settings | None = None, state: StateStore | None = None):
         self.bot = bot
         self.settings = settings or getattr(bot, "settings", None) or Settings()
-        self._roots: OrderedDict[tuple[int, int], int] = OrderedDict()
-        self._roots_lock = threading.Lock()
-        self._max_roots = max_roots
-        self._seen_updates = TTLSet(ttl=3600)
+        self.state = state or open_state(self.settings)
 
     # -- thread keys ---------------------------------------------------------------------------
 
     def _remember_root(self, chat_id: int, message_id: int, root: int) -> None:
-        with self._roots_lock:
-            self._roots[(chat_id, message_id)] = root
-            self._roots.move_to_end((chat_id, message_id))
-            while len(self._roots) > self._max_roots:
-                self._roots.popitem(last=False)
+        self.state.set_reply_root(chat_id, message_id, root)
 
     def _root_of(self, chat_id: int, message_id: int) -> int:
-        with self._roots_lock:
-            return self._roots.get((chat_id, message_id), message_id)
+        root = self.state.reply_root(chat_id, message_id)
+        return message_id if root is None else root
 
     def thread_key(self, message: Message) -> ThreadKey:
         """The memory key for ``message``: chat (private), chat + topic (forum topic), or chat +
@@ -195,11 +191,45 @@ class TelegramAdapter:
 
     # -- answering -------------------------------------------------------------------------
 
+    async def _claim(self, update: Update) -> tuple[bool, str | None]:
+        """Claim ``update`` in the shared state: ``(answer it?, claim key to finish)``. Waits
+        (without blocking the loop) while another worker's lease lives, up to 3 leases. A state
+        failure answers anyway, unclaimed (a duplicate is better than a lost answer)."""
+        key = f"telegram:{update.get_bot().id}:update:{update.update_id}"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 3 * self.state.lease_s
+        while True:
+            try:
+                got = self.state.claim_event(key)
+            except Exception:  # noqa: BLE001
+                log.warning("telegram update %s: state unavailable, answering without de-duplication",
+                            update.update_id, exc_info=True)
+                return True, None
+            if got is Claim.NEW:
+                return True, key
+            if got is Claim.DONE:
+                log.info("telegram update %s already handled", update.update_id)
+                return False, None
+            if loop.time() >= deadline:
+                log.warning("telegram update %s still being answered elsewhere; left to that worker", update.update_id)
+                return False, None
+            await asyncio.sleep(0.2)
+
     async def _answer(self, update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
-        message = update.effective_message
-        if not self._seen_updates.add_if_new(f"{message.chat_id}:{message.message_id}"):
-            log.info("telegram update %s already handled", update.update_id)
+        proceed, claim = await self._claim(update)
+        if not proceed:
             return
+        try:
+            await self._answer_claimed(update, text)
+        finally:
+            if claim is not None:
+                try:
+                    self.state.finish_event(claim)
+                except Exception:  # noqa: BLE001 - the lease expires by itself
+                    log.exception("telegram update %s: could not be marked handled", update.update_id)
+
+    async def _answer_claimed(self, update: Update, text: str) -> None:
+        message = update.effective_message
         key = self.thread_key(message)
         if key.thread and message.chat.type != ChatType.PRIVATE and not message.is_topic_message:
             self._remember_root(message.chat_id, message.message_id, int(key.thread))
@@ -272,35 +302,40 @@ def _strip_mention(text: str, username: str) -> str:
 
 
 def install(application: Application, bot, settings: Settings | None = None, group: int = 1,
-            commands: bool = True) -> TelegramAdapter:
+            commands: bool = True, block: bool = False, state: StateStore | None = None) -> TelegramAdapter:
     """Add threadgraph's handlers to an existing PTB ``Application``; returns the adapter.
 
     Handlers go into handler ``group`` (default 1, so a catch-all text handler of the app in
     group 0 does not hide them and vice versa) and run non-blocking (``block=False``), so one
-    slow answer never holds up other updates. ``commands=False`` skips ``/start``, ``/help``
-    (keep the app's own) but still adds ``/ask`` and ``/reset``. ``settings`` defaults to
-    ``bot.settings``."""
-    adapter = TelegramAdapter(bot, settings)
+    slow answer never holds up other updates; ``block=True`` makes
+    ``application.process_update`` return only after the answer is sent (a webhook that
+    acknowledges after answering). ``commands=False`` skips ``/start``, ``/help`` (keep the
+    app's own) but still adds ``/ask`` and ``/reset``. ``settings`` defaults to
+    ``bot.settings``, ``state`` to :func:`~threadgraph.bot.state.open_state` of it."""
+    adapter = TelegramAdapter(bot, settings, state=state)
     handlers = [
-        CommandHandler("ask", adapter.on_ask, block=False),
-        CommandHandler("reset", adapter.on_reset, block=False),
-        MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND, adapter.on_text, block=False),
+        CommandHandler("ask", adapter.on_ask, block=block),
+        CommandHandler("reset", adapter.on_reset, block=block),
+        MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND, adapter.on_text, block=block),
     ]
     if commands:
-        handlers += [CommandHandler("start", adapter.on_start, block=False),
-                     CommandHandler("help", adapter.on_help, block=False)]
+        handlers += [CommandHandler("start", adapter.on_start, block=block),
+                     CommandHandler("help", adapter.on_help, block=block)]
     application.add_handlers(handlers, group=group)
     application.bot_data["threadgraph_adapter"] = adapter
     return adapter
 
 
-def build_application(bot, settings: Settings | None = None, updater: bool = True) -> Application:
+def build_application(bot, settings: Settings | None = None, updater: bool = True,
+                      state: StateStore | None = None) -> Application:
     """A fresh PTB ``Application`` for ``settings.telegram_bot_token`` with threadgraph installed.
 
     Points at ``{settings.telegram_api_url}/bot`` (files at ``.../file/bot``), waits out 429s
-    via ``AIORateLimiter(max_retries=3)``, processes updates concurrently and logs failed
-    updates with their id. ``updater=False`` builds it without an ``Updater`` (webhook served
-    by our own HTTP server). Raises ``ValueError`` when ``TELEGRAM_BOT_TOKEN`` is missing."""
+    via ``AIORateLimiter(max_retries=3)`` (unless ``settings.telegram_rate_limit`` is off),
+    processes updates concurrently and logs failed updates with their id. ``updater=False``
+    builds it without an ``Updater`` for a webhook served by our own HTTP server, with blocking
+    handlers (``process_update`` returns once the answer is sent). Raises ``ValueError`` when
+    ``TELEGRAM_BOT_TOKEN`` is missing."""
     settings = settings or getattr(bot, "settings", None) or Settings()
     if settings.telegram_bot_token is None:
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
@@ -309,11 +344,12 @@ def build_application(bot, settings: Settings | None = None, updater: bool = Tru
                .token(settings.telegram_bot_token.get_secret_value())
                .base_url(f"{root}/bot")
                .base_file_url(f"{root}/file/bot")
-               .rate_limiter(AIORateLimiter(max_retries=3))
                .concurrent_updates(True))
+    if settings.telegram_rate_limit:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
     if not updater:
         builder = builder.updater(None)
     application = builder.build()
-    adapter = install(application, bot, settings)
+    adapter = install(application, bot, settings, block=not updater, state=state)
     application.add_error_handler(adapter.on_error)
     return application
