@@ -40,6 +40,7 @@ class Settings(BaseSettings):
     memory_max_turns: int = Field(10, ge=1)
     context_budget_chars: int = Field(4000, ge=200)
     retrieval_limit: int = Field(8, ge=1, description="Max passages (hits) per answer.")
+    answer_threads: int = Field(0, ge=0, description="Telegram: questions answered at once per process; 0 = 1 without an LLM (CPU-bound), 16 with one.")
 
     # conversation state (bot/state.py): memory, processed events, joined threads, reply roots, votes
     state_url: SecretStr | None = Field(

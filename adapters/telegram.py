@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import html
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from telegram import Message, MessageEntity, Update
 from telegram.constants import ChatAction, ChatType, ParseMode
@@ -87,14 +88,16 @@ class TelegramAdapter:
     """threadgraph's Telegram behaviour; its coroutine methods are PTB handler callbacks.
 
     ``bot`` is a ``ThreadGraphBot`` (``answer(IncomingMessage, retrieval) -> Answer``,
-    ``reset(ThreadKey)``), called in a worker thread. ``state`` (reply-chain roots per
-    ``(chat, message_id)``, handled update ids) defaults to
+    ``reset(ThreadKey)``), called on a private pool of :func:`answer_threads` threads.
+    ``state`` (reply-chain roots per ``(chat, message_id)``, handled update ids) defaults to
     :func:`~threadgraph.bot.state.open_state` of ``settings``."""
 
     def __init__(self, bot, settings: Settings | None = None, state: StateStore | None = None):
         self.bot = bot
         self.settings = settings or getattr(bot, "settings", None) or Settings()
         self.state = state or open_state(self.settings)
+        self._answer_pool = ThreadPoolExecutor(max_workers=answer_threads(self.settings),
+                                               thread_name_prefix="threadgraph-telegram")
 
     # -- thread keys ---------------------------------------------------------------------------
 
@@ -219,16 +222,22 @@ class TelegramAdapter:
         proceed, claim = await self._claim(update)
         if not proceed:
             return
+        unfinished = [claim] if claim is not None else []
         try:
-            await self._answer_claimed(update, text)
+            await self._answer_claimed(update, text, unfinished)
         finally:
-            if claim is not None:
-                try:
-                    self.state.finish_event(claim)
-                except Exception:  # noqa: BLE001 - the lease expires by itself
-                    log.exception("telegram update %s: could not be marked handled", update.update_id)
+            self._finish(update, unfinished)
 
-    async def _answer_claimed(self, update: Update, text: str) -> None:
+    def _finish(self, update: Update, unfinished: list[str]) -> None:
+        """Mark the claimed update handled (once: ``unfinished`` is emptied)."""
+        while unfinished:
+            claim = unfinished.pop()
+            try:
+                self.state.finish_event(claim)
+            except Exception:  # noqa: BLE001 - the lease expires by itself
+                log.exception("telegram update %s: could not be marked handled", update.update_id)
+
+    async def _answer_claimed(self, update: Update, text: str, unfinished: list[str]) -> None:
         message = update.effective_message
         key = self.thread_key(message)
         if key.thread and message.chat.type != ChatType.PRIVATE and not message.is_topic_message:
@@ -242,7 +251,7 @@ class TelegramAdapter:
             if not incoming.text:
                 chunks = [_esc(render.HELP_TEXT)]
             else:
-                answer = await asyncio.to_thread(self.bot.answer, incoming)
+                answer = await asyncio.get_running_loop().run_in_executor(self._answer_pool, self.bot.answer, incoming)
                 chunks = render_html(answer)
         except Exception:  # noqa: BLE001
             log.exception("telegram update %s (thread %s) failed in the core", update.update_id, key.key())
@@ -251,15 +260,23 @@ class TelegramAdapter:
             typing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await typing
+        sent_ids: list[int] = []
         try:
             for chunk in chunks:
                 sent = await self._send(message, chunk, update)
-                if sent is not None and key.thread and not message.is_topic_message \
-                        and message.chat.type != ChatType.PRIVATE:
-                    self._remember_root(message.chat_id, sent.message_id, int(key.thread))
+                if sent is not None:
+                    sent_ids.append(sent.message_id)
         except Exception:  # noqa: BLE001
             log.exception("telegram update %s (thread %s): reply could not be delivered", update.update_id,
                           key.key())
+        # handled as soon as the reply is out: a worker dying now must not have it answered again
+        self._finish(update, unfinished)
+        if key.thread and not message.is_topic_message and message.chat.type != ChatType.PRIVATE:
+            try:
+                for mid in sent_ids:
+                    self._remember_root(message.chat_id, mid, int(key.thread))
+            except Exception:  # noqa: BLE001 - a reply to this answer then starts a new thread
+                log.exception("telegram update %s: reply roots could not be stored", update.update_id)
 
     async def _typing_once(self, message: Message) -> None:
         try:
@@ -293,6 +310,13 @@ class TelegramAdapter:
                 log.warning("telegram update %s: flood limit, retrying in %.1f s", update.update_id, delay)
                 await asyncio.sleep(delay + 0.1)
         return None
+
+
+def answer_threads(settings: Settings) -> int:
+    """Threads answering at once in one process: ``settings.answer_threads``, or when 0, 1 without
+    an LLM (answers are CPU-bound and the GIL runs one at a time: more threads only add switching
+    and delay the event loop, e.g. recording a sent reply) and 16 with one (answers wait on it)."""
+    return settings.answer_threads or (16 if settings.llm_enabled else 1)
 
 
 def _strip_mention(text: str, username: str) -> str:

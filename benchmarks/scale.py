@@ -206,6 +206,9 @@ class Worker:
         raise RuntimeError(f"worker {self.index} did not start: {self.log.read_text()[-2000:]}")
 
     def cpu_s(self) -> float:
+        """CPU seconds used so far (the last reading before a kill, once killed)."""
+        if self.proc.poll() is not None:
+            return getattr(self, "_last_cpu", 0.0)
         return _proc_cpu(self.proc.pid)
 
     def rss_mb(self) -> float:
@@ -218,6 +221,7 @@ class Worker:
         return 0.0
 
     def kill(self) -> None:
+        self._last_cpu = _proc_cpu(self.proc.pid)
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
 
@@ -263,6 +267,7 @@ class Turn:
     message_id: int
     t0: float = 0.0
     t_reply: float | None = None
+    t_ack: float | None = None
     attempts: int = 0
     worker: int | None = None
     texts: list[str] = field(default_factory=list)
@@ -353,6 +358,7 @@ class Driver:
             turns_out.append(t)
             update = _update(next(self.update_ids), conv, k, reply_to)
             t.attempts, t.worker, status = await self.deliver(update, prev_worker if k else None)
+            t.t_ack = time.monotonic()
             got = self.api.replies.get((conv.chat, k + 1))
             if got:
                 t.texts = [x[0] for x in got]
@@ -407,7 +413,8 @@ def check(turns: list[Turn], convs: list[Conversation], reference: dict | None) 
     expected = sum(len(c.turns) for c in convs)
     answered = [t for t in turns if t.texts]
     lost = expected - len(answered)
-    dups = sum(1 for t in answered if len(t.texts) != len(set(t.texts)))
+    dup_turns = [t for t in answered if len(t.texts) != len(set(t.texts))]
+    dups = len(dup_turns)
     follow = [t for t in answered if t.k > 0]
     resolved = sum(1 for t in follow if convs[t.conv].recipe in _visible("\n".join(t.texts)))
     by_key = {(t.conv, t.k): t for t in turns}
@@ -419,10 +426,23 @@ def check(turns: list[Turn], convs: list[Conversation], reference: dict | None) 
            "follow_ups_resolved": resolved, "follow_ups_on_another_worker": elsewhere,
            "redelivered_after_ack": sum(t.redelivered for t in turns),
            "delivered_more_than_once": sum(1 for t in turns if t.attempts > 1)}
+    if dup_turns:
+        out["duplicates_detail"] = [{"conv": t.conv, "turn": t.k, "attempts": t.attempts, "worker": t.worker,
+                                     "redelivered_after_ack": t.redelivered, "replies": len(t.texts)} for t in dup_turns]
     if reference is not None:
         same = sum(1 for t in answered if reference.get((t.conv, t.k)) == t.texts)
         out["replies_identical_to_1_worker"] = same
     return out
+
+
+def reply_to_ack(turns: list[Turn]) -> dict:
+    """Time from the reply reaching the platform to the webhook's acknowledgement reaching it:
+    an upper bound of the window in which a killed worker has answered but not recorded it."""
+    ms = np.array([(t.t_ack - t.t_reply) * 1000 for t in turns if t.t_reply and t.t_ack and t.attempts == 1])
+    if not len(ms):
+        return {}
+    return {"p50_ms": round(float(np.percentile(ms, 50)), 1), "p95_ms": round(float(np.percentile(ms, 95)), 1),
+            "max_ms": round(float(ms.max()), 1)}
 
 
 def latency(turns: list[Turn]) -> dict:
@@ -472,9 +492,7 @@ async def phase(name: str, n_workers: int, convs: list[Conversation], args, env_
         mem0 = int(redis_client.info("memory")["used_memory"])
         t_start = time.monotonic()
         turns, wall = await run_conversations(driver, convs, args.concurrency, on_done)
-        cpu1 = {"workers": sum(w.cpu_s() for w in workers if w.proc.poll() is None) +
-                sum(cpu0["workers"] / n_workers for w in workers if w.proc.poll() is not None),
-                "driver_front_fake": sum(os.times()[:2]), "redis": _proc_cpu(args.redis_pid)}
+        cpu1 = {"workers": sum(w.cpu_s() for w in workers), "driver_front_fake": sum(os.times()[:2]), "redis": _proc_cpu(args.redis_pid)}
         cmds = int(redis_client.info("stats")["total_commands_processed"]) - cmds0
         mem = int(redis_client.info("memory")["used_memory"]) - mem0
         answered = sum(1 for t in turns if t.texts)
@@ -486,6 +504,7 @@ async def phase(name: str, n_workers: int, convs: list[Conversation], args, env_
             "wall_s": round(wall, 2),
             "answers_per_s": round(answered / wall, 1),
             "latency": latency(turns),
+            "reply_to_ack": reply_to_ack(turns),
             "cpu_s_per_answer": {k: round((cpu1[k] - cpu0[k]) / max(answered, 1) * 1000, 2) for k in cpu0},
             "cpu_unit": "ms of CPU per answer",
             "worker_rss_mb": [w.rss_mb() for w in workers if w.proc.poll() is None],
@@ -583,6 +602,21 @@ async def main_async(args) -> dict:
                 results["phases"][name] = r
                 print(json.dumps({k: v for k, v in r.items() if k != "check"}, ensure_ascii=False), flush=True)
                 print("  check:", json.dumps(r["check"]), flush=True)
+            # extra interleaved 1-worker / 2-worker rounds: the ratio under a changing background load
+            sub = convs[: args.round_conversations]
+            for rnd in range(args.rounds):
+                pair = {}
+                for n in (1, 2):
+                    r = await phase(f"round{rnd}-{n}", n, sub, args, env_base, workdir, front, api, session, rc, None,
+                                    burst=False)
+                    r.pop("_replies")
+                    pair[n] = {k: r[k] for k in ("answers", "answers_per_s", "wall_s", "cpu_s_per_answer",
+                                                  "loadavg_before", "loadavg_after")}
+                    pair[n]["lost"], pair[n]["duplicates"] = r["check"]["lost_replies"], r["check"]["duplicate_replies"]
+                pair["ratio_2_to_1"] = round(pair[2]["answers_per_s"] / pair[1]["answers_per_s"], 2)
+                results.setdefault("rounds", []).append(pair)
+                print(f"round {rnd}: 1 worker {pair[1]['answers_per_s']}/s, 2 workers {pair[2]['answers_per_s']}/s, "
+                      f"ratio {pair['ratio_2_to_1']} (load {pair[2]['loadavg_after'][0]})", flush=True)
         finally:
             await session.close()
             await front.session.close()
@@ -610,8 +644,14 @@ def summarize(results: dict) -> dict:
         if "1_worker" in p:
             s["kill_run"]["follow_ups_resolved_1_worker"] = p["1_worker"]["check"]["follow_ups_resolved"]
             s["kill_run"]["replies_identical_to_1_worker"] = c.get("replies_identical_to_1_worker")
-    lost = sum(ph["check"]["lost_replies"] + ph.get("burst", {}).get("check", {}).get("lost_replies", 0) for ph in p.values())
-    dup = sum(ph["check"]["duplicate_replies"] + ph.get("burst", {}).get("check", {}).get("duplicate_replies", 0)
+    if results.get("rounds"):
+        ratios = [r["ratio_2_to_1"] for r in results["rounds"]]
+        s["round_ratios_2_to_1"] = ratios
+        s["round_ratio_median"] = float(np.median(ratios))
+    lost = sum(r[n]["lost"] for r in results.get("rounds", []) for n in (1, 2))
+    dup = sum(r[n]["duplicates"] for r in results.get("rounds", []) for n in (1, 2))
+    lost += sum(ph["check"]["lost_replies"] + ph.get("burst", {}).get("check", {}).get("lost_replies", 0) for ph in p.values())
+    dup += sum(ph["check"]["duplicate_replies"] + ph.get("burst", {}).get("check", {}).get("duplicate_replies", 0)
               for ph in p.values())
     s["lost_replies_all_phases"], s["duplicate_replies_all_phases"] = lost, dup
     return s
@@ -626,6 +666,8 @@ def main() -> int:
     ap.add_argument("--duplicate-rate", type=float, default=0.05)
     ap.add_argument("--kill-at", type=float, default=0.4, help="fraction of conversations done when worker 1 is killed")
     ap.add_argument("--phases", default="1,2,3", help="worker counts to run: 1, 2 and/or 3 (3 = the kill run)")
+    ap.add_argument("--rounds", type=int, default=0, help="extra interleaved 1-worker/2-worker throughput rounds")
+    ap.add_argument("--round-conversations", type=int, default=300)
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--rebuild", action="store_true", help="re-ingest the KB")
     ap.add_argument("--max-minutes", type=float, default=30.0)
