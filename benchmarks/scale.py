@@ -470,8 +470,9 @@ async def phase(name: str, n_workers: int, convs: list[Conversation], args, env_
         front.failed = 0
         api.reset()
         driver = Driver(front, api, session)
-        # warm-up: a few conversations per worker on chats of their own (not counted)
-        warm = [Conversation(chat=-9_000_000 - i, recipe=c.recipe, turns=c.turns) for i, c in enumerate(convs[: 6 * n_workers])]
+        # warm-up: conversations on chats of their own (not counted), ~50 answers per worker
+        warm = [Conversation(chat=-9_000_000 - i, recipe=c.recipe, turns=c.turns)
+                for i, c in enumerate(convs[-20 * n_workers:])]
         await run_conversations(driver, warm, concurrency=2 * n_workers)
         api.reset()
         driver.update_ids = itertools.count(1_000_000)
