@@ -9,7 +9,10 @@ Phases (each with its own Redis key prefix, the same conversations and chat ids)
    ``--concurrency`` in flight, then the latency of a burst of ``--burst`` conversations
    released at once;
 2. **2 workers** — the same, for the 1→2 worker throughput ratio on this machine;
-3. **3 workers, one killed** — the conversations again, follow-ups routed to another worker
+3. **alternating windows** — two warm workers, the front switching every ``--window-s`` seconds
+   between worker 0 alone and both: the 1→2 worker ratio with the background load of a shared
+   machine cancelled out window by window (the phases above run minutes apart);
+4. **3 workers, one killed** — the conversations again, follow-ups routed to another worker
    than the previous turn's (the front honours ``X-Avoid-Worker``), ``--duplicate-rate`` of the
    deliveries re-delivered to another worker after their acknowledgement, and worker 1
    SIGKILLed once ``--kill-at`` of the conversations are done: its in-flight deliveries fail at
@@ -26,7 +29,7 @@ The KB is built once with the bundled corpora (``threadgraph ingest corpora/``) 
 ``e5``: multilingual-e5-small int8). Writes ``benchmarks/results/scale.json``.
 
 Usage: ``python benchmarks/scale.py [--model tiny|e5] [--conversations 1000] [--concurrency 32]
-[--burst 200] [--phases 1,2,3]``. Exit 1 when a reply was lost or duplicated.
+[--burst 200] [--phases 1,2,3] [--windows 4 --window-s 15]``. Exit 1 when a reply was lost or duplicated.
 """
 
 from __future__ import annotations
@@ -542,6 +545,65 @@ async def phase(name: str, n_workers: int, convs: list[Conversation], args, env_
             w.stop()
 
 
+async def alternating(convs: list[Conversation], args, env_base: dict, workdir: Path, front: Front,
+                      api: FakeBotAPI, session: aiohttp.ClientSession) -> dict:
+    """The 1→2 worker ratio on a machine whose background load drifts: two warm workers, a
+    closed loop of ``--concurrency`` conversations, and the front alternating every
+    ``--window-s`` seconds between worker 0 alone and both. Answers are counted per window
+    (its first 2 s skipped: work routed before the switch drains); each 2-worker window is
+    compared with the mean of the 1-worker windows around it."""
+    env = {**env_base, "THREADGRAPH_STATE_KEY_PREFIX": f"bench-alt-{int(time.time())}:"}
+    workers = [Worker(i, env, workdir) for i in range(2)]
+    settle = 2.0
+    try:
+        await asyncio.gather(*(w.ready(session) for w in workers))
+        urls = [w.url for w in workers]
+        front.backends, front.failed = urls, 0
+        front.dead_until.clear()
+        api.reset()
+        driver = Driver(front, api, session)
+        warm = [Conversation(chat=-8_000_000 - i, recipe=c.recipe, turns=c.turns) for i, c in enumerate(convs[-40:])]
+        await run_conversations(driver, warm, concurrency=4)
+        api.reset()
+        turns: list[Turn] = []
+        stop = asyncio.Event()
+        counter = itertools.count()
+
+        async def pump() -> None:
+            while not stop.is_set():
+                n = next(counter)
+                c = convs[n % len(convs)]
+                await driver.run(n, Conversation(chat=-7_000_000 - n, recipe=c.recipe, turns=c.turns), turns)
+
+        pumps = [asyncio.create_task(pump()) for _ in range(args.concurrency)]
+        windows = []
+        for w in range(2 * args.windows + 1):
+            n = 1 if w % 2 == 0 else 2
+            front.backends = urls[:n]
+            t0, load = time.monotonic(), os.getloadavg()[0]
+            await asyncio.sleep(args.window_s)
+            t1 = time.monotonic()
+            got = sum(1 for t in turns if t.t_reply is not None and t0 + settle <= t.t_reply < t1)
+            windows.append({"workers": n, "answers_per_s": round(got / (t1 - t0 - settle), 1),
+                            "loadavg": round(load, 2)})
+        stop.set()
+        await asyncio.gather(*pumps)
+        ratios = []
+        for i in range(1, len(windows) - 1, 2):
+            around = (windows[i - 1]["answers_per_s"] + windows[i + 1]["answers_per_s"]) / 2
+            ratios.append(round(windows[i]["answers_per_s"] / around, 2))
+        lost = sum(1 for t in turns if not t.texts)
+        dups = sum(1 for t in turns if t.texts and len(t.texts) != len(set(t.texts)))
+        return {"window_s": args.window_s, "concurrency": args.concurrency, "windows": windows,
+                "ratios_2_to_1": ratios, "ratio_median": round(float(np.median(ratios)), 2),
+                "median_1_worker": float(np.median([w["answers_per_s"] for w in windows if w["workers"] == 1])),
+                "median_2_workers": float(np.median([w["answers_per_s"] for w in windows if w["workers"] == 2])),
+                "check": {"answers": len(turns) - lost, "lost_replies": lost, "duplicate_replies": dups}}
+    finally:
+        for w in workers:
+            w.stop()
+
+
 def ensure_kb(model: str, rebuild: bool) -> tuple[Path, dict]:
     """The bench KB of the bundled corpora for ``model``; returns (data dir, model env)."""
     data = C.bench_dir() / f"scale-{model}"
@@ -603,21 +665,12 @@ async def main_async(args) -> dict:
                 results["phases"][name] = r
                 print(json.dumps({k: v for k, v in r.items() if k != "check"}, ensure_ascii=False), flush=True)
                 print("  check:", json.dumps(r["check"]), flush=True)
-            # extra interleaved 1-worker / 2-worker rounds: the ratio under a changing background load
-            sub = convs[: args.round_conversations]
-            for rnd in range(args.rounds):
-                pair = {}
-                for n in (1, 2):
-                    r = await phase(f"round{rnd}-{n}", n, sub, args, env_base, workdir, front, api, session, rc, None,
-                                    burst=False)
-                    r.pop("_replies")
-                    pair[n] = {k: r[k] for k in ("answers", "answers_per_s", "wall_s", "cpu_s_per_answer",
-                                                  "loadavg_before", "loadavg_after")}
-                    pair[n]["lost"], pair[n]["duplicates"] = r["check"]["lost_replies"], r["check"]["duplicate_replies"]
-                pair["ratio_2_to_1"] = round(pair[2]["answers_per_s"] / pair[1]["answers_per_s"], 2)
-                results.setdefault("rounds", []).append(pair)
-                print(f"round {rnd}: 1 worker {pair[1]['answers_per_s']}/s, 2 workers {pair[2]['answers_per_s']}/s, "
-                      f"ratio {pair['ratio_2_to_1']} (load {pair[2]['loadavg_after'][0]})", flush=True)
+            if args.windows:
+                print(f"alternating 1/2-worker windows: {args.windows} pairs of {args.window_s:.0f} s, load "
+                      f"{os.getloadavg()[0]:.2f} …", flush=True)
+                alt = await alternating(convs, args, env_base, workdir, front, api, session)
+                results["alternating"] = alt
+                print(json.dumps({k: v for k, v in alt.items() if k != "windows"}), flush=True)
         finally:
             await session.close()
             await front.session.close()
@@ -645,12 +698,12 @@ def summarize(results: dict) -> dict:
         if "1_worker" in p:
             s["kill_run"]["follow_ups_resolved_1_worker"] = p["1_worker"]["check"]["follow_ups_resolved"]
             s["kill_run"]["replies_identical_to_1_worker"] = c.get("replies_identical_to_1_worker")
-    if results.get("rounds"):
-        ratios = [r["ratio_2_to_1"] for r in results["rounds"]]
-        s["round_ratios_2_to_1"] = ratios
-        s["round_ratio_median"] = float(np.median(ratios))
-    lost = sum(r[n]["lost"] for r in results.get("rounds", []) for n in (1, 2))
-    dup = sum(r[n]["duplicates"] for r in results.get("rounds", []) for n in (1, 2))
+    alt = results.get("alternating")
+    if alt:
+        s["alternating_ratio_2_to_1_median"] = alt["ratio_median"]
+        s["alternating_answers_per_s"] = {"1_worker": alt["median_1_worker"], "2_workers": alt["median_2_workers"]}
+    lost = alt["check"]["lost_replies"] if alt else 0
+    dup = alt["check"]["duplicate_replies"] if alt else 0
     lost += sum(ph["check"]["lost_replies"] + ph.get("burst", {}).get("check", {}).get("lost_replies", 0) for ph in p.values())
     dup += sum(ph["check"]["duplicate_replies"] + ph.get("burst", {}).get("check", {}).get("duplicate_replies", 0)
               for ph in p.values())
@@ -667,8 +720,9 @@ def main() -> int:
     ap.add_argument("--duplicate-rate", type=float, default=0.05)
     ap.add_argument("--kill-at", type=float, default=0.4, help="fraction of conversations done when worker 1 is killed")
     ap.add_argument("--phases", default="1,2,3", help="worker counts to run: 1, 2 and/or 3 (3 = the kill run)")
-    ap.add_argument("--rounds", type=int, default=0, help="extra interleaved 1-worker/2-worker throughput rounds")
-    ap.add_argument("--round-conversations", type=int, default=300)
+    ap.add_argument("--windows", type=int, default=4,
+                    help="pairs of alternating 1-worker / 2-worker throughput windows (0: none)")
+    ap.add_argument("--window-s", type=float, default=15.0)
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--rebuild", action="store_true", help="re-ingest the KB")
     ap.add_argument("--max-minutes", type=float, default=30.0)
