@@ -9,14 +9,14 @@ Phases (each with its own Redis key prefix, the same conversations and chat ids)
    ``--concurrency`` in flight, then the latency of a burst of ``--burst`` conversations
    released at once;
 2. **2 workers** — the same, for the 1→2 worker throughput ratio on this machine;
-3. **alternating windows** — two warm workers, the front switching every ``--window-s`` seconds
-   between worker 0 alone and both: the 1→2 worker ratio with the background load of a shared
-   machine cancelled out window by window (the phases above run minutes apart);
-4. **3 workers, one killed** — the conversations again, follow-ups routed to another worker
+3. **3 workers, one killed** — the conversations again, follow-ups routed to another worker
    than the previous turn's (the front honours ``X-Avoid-Worker``), ``--duplicate-rate`` of the
    deliveries re-delivered to another worker after their acknowledgement, and worker 1
    SIGKILLed once ``--kill-at`` of the conversations are done: its in-flight deliveries fail at
-   the front (502) and the fake platform re-delivers them.
+   the front (502) and the fake platform re-delivers them;
+4. **alternating windows** — two warm workers, the front switching every ``--window-s`` seconds
+   between worker 0 alone and both: the 1→2 worker ratio with the background load of a shared
+   machine cancelled out window by window (the phases above run minutes apart).
 
 Checked per phase: lost replies (a turn without an answer), duplicate replies (an answer sent
 twice for one message), follow-ups resolved (the reply names the turn-1 recipe, which only the
