@@ -79,10 +79,12 @@ class Plan:
 
     @property
     def needs_http(self) -> bool:
+        """True when this process serves an HTTP endpoint (Slack Events API or Telegram webhook)."""
         return self.slack == "http" or self.telegram == "webhook"
 
     @property
     def empty(self) -> bool:
+        """True when there is nothing to serve."""
         return self.slack is None and self.telegram is None
 
 

@@ -83,13 +83,16 @@ class FakeBotAPI:
 
     @property
     def root(self) -> str:
+        """``http://127.0.0.1:PORT``: the workers' ``THREADGRAPH_TELEGRAM_API_URL``."""
         return f"http://127.0.0.1:{self.port}"
 
     def reset(self) -> None:
+        """Forget the recorded replies and call counts."""
         self.replies.clear()
         self.calls.clear()
 
     async def handle(self, request: web.Request) -> web.Response:
+        """One Bot API call (form-encoded with JSON values, or JSON)."""
         method = request.match_info["method"]
         self.calls[method] = self.calls.get(method, 0) + 1
         if request.content_type == "application/json":
@@ -115,6 +118,7 @@ class FakeBotAPI:
         return web.json_response({"ok": True, "result": True})
 
     async def start(self) -> web.AppRunner:
+        """Serve on ``port``; returns the runner to clean up."""
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self.handle)
         runner = web.AppRunner(app, access_log=None)
@@ -141,6 +145,8 @@ class Front:
         self.failed = 0
 
     def pick(self, avoid: int | None) -> int | None:
+        """The next live worker index in round-robin order, not ``avoid`` when another is alive; None when
+        none is alive."""
         now = time.monotonic()
         alive = [i for i in range(len(self.backends)) if self.dead_until.get(i, 0) <= now]
         if not alive:
@@ -149,6 +155,7 @@ class Front:
         return choices[next(self.rr) % len(choices)]
 
     async def handle(self, request: web.Request) -> web.Response:
+        """Proxy one POST to the picked worker."""
         avoid = request.headers.get("X-Avoid-Worker")
         i = self.pick(int(avoid) if avoid not in (None, "") else None)
         if i is None:
@@ -165,6 +172,7 @@ class Front:
             return web.Response(status=502, text="worker failed", headers={"X-Worker": str(i)})
 
     async def start(self) -> web.AppRunner:
+        """Serve on ``port``; returns the runner to clean up."""
         self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=120),
                                              connector=aiohttp.TCPConnector(limit=0))
         app = web.Application()
@@ -192,9 +200,12 @@ class Worker:
 
     @property
     def url(self) -> str:
+        """``http://127.0.0.1:PORT`` of this worker."""
         return f"http://127.0.0.1:{self.port}"
 
     async def ready(self, session: aiohttp.ClientSession, timeout: float = 120) -> None:
+        """Wait until ``/status`` names a KB build; raises RuntimeError when the worker exits or ``timeout``
+        s pass."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -215,6 +226,7 @@ class Worker:
         return _proc_cpu(self.proc.pid)
 
     def rss_mb(self) -> float:
+        """Resident memory in MiB (0 when gone)."""
         try:
             for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -224,11 +236,13 @@ class Worker:
         return 0.0
 
     def kill(self) -> None:
+        """SIGKILL (no drain), after a last CPU reading."""
         self._last_cpu = _proc_cpu(self.proc.pid)
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
 
     def stop(self) -> int:
+        """SIGTERM, wait up to 60 s (then SIGKILL); returns the exit status."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -264,6 +278,8 @@ class Conversation:
 
 @dataclass
 class Turn:
+    """One delivered question: times are ``time.monotonic()`` seconds (first POST, reply at the fake,
+    acknowledgement); ``texts`` the reply messages sent for it."""
     conv: int
     k: int
     chat: int
@@ -355,6 +371,8 @@ class Driver:
             await asyncio.sleep(REDELIVER_AFTER_S)
 
     async def run(self, conv_index: int, conv: Conversation, turns_out: list[Turn]) -> None:
+        """Run ``conv`` turn by turn (each a reply to the bot's previous answer), appending a :class:`Turn`
+        per turn to ``turns_out``; stops at a lost turn."""
         reply_to, prev_worker = None, None
         for k in range(len(conv.turns)):
             t = Turn(conv=conv_index, k=k, chat=conv.chat, message_id=k + 1, t0=time.monotonic())
@@ -449,6 +467,7 @@ def reply_to_ack(turns: list[Turn]) -> dict:
 
 
 def latency(turns: list[Turn]) -> dict:
+    """p50/p95/max in ms from first POST to the reply reaching the fake Bot API."""
     ms = np.array([(t.t_reply - t.t0) * 1000 for t in turns if t.t_reply is not None])
     if not len(ms):
         return {}
@@ -463,6 +482,9 @@ def latency(turns: list[Turn]) -> dict:
 async def phase(name: str, n_workers: int, convs: list[Conversation], args, env_base: dict, workdir: Path,
                 front: Front, api: FakeBotAPI, session: aiohttp.ClientSession, redis_client, reference,
                 kill: bool = False, burst: bool = True) -> dict:
+    """Run ``convs`` on ``n_workers`` fresh workers (own Redis prefix) after a warm-up; with ``kill`` worker
+    1 is SIGKILLed mid-run and deliveries are duplicated at ``--duplicate-rate``; then the burst. Returns the
+    phase's figures and checks."""
     prefix = f"bench-{name}-{int(time.time())}:"
     env = {**env_base, "THREADGRAPH_STATE_KEY_PREFIX": prefix}
     workers = [Worker(i, env, workdir) for i in range(n_workers)]
@@ -624,6 +646,8 @@ def ensure_kb(model: str, rebuild: bool) -> tuple[Path, dict]:
 
 
 async def main_async(args) -> dict:
+    """Build the KB if needed, start Redis, the fake Bot API and the front, run the phases; returns the
+    results dict."""
     data, menv = ensure_kb(args.model, args.rebuild)
     from threadgraph.knowledge.kb import current_build
 
@@ -680,6 +704,8 @@ async def main_async(args) -> dict:
 
 
 def summarize(results: dict) -> dict:
+    """The headline figures of ``results``: throughputs and ratio, burst p95s, the kill run's checks,
+    lost/duplicate totals."""
     p = results["phases"]
     s: dict = {}
     if "1_worker" in p and "2_workers" in p:
@@ -712,6 +738,7 @@ def summarize(results: dict) -> dict:
 
 
 def main() -> int:
+    """CLI entry point; exit status 1 when a reply was lost or duplicated."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", choices=("tiny", "e5"), default="tiny")
     ap.add_argument("--conversations", type=int, default=1000)

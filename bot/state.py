@@ -75,17 +75,27 @@ class StateUnavailable(RuntimeError):
 class MemoryStore(Protocol):
     """Thread memory as the core uses it (:class:`~threadgraph.bot.memory.ThreadMemory` shape)."""
 
-    def load(self, key: str) -> ThreadState: ...
-    def save(self, key: str, state: ThreadState) -> None: ...
-    def reset(self, key: str) -> bool: ...
+    def load(self, key: str) -> ThreadState:
+        """The state of thread ``key`` (empty when unknown or expired)."""
+
+    def save(self, key: str, state: ThreadState) -> None:
+        """Store ``state`` for ``key`` (turns trimmed)."""
+
+    def reset(self, key: str) -> bool:
+        """Forget ``key``; True when something was removed."""
 
 
 class VoteStore(Protocol):
     """Feedback as the adapters use it (:class:`~threadgraph.bot.feedback.FeedbackStore` shape)."""
 
-    def record_answer(self, answer: Answer, thread: ThreadKey) -> str: ...
-    def vote(self, answer_id: str, vote: int, user: str, thread: ThreadKey | str | None = None) -> bool: ...
-    def votes(self) -> list[dict]: ...
+    def record_answer(self, answer: Answer, thread: ThreadKey) -> str:
+        """Remember a sent answer; returns its new ``answer_id`` (32 hex chars)."""
+
+    def vote(self, answer_id: str, vote: int, user: str, thread: ThreadKey | str | None = None) -> bool:
+        """Store a ±1 vote; False when the answer is unknown, ``ValueError`` for another value."""
+
+    def votes(self) -> list[dict]:
+        """All votes, oldest first."""
 
 
 def redact_url(url: str) -> str:
@@ -308,10 +318,12 @@ class SQLiteState(StateStore):
 
     @property
     def memory(self) -> ThreadMemory:
+        """The :class:`~threadgraph.bot.memory.ThreadMemory` in ``memory.sqlite``."""
         return self._memory
 
     @property
     def feedback(self) -> FeedbackStore:
+        """The :class:`~threadgraph.bot.feedback.FeedbackStore` in ``feedback.sqlite`` (opened on first use)."""
         if self._feedback is None:
             with self._feedback_lock:
                 if self._feedback is None:
@@ -379,35 +391,42 @@ class SQLiteState(StateStore):
 
     # joined threads
     def join_thread(self, key: str) -> None:
+        """See :meth:`StateStore.join_thread`."""
         self._write(lambda conn, now: conn.execute(
             "INSERT OR REPLACE INTO joined(key, expires) VALUES (?, ?)", (key, now + self.memory_ttl_s)))
 
     def is_joined(self, key: str) -> bool:
+        """See :meth:`StateStore.is_joined`."""
         row = self._conn().execute("SELECT expires FROM joined WHERE key = ?", (key,)).fetchone()
         return row is not None and row[0] > time.time()
 
     # reply roots
     def set_reply_root(self, chat: int | str, message_id: int, root: int) -> None:
+        """See :meth:`StateStore.set_reply_root`."""
         self._write(lambda conn, now: conn.execute(
             "INSERT OR REPLACE INTO roots(chat, message, root, expires) VALUES (?, ?, ?, ?)",
             (str(chat), int(message_id), int(root), now + self.memory_ttl_s)))
 
     def reply_root(self, chat: int | str, message_id: int) -> int | None:
+        """See :meth:`StateStore.reply_root`."""
         row = self._conn().execute("SELECT root, expires FROM roots WHERE chat = ? AND message = ?",
                                    (str(chat), int(message_id))).fetchone()
         return int(row[0]) if row is not None and row[1] > time.time() else None
 
     # lifecycle
     def ping(self) -> None:
+        """See :meth:`StateStore.ping`."""
         try:
             self._conn().execute("SELECT 1").fetchone()
         except sqlite3.Error as exc:
             raise StateUnavailable(f"state database {self.path}: {exc}") from exc
 
     def describe(self) -> str:
+        """See :meth:`StateStore.describe`."""
         return f"sqlite {self.data_dir}"
 
     def close(self) -> None:
+        """See :meth:`StateStore.close`."""
         super().close()
         if self._feedback is not None:
             self._feedback.close()
@@ -530,10 +549,12 @@ class RedisState(StateStore):
 
     @property
     def memory(self) -> RedisMemory:
+        """The :class:`RedisMemory` (``{prefix}thread:*`` keys)."""
         return self._memory
 
     @property
     def feedback(self) -> RedisFeedback:
+        """The :class:`RedisFeedback` (``{prefix}answer:*`` keys and the ``votes`` hash)."""
         return self._feedback
 
     def _ek(self, key: str) -> str:
@@ -571,30 +592,37 @@ class RedisState(StateStore):
 
     # joined threads
     def join_thread(self, key: str) -> None:
+        """See :meth:`StateStore.join_thread`."""
         self._r.set(f"{self.prefix}joined:{key}", "1", px=_ms(self.memory_ttl_s))
 
     def is_joined(self, key: str) -> bool:
+        """See :meth:`StateStore.is_joined`."""
         return bool(self._r.exists(f"{self.prefix}joined:{key}"))
 
     # reply roots
     def set_reply_root(self, chat: int | str, message_id: int, root: int) -> None:
+        """See :meth:`StateStore.set_reply_root`."""
         self._r.set(f"{self.prefix}root:{chat}:{int(message_id)}", str(int(root)), px=_ms(self.memory_ttl_s))
 
     def reply_root(self, chat: int | str, message_id: int) -> int | None:
+        """See :meth:`StateStore.reply_root`."""
         got = self._r.get(f"{self.prefix}root:{chat}:{int(message_id)}")
         return int(got) if got is not None else None
 
     # lifecycle
     def ping(self) -> None:
+        """See :meth:`StateStore.ping`."""
         try:
             self._r.ping()
         except self._errors as exc:
             raise StateUnavailable(f"Redis at {self._url_safe} does not answer: {type(exc).__name__}") from None
 
     def describe(self) -> str:
+        """See :meth:`StateStore.describe`."""
         return f"redis {self._url_safe} prefix={self.prefix}"
 
     def close(self) -> None:
+        """See :meth:`StateStore.close`."""
         super().close()
         try:
             self._r.close()

@@ -51,10 +51,12 @@ class RedisServer:
 
     @property
     def url(self) -> str:
+        """``redis://[:password@]127.0.0.1:PORT/0``."""
         auth = f":{self.password}@" if self.password else ""
         return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     def start(self) -> "RedisServer":
+        """Start the server and wait until it answers PING; returns self."""
         cmd = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                "--daemonize", "no", "--loglevel", "warning"]
         if self.password:
@@ -77,6 +79,7 @@ class RedisServer:
                 time.sleep(0.05)
 
     def stop(self) -> None:
+        """SIGTERM, then SIGKILL after 10 s."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:

@@ -39,6 +39,7 @@ class Backend:
         self.prefix = f"t{next(_prefixes)}-{os.getpid()}:"
 
     def settings(self, data_dir, **kw):
+        """Test-model settings for ``data_dir`` with this backend's state URL and key prefix."""
         from conftest import tiny_settings
 
         if self.url:
