@@ -30,8 +30,8 @@ every ``lease_s / 3`` seconds by a background thread while the process lives),
 :attr:`Claim.BUSY` to others while the lease lives, and :attr:`Claim.DONE` after
 :meth:`~StateStore.finish_event`. When the holder dies (SIGKILL, machine loss) its lease
 expires within ``lease_s`` seconds and a re-delivery of the event is claimed anew, so the
-event is answered once — or, when the holder died between sending its reply and
-``finish_event`` (microseconds), twice.
+event is answered once — or, when the holder died between its reply reaching the platform and
+``finish_event`` (milliseconds), twice.
 """
 
 from __future__ import annotations
