@@ -567,6 +567,29 @@ async def phase(name: str, n_workers: int, convs: list[Conversation], args, env_
             w.stop()
 
 
+_SPIN = ("import sys, time\nend = time.monotonic() + float(sys.argv[1]); n = 0\n"
+         "while time.monotonic() < end:\n    for _ in range(10000): n += 1\nprint(n)")
+
+
+def _spin(procs: int, seconds: float) -> int:
+    ps = [subprocess.Popen([sys.executable, "-c", _SPIN, str(seconds)], stdout=subprocess.PIPE, text=True)
+          for _ in range(procs)]
+    return sum(int(p.communicate()[0]) for p in ps)
+
+
+def machine_control(pairs: int = 3, seconds: float = 4.0) -> dict:
+    """What this machine gives two CPU-bound processes compared with one, right now: pure-Python
+    loops, 1 process then 2 at once, ``pairs`` times. On a quiet 2-core machine the ratio is ~2;
+    other tenants' load lowers it, and no design of ours can beat it."""
+    ratios = []
+    for _ in range(pairs):
+        one = _spin(1, seconds)
+        two = _spin(2, seconds)
+        ratios.append(round(two / one, 2))
+    return {"ratios_2_to_1": ratios, "ratio_median": round(float(np.median(ratios)), 2),
+            "loadavg": [round(x, 2) for x in os.getloadavg()]}
+
+
 async def alternating(convs: list[Conversation], args, env_base: dict, workdir: Path, front: Front,
                       api: FakeBotAPI, session: aiohttp.ClientSession) -> dict:
     """The 1→2 worker ratio on a machine whose background load drifts: two warm workers, a
@@ -692,7 +715,10 @@ async def main_async(args) -> dict:
             if args.windows:
                 print(f"alternating 1/2-worker windows: {args.windows} pairs of {args.window_s:.0f} s, load "
                       f"{os.getloadavg()[0]:.2f} …", flush=True)
+                before = await asyncio.to_thread(machine_control)
                 alt = await alternating(convs, args, env_base, workdir, front, api, session)
+                after = await asyncio.to_thread(machine_control)
+                alt["machine_control"] = {"before": before, "after": after}
                 results["alternating"] = alt
                 print(json.dumps({k: v for k, v in alt.items() if k != "windows"}), flush=True)
         finally:
@@ -728,6 +754,8 @@ def summarize(results: dict) -> dict:
     if alt:
         s["alternating_ratio_2_to_1_median"] = alt["ratio_median"]
         s["alternating_answers_per_s"] = {"1_worker": alt["median_1_worker"], "2_workers": alt["median_2_workers"]}
+        s["machine_control_2_process_ratio"] = [alt["machine_control"]["before"]["ratio_median"],
+                                                alt["machine_control"]["after"]["ratio_median"]]
     lost = alt["check"]["lost_replies"] if alt else 0
     dup = alt["check"]["duplicate_replies"] if alt else 0
     lost += sum(ph["check"]["lost_replies"] + ph.get("burst", {}).get("check", {}).get("lost_replies", 0) for ph in p.values())
