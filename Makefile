@@ -11,7 +11,8 @@ DEMO_ENV := $(if $(E5_PATH),THREADGRAPH_EMBEDDING_MODEL_PATH=$(abspath $(E5_PATH
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -e '.[test]'
+	@echo "Installing threadgraph and its dependencies into $(VENV) (about a minute, ~800 MB)…"
+	$(PY) -m pip install --progress-bar on -e '.[test]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -1,8 +1,10 @@
 """The ``threadgraph`` command line (typer + rich).
 
-Commands: ``ingest``, ``export-graph``, ``ask``, ``chat``, ``demo``,
-``serve``, ``eval``. Exit codes: 0 success, 1 some input failed or an answer
-could not be produced, 2 usage or configuration error.
+Commands: ``ingest``, ``sources``, ``remove``, ``export-graph``, ``ask``,
+``chat``, ``demo``, ``serve``, ``eval``. Exit codes: 0 success, 1 some input
+was skipped or an answer could not be produced, 2 usage or configuration
+error, 3 an ingest or removal refused to publish a worse knowledge base (the
+current one is unchanged).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .settings import Settings
@@ -49,110 +52,231 @@ def _logging(verbose: bool) -> None:
     )
 
 
-def run_ingest(paths: list[Path], settings: Settings, *, graph_csv: Path | None = None, show_progress: bool = True):
-    """Extract, embed and load ``paths`` into ``settings.data_dir``; returns the
-    :class:`~threadgraph.ingest.load.IngestReport`. Shared by ``ingest`` and ``demo``."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+FORMATS = "Markdown, text, HTML, reStructuredText, AsciiDoc, CSV/TSV, JSON, JSON Lines, PDF, DOCX"
+DATA_DIR_HELP = "Data folder holding the KB, embedding cache and thread memory (default $THREADGRAPH_DATA_DIR or ./data)."
+VERBOSE_HELP = "Log at INFO level on stderr."
+EXIT_REFUSED = 3
 
-    from .ingest.load import build_kb
-    from .ingest.pipeline import extract_corpus
-    from .knowledge.embeddings import EmbeddingUnavailable, load_embedder
 
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, disable=not show_progress, transient=True,
-    ) as bar:
-        tasks: dict[str, int] = {}
+def _progress_bar(show: bool):
+    """A rich progress display on stderr: one bar per stage with done/total,
+    elapsed time and time left."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=max(total, 1))
-            bar.update(tasks[stage], completed=done, total=max(total, 1))
+    return Progress(
+        TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(), TextColumn("elapsed"),
+        TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), console=console, disable=not show,
+        transient=True,
+    )
 
-        def file_progress(path: str, done: int = 0, total: int = 0) -> None:
-            progress("reading documents", done, total)
 
-        extraction = extract_corpus(list(paths), settings=settings, progress=file_progress)
-        if graph_csv is not None:
-            from .ingest.review import apply_review
+def _stage_callback(bar):
+    tasks: dict[str, int] = {}
 
-            stats = apply_review(extraction, graph_csv)
-            console.print(f"applied review from {graph_csv}: {stats}")
-        embedder, err = None, None
-        try:
-            embedder = load_embedder(settings)
-        except EmbeddingUnavailable as exc:
-            err = f"no embedding model: {exc} — built the graph and full-text index without vectors"
-        return build_kb(
-            extraction, settings.data_dir, embedder=embedder, embedder_error=err, inputs=paths,
-            batch_size=settings.embedding_batch_size, progress=progress,
-        )
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bar.add_task(stage, total=max(total, 1))
+        bar.update(tasks[stage], completed=done, total=max(total, 1))
+
+    return progress
+
+
+def run_ingest(paths: list[Path], settings: Settings, *, graph_csv: Path | None = None, show_progress: bool = True,
+               replace: bool = False, no_vectors: bool = False):
+    """:func:`~threadgraph.ingest.service.run_ingest` with progress bars on
+    stderr (reading: one step per document; embedding: per model batch, with
+    time left); returns its :class:`~threadgraph.ingest.load.IngestReport`."""
+    from .ingest.service import run_ingest as ingest_use_case
+
+    with _progress_bar(show_progress) as bar:
+        report = ingest_use_case(paths, settings, graph_csv=graph_csv, progress=_stage_callback(bar),
+                                 replace=replace, no_vectors=no_vectors)
+    if report.review is not None:
+        console.print(f"applied review from {report.review_dir}: {report.review}")
+    return report
 
 
 def print_report(report) -> None:
-    """Render an ingest report as a rich table on stderr."""
+    """Render an ingest report as a rich table on stderr, then what was
+    skipped and any warning."""
+    if getattr(report, "unchanged", False):
+        console.print(f"[green]up to date[/green]: nothing changed since the current knowledge base was built "
+                      f"({report.documents} documents, {report.build}); nothing to do.")
+        for s in report.skipped:
+            where = f"{s.path}:{s.line}" if s.line else s.path
+            console.print(f"[yellow]skipped[/yellow] {escape(where)}: {escape(s.reason)}")
+        return
     t = Table(title="threadgraph ingest", show_header=False)
-    t.add_row("documents", str(report.documents))
+    for label, items in (("added", report.added), ("updated", report.updated), ("replaced (now inside a new folder)", report.dropped),
+                         ("removed", report.removed)):
+        for x in items:
+            t.add_row(label, x)
+    before = f" (before: {report.documents_before})" if report.documents_before and report.documents_before != report.documents else ""
+    t.add_row("documents", f"{report.documents}{before}")
     for typ, n in report.entity_types.items():
         t.add_row(f"entities: {typ}", str(n))
     for key in ("CONTAINS", "SUBSTITUTES", "RELATED", "MENTIONS", "Chunk"):
-        t.add_row("chunks" if key == "Chunk" else key, str(report.counts.get(key, 0)))
-    t.add_row("embedding model", report.embedding_model or "none (full-text only)")
+        t.add_row("passages" if key == "Chunk" else key, str(report.counts.get(key, 0)))
+    t.add_row("embedding model", report.embedding_model or "none (full-text search only)")
+    if report.embedding_model:
+        t.add_row("passages embedded now", f"{report.embedded} (the rest from the cache)")
+    llm = getattr(report, "llm", None)
+    if llm is not None:
+        t.add_row("LLM extraction", f"{llm.model}: {llm.sections} sections, {llm.facts} facts added")
+        t.add_row("LLM calls / tokens", f"{llm.calls} / {llm.tokens} ({llm.prompt_tokens} prompt + {llm.completion_tokens} completion)")
+        t.add_row("LLM cache hits", str(llm.cache_hits))
+        t.add_row("LLM dropped", f"{llm.dropped_unanchored} unanchored, {llm.rejected} rejected, {llm.duplicates} duplicates")
+        t.add_row("LLM sections skipped", f"{llm.unparsable} unparsable, {llm.failed} failed")
     t.add_row("skipped files", str(len(report.skipped)))
     t.add_row("seconds", f"{report.seconds:.1f}")
     t.add_row("knowledge base", str(report.build))
     console.print(t)
     for s in report.skipped:
         where = f"{s.path}:{s.line}" if s.line else s.path
-        console.print(f"[yellow]skipped[/yellow] {where}: {s.reason}")
+        console.print(f"[yellow]skipped[/yellow] {escape(where)}: {escape(s.reason)}")
     for w in report.warnings:
-        console.print(f"[yellow]warning[/yellow] {w}")
+        console.print(f"[yellow]warning[/yellow] {escape(w)}")
+
+
+def _refused(exc: Exception) -> None:
+    console.print(f"[red]refused[/red]: {escape(str(exc))}")
+    raise typer.Exit(EXIT_REFUSED)
 
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Files or folders to ingest (.md, .markdown, .txt)."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="KB folder (default THREADGRAPH_DATA_DIR or ./data)."),
-    graph_csv: Optional[Path] = typer.Option(None, "--graph-csv", help="Apply a reviewed nodes.csv/edges.csv pair from this folder."),
-    verbose: bool = typer.Option(False, "--verbose", "-v"),
+    paths: list[Path] = typer.Argument(..., help=f"Files or folders to add or update ({FORMATS})."),
+    replace: bool = typer.Option(False, "--replace", help="Rebuild from exactly PATHS, dropping every other source of the KB."),
+    no_vectors: bool = typer.Option(False, "--no-vectors", help="Build without embeddings (full-text search only), even over a KB that has them."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+    llm: Optional[bool] = typer.Option(None, "--llm/--no-llm", help="Also extract facts with the configured LLM (default THREADGRAPH_LLM_EXTRACT, off); needs OPENAI_API_KEY."),
+    graph_csv: Optional[Path] = typer.Option(None, "--graph-csv", help="Apply a reviewed nodes.csv/edges.csv pair from this folder (remembered for later builds)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP),
 ) -> None:
-    """Build the knowledge base from PATHS beside the live one, then swap it in."""
+    """Add or update PATHS in the knowledge base (every other source is kept,
+    and re-read); the new KB is built beside the live one, then swapped in.
+
+    Refuses (exit 3, the live KB unchanged) to publish a KB with no document,
+    to lose more than half of the documents without --replace, and to drop
+    the vectors of a KB that has them without --no-vectors. The embedding
+    model is THREADGRAPH_EMBEDDING_MODEL(_PATH), else the current KB's."""
     _logging(verbose)
-    missing = [p for p in paths if not p.exists()]
+    missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
         console.print(f"[red]error[/red]: not found: {', '.join(map(str, missing))}")
         raise typer.Exit(2)
     settings = _settings(data_dir)
+    if llm is not None:
+        settings = settings.model_copy(update={"llm_extract": llm})
     from .ingest.review import ReviewError
+    from .ingest.service import IngestRefused
+    from .knowledge.kb import IngestBusy
 
     try:
-        report = run_ingest(paths, settings, graph_csv=graph_csv, show_progress=sys.stderr.isatty())
-    except ReviewError as exc:
-        console.print(f"[red]error[/red]: {exc}")
+        report = run_ingest(paths, settings, graph_csv=graph_csv, show_progress=sys.stderr.isatty(),
+                            replace=replace, no_vectors=no_vectors)
+    except (ReviewError, IngestBusy) as exc:
+        console.print(f"[red]error[/red]: {escape(str(exc))}")
         raise typer.Exit(2)
+    except IngestRefused as exc:
+        _refused(exc)
     print_report(report)
     raise typer.Exit(0 if report.ok else 1)
+
+
+def _short(path: str) -> str:
+    """``path`` relative to the working folder when inside it, else with ``~`` for home."""
+    p = Path(path)
+    try:
+        return p.relative_to(Path.cwd()).as_posix() or "."
+    except ValueError:
+        pass
+    try:
+        return "~/" + p.relative_to(Path.home()).as_posix()
+    except ValueError:
+        return path
+
+
+@app.command()
+def sources(
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the sources as a JSON list."),
+) -> None:
+    """List what the knowledge base holds: each source (file or folder) with
+    its documents, facts, passages and last ingest."""
+    import dataclasses
+    import json
+
+    from .ingest.service import list_sources
+    from .knowledge.kb import KBNotFound, current_build, read_manifest
+
+    settings = _settings(data_dir)
+    try:
+        rows = list_sources(settings.data_dir)
+        build = current_build(settings.data_dir)
+        manifest = read_manifest(build)
+    except KBNotFound as exc:
+        console.print(f"[red]error[/red]: {exc}")
+        raise typer.Exit(2)
+    if as_json:
+        print(json.dumps([dataclasses.asdict(r) for r in rows], ensure_ascii=False, indent=1))
+        return
+    model = manifest.get("embedding_model") or "none (full-text search only)"
+    t = Table(title=f"knowledge base {build.name} · {manifest.get('documents', 0)} documents · model {model}")
+    for col in ("source", "documents", "facts", "passages", "last ingest", "document ids"):
+        t.add_column(col, justify="right" if col in ("documents", "facts", "passages") else "left", overflow="fold")
+    for r in rows:
+        name = _short(r.path) + ("/" if r.kind == "dir" else "")
+        if not r.exists:
+            name += " [red](missing)[/red]"
+        if r.exclude:
+            name += f" [dim](without {', '.join(r.exclude)})[/dim]"
+        ids = (r.prefix or "") + ("*" if r.kind == "dir" else Path(r.path).name)
+        t.add_row(name, str(r.documents), str(r.facts), str(r.passages), r.ingested.replace("T", " ").rstrip("Z"), escape(ids))
+    out.print(t)
+
+
+@app.command()
+def remove(
+    path: str = typer.Argument(..., help="A source (as given to ingest), a file or folder inside one, or a document id as cited."),
+    no_vectors: bool = typer.Option(False, "--no-vectors", help="Rebuild without embeddings (full-text search only)."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP),
+) -> None:
+    """Drop PATH from the knowledge base with every fact and passage read from
+    it; the rest is re-read and a new KB swapped in. Refuses (exit 3) to
+    leave the KB empty."""
+    from .ingest.service import IngestRefused, remove_source
+    from .knowledge.kb import IngestBusy, KBNotFound
+
+    _logging(verbose)
+    settings = _settings(data_dir)
+    try:
+        with _progress_bar(sys.stderr.isatty()) as bar:
+            report = remove_source(path, settings, no_vectors=no_vectors, progress=_stage_callback(bar))
+    except (KBNotFound, IngestBusy) as exc:
+        console.print(f"[red]error[/red]: {escape(str(exc))}")
+        raise typer.Exit(2)
+    except IngestRefused as exc:
+        _refused(exc)
+    print_report(report)
 
 
 @app.command("export-graph")
 def export_graph_cmd(
     out_dir: Path = typer.Argument(..., help="Folder to write nodes.csv and edges.csv into."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
 ) -> None:
     """Write the current KB's nodes and edges (with confidence and provenance) as CSV for review."""
-    from .ingest.review import export_graph
-    from .knowledge.graph import GraphStore
-    from .knowledge.kb import KBNotFound, current_build
+    from .ingest.service import export_current_graph
+    from .knowledge.kb import KBNotFound
 
     settings = _settings(data_dir)
     try:
-        build = current_build(settings.data_dir)
+        n, e = export_current_graph(settings.data_dir, out_dir)
     except KBNotFound as exc:
         console.print(f"[red]error[/red]: {exc}")
         raise typer.Exit(2)
-    graph = GraphStore(build / "graph.kuzu", read_only=True)
-    n, e = export_graph(graph, out_dir)
-    graph.close()
     console.print(f"wrote {n} nodes and {e} edges to {out_dir}")
 
 
@@ -182,8 +306,8 @@ def ask(
     as_json: bool = typer.Option(False, "--json", help="Print the Answer as JSON (the public contract)."),
     jsonl: bool = typer.Option(False, "--jsonl", help='Read {"thread": ..., "text": ...} lines on stdin, write one answer JSON per line.'),
     retrieval: str = typer.Option("hybrid", "--retrieval", help=RETRIEVAL_HELP),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
-    verbose: bool = typer.Option(False, "--verbose", "-v"),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP),
 ) -> None:
     """Answer one question (or a stream of JSON lines) from the knowledge base."""
     import json
@@ -228,15 +352,21 @@ def ask(
 
 @app.command()
 def chat(
-    thread: str = typer.Option("console", "--thread"),
+    thread: Optional[str] = typer.Option(None, "--thread", help="Continue this thread's conversation (default: a new thread, so the chat starts clean)."),
     retrieval: str = typer.Option("hybrid", "--retrieval", help=RETRIEVAL_HELP),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
 ) -> None:
-    """A console conversation (/reset clears the thread's memory, /quit leaves)."""
+    """A console conversation with line editing and history (/help lists
+    commands and examples, /reset clears the thread's memory, /quit leaves)."""
+    import time as _time
+
     from .adapters.console import chat as run_chat
 
     _logging(False)
-    run_chat(_open_bot(_settings(data_dir)), out, thread=thread, retrieval=retrieval)
+    settings = _settings(data_dir)
+    bot = _open_bot(settings)
+    run_chat(bot, out, thread=thread or f"chat-{_time.strftime('%Y%m%dT%H%M%S')}", retrieval=retrieval,
+             history=Path(settings.data_dir) / "chat_history")
 
 
 DEMO_SCRIPT = [
@@ -252,12 +382,16 @@ DEMO_SCRIPT = [
 
 @app.command()
 def demo(
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     interactive: Optional[bool] = typer.Option(None, "--chat/--no-chat", help="Open chat after the script (default: when run in a terminal)."),
 ) -> None:
-    """Ingest the bundled corpora if no KB exists, show a scripted conversation, then chat."""
+    """Ingest the bundled corpora if no KB exists, show a scripted conversation
+    (in its own thread), then open a chat that starts clean."""
+    import time as _time
+
     from .adapters.console import ask_and_render, chat as run_chat
     from .bot.message import ThreadKey
+    from .ingest.service import IngestRefused
     from .knowledge.kb import KBNotFound, current_build, read_manifest
 
     _logging(False)
@@ -274,12 +408,14 @@ def demo(
         reason = "No knowledge base yet: ingesting"
     if reason:
         console.print(f"[bold]{reason} {corpora} (the first run embeds ~2,700 passages; later runs use the cache)…[/bold]")
-        report = run_ingest([corpora], settings, show_progress=sys.stderr.isatty())
+        try:
+            report = run_ingest([corpora], settings, show_progress=sys.stderr.isatty())
+        except IngestRefused as exc:
+            _refused(exc)
         print_report(report)
     bot = _open_bot(settings)
-    import time as _time
-
-    thread = ThreadKey(platform="console", thread=f"demo-{int(_time.time())}")
+    stamp = _time.strftime("%Y%m%dT%H%M%S")
+    thread = ThreadKey(platform="console", thread=f"demo-script-{stamp}")
     for q in DEMO_SCRIPT:
         out.print(f"\n[bold cyan]you>[/bold cyan] {q}")
         ask_and_render(bot, out, thread, q)
@@ -287,33 +423,69 @@ def demo(
         interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if interactive:
         out.print()
-        run_chat(bot, out, thread=thread.thread)
+        run_chat(bot, out, thread=f"demo-chat-{stamp}", history=Path(settings.data_dir) / "chat_history")
+
+
+class _LoggedBot:
+    """The bot as served: every answer is logged as one INFO line
+    (``answered platform=… thread=… intent=… found=… ms=…``; no user text,
+    no secrets). Everything else is the wrapped bot's."""
+
+    def __init__(self, bot) -> None:
+        self._bot = bot
+        self._log = logging.getLogger("threadgraph.serve")
+
+    def answer(self, message, *args, **kwargs):
+        """Answer through the wrapped bot and log the outcome (or the failure) in one line."""
+        import time as _time
+
+        t0 = _time.perf_counter()
+        key = getattr(message, "thread", None)
+        platform = getattr(key, "platform", "?")
+        thread = key.key() if key is not None else "?"
+        try:
+            ans = self._bot.answer(message, *args, **kwargs)
+        except Exception:
+            self._log.info("failed platform=%s thread=%s ms=%.0f", platform, thread, (_time.perf_counter() - t0) * 1000)
+            raise
+        self._log.info("answered platform=%s thread=%s intent=%s found=%s ms=%.0f", platform, thread,
+                       ans.intent, ans.found, (_time.perf_counter() - t0) * 1000)
+        return ans
+
+    def __getattr__(self, name):
+        return getattr(self._bot, name)
 
 
 @app.command()
 def serve(
-    platforms: list[str] = typer.Argument(None, help="slack, telegram or all (default all configured)."),
+    platforms: list[str] = typer.Argument(None, help="slack, telegram or all (default: every platform whose token is set)."),
     role: str = typer.Option("all", "--role", help="all, http (Events API + webhook) or worker (Socket Mode + polling)."),
-    host: str = typer.Option("0.0.0.0", "--host"),
+    host: str = typer.Option("0.0.0.0", "--host", help="Address the HTTP endpoints listen on."),
     port: Optional[int] = typer.Option(None, "--port", help="HTTP port (default $PORT, then the platform's setting)."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     workers: int = typer.Option(1, "--workers", min=1, help="Processes on this machine sharing the HTTP port (SO_REUSEPORT) and the state; restarted when they die."),
     worker_index: Optional[int] = typer.Option(None, "--worker-index", hidden=True),
 ) -> None:
-    """Run the Slack and/or Telegram bot (HTTP endpoints, Socket Mode, long polling)."""
+    """Run the Slack and/or Telegram bot (HTTP endpoints, Socket Mode, long
+    polling). Logs the KB build and model at start and one line per answered
+    message; exits 2 when no platform is configured."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from .adapters.serve import install_log_redaction, plan, serve as run_serve, serve_workers
     from .bot.state import StateUnavailable
 
     settings = _settings(data_dir)
     names = tuple(platforms or ["all"])
+    try:
+        served = plan(settings, names, role, worker_index or 0)
+    except ValueError as exc:
+        console.print(f"[red]error[/red]: {exc}")
+        raise typer.Exit(2)
+    if settings.slack_bot_token is None and settings.telegram_bot_token is None:
+        console.print("[red]error[/red]: no platform is configured: set SLACK_BOT_TOKEN (with SLACK_SIGNING_SECRET "
+                      "or SLACK_APP_TOKEN) and/or TELEGRAM_BOT_TOKEN — see the README, section Slack and Telegram.")
+        raise typer.Exit(2)
     if workers > 1:
         install_log_redaction(settings)
-        try:
-            plan(settings, names, role)
-        except ValueError as exc:
-            console.print(f"[red]error[/red]: {exc}")
-            raise typer.Exit(2)
         args = [*names, "--role", role, "--host", host]
         if port is not None:
             args += ["--port", str(port)]
@@ -321,8 +493,15 @@ def serve(
             args += ["--data-dir", str(data_dir)]
         raise typer.Exit(serve_workers(workers, args))
     bot = _open_bot(settings)
+    kb = bot.kb.get()
+    log = logging.getLogger("threadgraph.serve")
+    log.info("serving knowledge base %s (%s documents, %s passages) with embedding model %s; slack=%s telegram=%s",
+             kb.build, kb.manifest.get("documents", "?"), (kb.manifest.get("counts") or {}).get("Chunk", "?"),
+             kb.manifest.get("embedding_model") or "none (full-text search only)", served.slack or "off",
+             served.telegram or "off")
     try:
-        run_serve(bot, settings, platforms=names, role=role, host=host, port=port, worker_index=worker_index)
+        run_serve(_LoggedBot(bot), settings, platforms=names, role=role, host=host, port=port,
+                  worker_index=worker_index)
     except (ValueError, StateUnavailable) as exc:
         console.print(f"[red]error[/red]: {exc}")
         raise typer.Exit(2)
@@ -331,7 +510,7 @@ def serve(
 @app.command("eval")
 def eval_cmd(
     cases: list[Path] = typer.Argument(..., help="Case files (JSON lines) or folders of *.jsonl."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     retrieval: str = typer.Option("all", "--retrieval", help="hybrid, graph, vector or all (the three on the same cases)."),
     out_path: Optional[Path] = typer.Option(None, "--out", help="Write the report as JSON here."),
     show_failures: bool = typer.Option(False, "--failures", help="List each failed case and why."),

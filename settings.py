@@ -32,6 +32,10 @@ class Settings(BaseSettings):
         None, description="Local model folder (model.onnx + tokenizer); when set no hub is contacted."
     )
     embedding_batch_size: int = Field(16, ge=1, description="Passages per model call (small batches of length-sorted texts pad least).")
+    embedding_passage_tokens: int = Field(
+        128, ge=16, le=512,
+        description="Tokens of each passage that are embedded (its heading path and beginning; the whole text stays "
+                    "in full-text search). 512 embeds whole passages, at about twice the cost.")
     alias_csv: Path | None = Field(None, description="Extra alias table (CSV: alias,canonical[,type]) merged over the bundled one.")
     fuzzy_threshold: float = Field(90.0, ge=0, le=100, description="rapidfuzz WRatio score above which two names merge.")
 
@@ -60,6 +64,13 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(1, ge=0)
     llm_max_calls: int = Field(1, ge=0, description="LLM calls allowed per question (instructor re-asks count as part of one call).")
 
+    # LLM extraction at ingest (optional; needs an LLM configured above)
+    llm_extract: bool = Field(False, description="Also extract facts with the LLM at ingest (rules stay the default; `ingest --llm`).")
+    llm_extract_concurrency: int = Field(4, ge=1, le=64, description="LLM extraction calls in flight at once.")
+    llm_extract_timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM extraction request (not retried).")
+    llm_extract_retries: int = Field(2, ge=0, le=10, description="Retries of a section after HTTP 429/5xx or a connection error.")
+    llm_extract_backoff_s: float = Field(1.0, ge=0, description="First retry delay, doubled per retry (a Retry-After header wins, capped at 30 s).")
+
     # Slack
     slack_bot_token: SecretStr | None = Field(None, validation_alias=AliasChoices("SLACK_BOT_TOKEN"))
     slack_app_token: SecretStr | None = Field(None, validation_alias=AliasChoices("SLACK_APP_TOKEN"))
@@ -81,6 +92,12 @@ class Settings(BaseSettings):
     def llm_enabled(self) -> bool:
         """True when an OpenAI-compatible endpoint is configured."""
         return self.openai_api_key is not None and bool(self.openai_api_key.get_secret_value())
+
+    @property
+    def llm_extract_enabled(self) -> bool:
+        """True when ingest also extracts facts with the LLM: ``llm_extract`` is on
+        and an endpoint is configured (:attr:`llm_enabled`)."""
+        return self.llm_extract and self.llm_enabled
 
     def secret_values(self) -> list[str]:
         """The values of every ``SecretStr`` setting that is set (tokens, keys, signing secrets, the

@@ -18,6 +18,7 @@ from typing import Callable, Iterable
 import yaml
 
 from ..bot.answer import Answer, Fact
+from ..knowledge.records import cite
 
 Measure = Callable[[str], int]
 
@@ -113,12 +114,15 @@ def fact_line(fact: Fact) -> str:
 
 
 def source_ref(doc: str, section: str = "", line: int = 0) -> str:
-    """``doc § section:line`` with the empty parts left out."""
+    """``doc § section:line`` with the empty parts left out (a PDF's line
+    reads as its page: ``doc § section, p. 48``, see
+    :func:`~threadgraph.knowledge.records.cite`)."""
     ref = doc
     if section:
         ref += f" § {section}"
     if line:
-        ref += f":{line}"
+        where = cite(doc, line)[len(doc):]
+        ref += where if where.startswith(":") else f",{where}"
     return ref
 
 

@@ -59,13 +59,13 @@ def ensure_kb(data_dir: Path, inputs: list[Path], *, seed_cache_from: Path | Non
     results never come from a KB made by an older extractor; the embedding
     cache makes a rebuild take seconds. Copies the embedding cache of
     ``seed_cache_from`` (a data dir) first when given. Returns the seconds spent."""
-    from threadgraph.cli import run_ingest
+    from threadgraph.ingest.service import run_ingest
 
     if seed_cache_from is not None and (seed_cache_from / "cache").is_dir() and not (data_dir / "cache").exists():
         data_dir.mkdir(parents=True, exist_ok=True)
         shutil.copytree(seed_cache_from / "cache", data_dir / "cache")
     t0 = time.perf_counter()
-    report = run_ingest(inputs, settings(data_dir), show_progress=False)
+    report = run_ingest(inputs, settings(data_dir), replace=True)
     if not report.ok:
         raise SystemExit(f"ingest of {inputs} failed: {report.warnings} {report.skipped[:3]}")
     return round(time.perf_counter() - t0, 2)

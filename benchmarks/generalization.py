@@ -128,12 +128,12 @@ def _doc_match(gold_doc: str, edge_doc: str) -> bool:
 
 # -- edges -------------------------------------------------------------------------
 EDGE_QUERIES = {
-    "SUBSTITUTES": ("MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) RETURN a.name AS s, a.type AS st, b.name AS o, "
+    "SUBSTITUTES": ("MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) RETURN a.name AS s, a.aliases AS sa, a.type AS st, b.name AS o, b.aliases AS oa, "
                     "b.type AS ot, r.symmetric AS sym, r.context_name AS ctx, r.cond AS cond, r.doc AS doc, "
                     "r.line AS line, r.extractor AS ex"),
-    "CONTAINS": ("MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) RETURN a.name AS s, a.type AS st, b.name AS o, "
+    "CONTAINS": ("MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) RETURN a.name AS s, a.aliases AS sa, a.type AS st, b.name AS o, b.aliases AS oa, "
                  "b.type AS ot, r.required AS req, r.doc AS doc, r.line AS line, r.extractor AS ex"),
-    "RELATED": ("MATCH (a:Entity)-[r:RELATED]->(b:Entity) RETURN a.name AS s, a.type AS st, b.name AS o, "
+    "RELATED": ("MATCH (a:Entity)-[r:RELATED]->(b:Entity) RETURN a.name AS s, a.aliases AS sa, a.type AS st, b.name AS o, b.aliases AS oa, "
                 "b.type AS ot, r.predicate AS pred, r.doc AS doc, r.line AS line, r.extractor AS ex"),
 }
 
@@ -158,20 +158,26 @@ def edge_key(e: dict) -> str:
 
 
 def gold_found(g: dict, edges: list[dict]) -> bool:
-    """Whether the KB holds gold relation ``g`` (see README "Gold relation format")."""
+    """Whether the KB holds gold relation ``g`` (see README "Gold relation format");
+    a node matches by its name or one of its recorded aliases (the surfaces
+    that were normalized into it)."""
     xs, ys, doc = g.get("x") or [], g.get("y") or [], g.get("doc", "")
+
+    def hit(golds: list[str], e: dict, side: str) -> bool:
+        names = [e[side], *(e.get(side + "a") or [])]  # the node's name and its recorded aliases
+        return any(names_match(x, n) for x in golds for n in names)
+
     for e in edges:
         if not _doc_match(doc, e.get("doc", "")):
             continue
         if g["kind"] == "optional":
-            if e["rel"] == "CONTAINS" and e.get("req") is False and any(names_match(x, e["o"]) for x in xs):
+            if e["rel"] == "CONTAINS" and e.get("req") is False and hit(xs, e, "o"):
                 return True
             continue
         if e["rel"] not in ("SUBSTITUTES", "RELATED"):
             continue
-        fwd = any(names_match(x, e["s"]) for x in xs) and any(names_match(y, e["o"]) for y in ys)
-        back = (e.get("sym") or e["rel"] == "RELATED") and any(names_match(x, e["o"]) for x in xs) and any(
-            names_match(y, e["s"]) for y in ys)
+        fwd = hit(xs, e, "s") and hit(ys, e, "o")
+        back = (e.get("sym") or e["rel"] == "RELATED") and hit(xs, e, "o") and hit(ys, e, "s")
         if fwd or back:
             return True
     return False
@@ -281,7 +287,8 @@ def run_corpus(meta: dict) -> tuple[dict, dict]:
         "gold": {"total": len(gold), "found": sum(v[0] for v in by_kind.values()), "recall": recall,
                  "by_kind": {k: {"found": v[0], "total": v[1], "recall": round(v[0] / v[1], 4)} for k, v in by_kind.items()}},
         "precision": {"judged": len(verdicts), "correct": int(sum(verdicts)), "sample": len(sample),
-                      "unjudged": len(todo), "precision": precision},
+                      "unjudged": len(todo), "precision": precision,
+                      "sample_keys": [edge_key(e) for e in sample]},
     }
     detail = {
         "name": meta["name"],
@@ -292,6 +299,33 @@ def run_corpus(meta: dict) -> tuple[dict, dict]:
         "gold_missed": missed,
     }
     return figures, detail
+
+
+def rescore_precision(results: dict) -> list[str]:
+    """Recompute the precision of every recorded run (latest and first) from
+    the judgements now in each corpus's ``judged.jsonl``: judging happens
+    after a run, so a run's precision is filled in once its sample is judged.
+    A run recorded without ``sample_keys`` uses the corpus's
+    ``to_judge.jsonl`` of that run (the whole sample when nothing was judged
+    yet). Returns the names updated."""
+    done = []
+    for section in ("runs", "first_runs"):
+        for name, fig in results.get(section, {}).items():
+            d = GEN / name
+            judged = {j["key"]: j for j in read_jsonl(d / "judged.jsonl")}
+            p = fig["precision"]
+            keys = p.get("sample_keys")
+            if keys is None and p.get("judged", 0) == 0 and p.get("unjudged", 0) > 0:
+                keys = [r["key"] for r in read_jsonl(d / "to_judge.jsonl")]
+                if len(keys) != p["unjudged"]:
+                    continue  # that file belongs to another run
+            if not keys:
+                continue
+            verdicts = [judged[k]["correct"] for k in keys if k in judged]
+            p.update({"judged": len(verdicts), "correct": int(sum(verdicts)), "unjudged": len(keys) - len(verdicts),
+                      "precision": round(sum(verdicts) / len(verdicts), 4) if verdicts else None})
+            done.append(f"{section}:{name}")
+    return done
 
 
 def _git_head() -> str:
@@ -311,7 +345,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", action="append", help="only this corpus (repeatable)")
     ap.add_argument("--split", choices=["dev", "blind"], help="only dev or only blind corpora")
     ap.add_argument("--no-report", action="store_true", help="do not re-render the README table")
+    ap.add_argument("--rescore-precision", action="store_true",
+                    help="only recompute recorded runs' precision from judged.jsonl (no ingest, no questions)")
     args = ap.parse_args(argv)
+    if args.rescore_precision:
+        out_p = C.RESULTS / OUT
+        results = json.loads(out_p.read_text(encoding="utf-8"))
+        print("rescored:", ", ".join(rescore_precision(results)) or "nothing")
+        C.write_json(OUT, results)
+        if not args.no_report:
+            subprocess.call([sys.executable, str(C.REPO / "benchmarks" / "report.py")])
+        return 0
     todo = corpora(args.corpus, args.split)
     if not todo:
         print("no corpora with a meta.json under benchmarks/generalization/")

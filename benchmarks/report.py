@@ -62,12 +62,26 @@ def render() -> str:
                 "conversations at half the sequential capacity.", "",
                 f"Peak RSS while answering: {ans['peak_rss_mb']:.0f} MiB.", ""]
     if ing:
-        out += ["### Ingest (HowToCook, 387 files)", "", "| run | seconds | docs/s | chunks/s | peak RSS MiB |",
-                "|---|---:|---:|---:|---:|"]
+        docs = ing["cold"].get("documents", "?")
+        out += [f"### Ingest (`corpora/`: HowToCook + PagerDuty, {docs} documents; `benchmarks/ingest.py`)", "",
+                "| run | seconds | CPU s | read | embed | graph | passages | passages embedded | peak RSS MiB |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for label in ("cold", "warm"):
             r = ing[label]
+            st = r.get("stages", {})
             out.append(f"| {label} ({'empty' if label == 'cold' else 'hit'} embedding cache) | {r['seconds']:.1f} | "
-                       f"{r['docs_per_s']:.1f} | {r['chunks_per_s']:.0f} | {r['peak_rss_mb']:.0f} |")
+                       f"{r.get('cpu_seconds', 0):.1f} | {st.get('read', 0):.1f} | {st.get('embed', 0):.1f} | "
+                       f"{st.get('graph', 0):.1f} | {st.get('passages', 0):.1f} | {r.get('embedded', 0)} of {r.get('chunks', 0)} | "
+                       f"{r['peak_rss_mb']:.0f} |")
+        la = ing.get("load_average", {}).get("before")
+        if la:
+            out.append(f"\nLoad average when it ran: {la[0]:.1f} (2 cores, shared machine).")
+        emb = ing.get("embedding")
+        if emb:
+            out += ["", "Embedding throughput (240 passages of the corpora, e5-small int8):", "",
+                    "| passage token cap | batch | passages/s | tokens/s | tokens to embed in corpora/ |", "|---:|---:|---:|---:|---:|"]
+            for r in emb["runs"]:
+                out.append(f"| {r['cap']} | {r['batch']} | {r['passages_per_s']:.0f} | {r['tokens_per_s']} | {emb['tokens'][str(r['cap'])]} |")
         out.append("")
     return "\n".join(out)
 
@@ -89,9 +103,12 @@ def _generalization(gen: dict | None) -> list[str]:
         first = (gen.get("first_runs") or {}).get(r["name"])
         fr = "–"
         if first and first.get("split") == "blind":
-            fr = (f"{_pct(first['modes']['hybrid']['turn_pass'])} turns, recall {_pct(first['gold']['recall'])} "
+            fp = first["precision"]
+            prec1 = f", precision {_pct(fp['precision'])} ({fp['judged']})" if fp.get("judged") else ""
+            fr = (f"{_pct(first['modes']['hybrid']['turn_pass'])} turns, recall {_pct(first['gold']['recall'])}{prec1} "
                   f"({first['date'][:10]}, {first.get('commit', '')})")
-        prec = f"{_pct(p['precision'])} ({p['judged']})" if p.get("judged") else "not judged yet"
+        prec = (f"{_pct(p['precision'])} ({p['judged']})" if p.get("judged")
+                else "no relation edges" if not p.get("sample") else "not judged yet")
         out.append(f"| {r['name']} | {r.get('kind')} | {r.get('split')} | {h['turns']} | **{_pct(h['turn_pass'])}** | "
                    f"{_pct(v['turn_pass'])} | {_pct(h['found_acc'])} | {_pct(h['notfound_acc'])} | "
                    f"{_pct(g['recall'])} ({g['found']}/{g['total']}) | {prec} | {fr} |")

@@ -168,3 +168,33 @@ def within_budget(facts: list[Fact], budget_chars: int) -> list[Fact]:
         out.append(f)
         used += size
     return out
+
+
+_NAME_TERMS = re.compile(
+    r"\b[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+\b"                      # CamelCase: "OpsGenie"
+    r"|\b[A-Z][A-Za-z0-9]*(?:[.\-][A-Za-z0-9]+)+\b"             # dotted/hyphenated: "GOV.UK", "SEV-5"
+    r"|\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b"             # multi-word: "Incident Commander"
+    r"|(?<=[a-z,;:] )[A-Z][a-z]{2,}\b"                           # a capitalized word mid-sentence: "in Akamai"
+    r"|\b[A-Z]{3,}\b")                                           # an acronym: "GCP"
+
+
+def absent_names(question: str, kb, linked: list[str]) -> list[str]:
+    """Proper names the question asks about (CamelCase, dotted or hyphenated
+    identifiers, runs of capitalized words, a capitalized word mid-sentence,
+    acronyms) that the knowledge base holds nowhere: not a linked name (the
+    ``linked`` surfaces) and not in the text of any passage a full-text
+    search for the name returns. A KB without passages finds nothing absent."""
+    out = []
+    low_linked = [x.casefold() for x in linked]
+    for m in _NAME_TERMS.finditer(question):
+        term = m.group().strip()
+        if term.casefold() in ("i", "what", "who", "how", "which", "when", "where", "why") or any(
+                term.casefold() in x or x in term.casefold() for x in low_linked):
+            continue
+        try:
+            hits = kb.vectors.search(term, mode="fts", limit=5)
+        except Exception:  # noqa: BLE001 - no full-text index: nothing can be called absent
+            return []
+        if not any(re.search(rf"(?<![\w]){re.escape(term)}(?![\w])", f"{h.section}\n{h.text}", re.I) for h in hits):
+            out.append(term)
+    return out

@@ -20,6 +20,8 @@ Unknown entities (a slot the KB does not know) are kept with type
 
 from __future__ import annotations
 
+import functools
+import re
 import threading
 from dataclasses import dataclass
 
@@ -27,6 +29,19 @@ from rapidfuzz import fuzz, process
 
 from ..knowledge.text import DictLinker, has_cjk, singular
 from . import words
+
+@functools.lru_cache(maxsize=1)
+def _bilingual_groups() -> list[list[str]]:
+    """Groups of names meaning the same thing in Chinese and English
+    (``knowledge/lexicon/bilingual.yaml``; ``[]`` when the file is absent)."""
+    from ..knowledge.text import lexicon
+
+    try:
+        data = lexicon("bilingual") or {}
+    except FileNotFoundError:
+        return []
+    return [[str(x) for x in g] for sec in data.values() if isinstance(sec, list) for g in sec if isinstance(g, list)]
+
 
 #: A surface naming several entities links to the first type in this order.
 _TYPE_ORDER = {"recipe": 0, "role": 1, "ingredient": 2, "tool": 3, "document": 4, "artifact": 5, "concept": 6}
@@ -86,6 +101,7 @@ class Linker:
             if n.type == "document" and "_" in s:
                 # file-stem titles read as words: after_an_incident -> "after an incident"
                 self.by_surface.setdefault(s.replace("_", " "), []).append(n)
+        self._add_variants(names)
         for s, lst in self.by_surface.items():
             # a surface that names several entities: recipes before ingredients before the rest
             lst.sort(key=lambda n: (_TYPE_ORDER.get(n.type, 9), n.surface != n.name, n.id))
@@ -93,6 +109,59 @@ class Linker:
                 self.by_type.setdefault(t, []).append(s)
         self._dicts: dict[tuple[str, ...] | None, DictLinker] = {}
         self._lock = threading.Lock()
+
+    def _add_variants(self, names) -> None:
+        """Other ways people write a KB name, registered as aliases unless they
+        would name two different entities: a title without its parenthesised
+        gloss and the gloss itself ("Akara (Bean Cakes)" → "Akara", "Bean
+        Cakes"); each side of a slash list ("Chicken/Pork/Veggie Tovarich" →
+        "Tovarich", "Pork Tovarich"); the unique trailing words of a longer
+        recipe title ("Nigerian Pepper Soup" → "Pepper Soup"); and the other
+        language's names from the bilingual lexicon
+        (``knowledge/lexicon/bilingual.yaml``)."""
+        extra: dict[str, set] = {}
+
+        def offer(surface: str, n) -> None:
+            v = " ".join(surface.split()).strip(" -–—,:;").casefold()
+            if len(v) >= 3 and v not in self.by_surface:
+                extra.setdefault(v, set()).add((n.id, n.name, n.type, n.doc))
+
+        tails: dict[str, set] = {}
+        for n in list(names):
+            if n.type not in ("recipe", "document", "ingredient", "tool", "role"):
+                continue
+            s = n.surface
+            m = re.match(r"^(.*?)\s*[（(]([^()（）]+)[)）]\s*(.*)$", s)
+            if m:
+                offer(f"{m.group(1)} {m.group(3)}", n)
+                offer(m.group(2), n)
+            if "/" in s and not has_cjk(s):
+                head, _, rest = s.rpartition(" ")
+                opts = [o.strip() for o in head.split("/") if o.strip()]
+                if len(opts) > 1 and rest:
+                    offer(rest, n)
+                    for o in opts:
+                        offer(f"{o} {rest}", n)
+            words_ = s.split()
+            if n.type == "recipe" and len(words_) >= 3 and not has_cjk(s):
+                for k in range(1, len(words_) - 1):
+                    tails.setdefault(" ".join(words_[k:]).casefold(), set()).add((n.id, n.name, n.type, n.doc))
+        for t, ids in tails.items():
+            if len(ids) == 1 and t not in self.by_surface:
+                extra.setdefault(t, set()).update(ids)
+        for group in _bilingual_groups():
+            keys = [g.casefold() for g in group]
+            hits = {(h.id, h.name, h.type, h.doc) for k in keys for h in self.by_surface.get(k, [])}
+            for k in keys:
+                if k not in self.by_surface:
+                    extra.setdefault(k, set()).update(hits)
+        from ..knowledge.kb import EntityName
+
+        for v, ids in extra.items():
+            if len({i[0] for i in ids}) != 1:
+                continue  # it would name two different things
+            eid, name, type_, doc = next(iter(ids))
+            self.by_surface[v] = [EntityName(eid, name, type_, v, doc)]
 
     def _pick(self, surface: str, types: tuple[str, ...] | None):
         key = surface.casefold()
@@ -160,6 +229,14 @@ class Linker:
         choices = []
         for t in types or tuple(self.by_type):
             choices.extend(self.by_type.get(t, []))
+        if choices and len(slot) >= 3 and not has_cjk(slot):
+            # a name that ends with the slot as whole words ("crushed X" for "X") before a typo match
+            low = slot.casefold()
+            ends = sorted((c for c in choices if c.endswith(" " + low) or c.endswith(" " + singular(low))), key=len)
+            if ends:
+                hit = self._pick(ends[0], types)
+                if hit is not None:
+                    return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
         if choices and len(slot) >= 2:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
             # overlaps (WRatio scores a short word inside a long two-word name at 90)

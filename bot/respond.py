@@ -12,10 +12,11 @@ is missing (with "did you mean" names). Nothing here names an intent.
 from __future__ import annotations
 
 from ..knowledge import retrieval as R
-from . import intents
+from . import intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
 from .compose import not_found_text, passages_text, t
-from .evidence import VECTOR_FOUND_MIN, passages_support, search_passages
+from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, search_passages
+from .linker import Mention
 from .intents import Context, Draft
 
 #: Facts an answer carries at most.
@@ -65,6 +66,14 @@ def compose(c: Context, d: Draft) -> Answer:
             d.text = passages_text(lang, good, question=h.excerpt_question(c))
             d.found = True
     h.extend(c, d)
+    if not d.found and mode != "graph" and d.passages:
+        _read(c, d)
+    if d.found and not d.facts and mode != "graph":
+        # an answer from passages about a name the documents never mention is no answer
+        gone = absent_names(q.text, c.kb, [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles])
+        if gone:
+            d.found = False
+            q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
     if not d.found:
         d.text, d.follow_ups = _not_found(c, h)
         d.facts = []
@@ -77,6 +86,23 @@ def compose(c: Context, d: Draft) -> Answer:
         entities=entities, facts=_dedupe(d.facts)[:MAX_FACTS], passages=d.passages,
         follow_ups=d.follow_ups,
     )
+
+
+def _read(c: Context, d: Draft) -> None:
+    """The reader fallback (:mod:`threadgraph.bot.reader`): a passage sentence
+    stating the asked relation about the asked entity answers, quoted; what it
+    found is logged as candidate edges for review."""
+    q = c.q
+    asked = [n for m in q.items + q.roles + q.unknown for n in dict.fromkeys([m.name, m.surface]) if n]
+    context = q.ctx[0].name if q.ctx else ""
+    found = reader.read_passages(q.intent, asked, d.passages, context=context)
+    if not found:
+        return
+    d.text = reader.reader_text(c.lang, q.intent, found)
+    d.found = True
+    ids = {r.passage_id for r in found}
+    d.passages = [p for p in d.passages if p.id in ids] + [p for p in d.passages if p.id not in ids]
+    reader.log_candidates(c.settings.data_dir, found, thread=c.thread)
 
 
 def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:

@@ -12,7 +12,7 @@ scan of the whole text.
 from __future__ import annotations
 
 from ..knowledge.text import detect_language
-from . import intents, words
+from . import classify, intents, words
 from .linker import Linker
 from .query import Understanding
 
@@ -33,6 +33,9 @@ def understand(text: str, linker: Linker) -> Understanding:
             u.intent, u.rule = rule.handler.name, rule.id
             rule.handler.read(u, m, body, linker)
             break
+    r = classify.read(body, lang, linker, follow_up=u.follow_up or bool(words.pronoun_re().search(body)))
+    if r is not None and _prefer_cues(u, r, body, lang, linker):
+        classify.apply(u, r)
     if u.intent == "general" or not u.mentions:
         # free-text entities (also for rules whose slots did not link)
         for m in linker.scan(body):
@@ -45,3 +48,26 @@ def understand(text: str, linker: Linker) -> Understanding:
     u.confident = (u.intent != "general" and all(m.type != "unknown" for m in u.mentions + u.excluded)
                    and bool(u.mentions or u.excluded or u.follow_up))
     return u
+
+
+def _prefer_cues(u: Understanding, r: classify.Reading, body: str, lang: str, linker: Linker) -> bool:
+    """Whether the entity-first reading ``r`` replaces the phrase-pattern
+    reading ``u``: when no pattern matched; when the pattern's slots did not
+    link while ``r`` found the entities; or when the frame's cues give no
+    support to the pattern's intent but strong support (≥ 3) to another.
+    An elliptical follow-up pattern ("and X?") is replaced only by a strong
+    reading (≥ 3) that names something."""
+    if r.intent == u.intent:
+        # the same intent: the entity-first slots when the pattern's did not link
+        unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded)
+        return (unlinked or not (u.mentions or u.excluded or u.slot_texts)) and any(m.type != "unknown" for m in r.mentions)
+    if not u.rule:
+        return True
+    if intents.get(u.intent).fallback:
+        # an elliptical follow-up stays one, unless its own words ask something else ("那没有X怎么办")
+        return r.score >= 3 and bool(r.mentions)
+    unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded) or not (u.mentions or u.excluded or u.slot_texts)
+    if unlinked and r.mentions:
+        return True
+    own = classify.score(u.intent, r.frame, lang)
+    return own < classify.MIN_SCORE and r.score >= 3

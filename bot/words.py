@@ -64,3 +64,13 @@ def role_checklists(titles: list[str]) -> list[str]:
     """The section titles of the checklists of a role called any of ``titles``
     (``role_checklists`` templates × titles, template-major order)."""
     return [tpl.format(x) for tpl in lexicon()["role_checklists"] for x in titles]
+
+
+@functools.lru_cache(maxsize=None)
+def negation_re() -> re.Pattern:
+    """Negation cues of both languages ("没有", "without"…) ending a text: the
+    name that follows is what the user lacks (case-insensitive)."""
+    neg = lexicon()["negation"]
+    zh = "|".join(re.escape(w) for w in sorted(neg["zh"], key=len, reverse=True))
+    en = "|".join(re.escape(w) for w in sorted(neg["en"], key=len, reverse=True))
+    return re.compile(rf"(?:{zh}|\b(?:{en}))\s*(?:the |any |some |a |an )?$", re.I)

@@ -1,1 +1,4 @@
-"""Ingest: parse documents, extract entities and triples, normalize names, load the knowledge base."""
+"""Ingest: read documents (``readers/``), extract entities and triples
+(``recipes``, ``documents``, ``roles``, ``tables``; their words and cue
+patterns are data in ``lexicon/``), normalize names, chunk, and load the
+knowledge base (``service.run_ingest``)."""

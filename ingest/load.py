@@ -29,9 +29,25 @@ Progress = Callable[[str, int, int], None]
 
 @dataclass
 class IngestReport:
-    """What an ingest did: ``counts`` per table and entity type, ``skipped``
-    files with reasons, ``warnings`` (e.g. no embedding model), ``seconds``
-    wall time, ``build`` the published folder."""
+    """What an ingest did: ``documents`` read, ``counts`` per table
+    (``CONTAINS``, ``SUBSTITUTES``, ``RELATED``, ``MENTIONS``, ``Chunk``…)
+    and ``entity_types`` per entity type, ``skipped`` files with path, line
+    and reason, ``warnings`` (e.g. no embedding model), ``seconds`` wall time
+    of building and publishing, ``build`` the published folder,
+    ``embedding_model`` its name (None: full-text only) and ``review`` the
+    counts of an applied ``--graph-csv`` review (None when none was), from
+    ``review_dir``; ``llm`` the :class:`~.llm_extract.LLMExtractReport` of
+    LLM extraction (calls, tokens, cache hits, dropped and unparsable; None
+    when it was off). :func:`~.service.run_ingest` also fills ``sources`` (the
+    manifest entries: path, prefix, documents, facts, passages, last
+    ingest), ``added`` / ``updated`` / ``dropped`` source roots,
+    :func:`~.service.remove_source` fills ``removed``; ``documents_before``
+    is the previous KB's document count, ``timings`` seconds per stage
+    (``read``, ``embed``, ``graph``, ``passages``) and ``embedded`` how many
+    passages met the model (the rest came from the cache or were
+    duplicates); ``unchanged`` is True when nothing was rebuilt because the
+    current KB was built from exactly the same input (``build`` is then the
+    current one)."""
 
     documents: int = 0
     counts: dict[str, int] = field(default_factory=dict)
@@ -41,6 +57,18 @@ class IngestReport:
     seconds: float = 0.0
     build: Path | None = None
     embedding_model: str | None = None
+    review: dict[str, int] | None = None
+    llm: object | None = None
+    review_dir: Path | None = None
+    sources: list[dict] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    documents_before: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+    embedded: int = 0
+    unchanged: bool = False
 
     @property
     def ok(self) -> bool:
@@ -64,49 +92,77 @@ def build_kb(
     inputs: Sequence[Path] = (),
     batch_size: int = 16,
     progress: Progress | None = None,
+    extra_manifest: dict | None = None,
 ) -> IngestReport:
     """Write ``extraction`` as a new build under ``data_dir`` and publish it.
 
     ``embedder`` (an :class:`~threadgraph.knowledge.embeddings.Embedder`) embeds
     chunks and entity names; when it is None the graph and the full-text index
     are still built and ``embedder_error`` is reported as a warning.
-    Returns an :class:`IngestReport`.
+    ``extra_manifest`` entries (sources, review folder) are written into the
+    manifest. Returns an :class:`IngestReport`; on any error the unfinished
+    build folder is deleted and the current KB stays as it was.
     """
     started = time.perf_counter()
     report = IngestReport(documents=len(extraction.documents), skipped=list(extraction.skipped))
     if embedder_error:
         report.warnings.append(embedder_error)
+    report.llm = extraction.llm
+    if extraction.llm is not None:
+        report.warnings.extend(getattr(extraction.llm, "warnings", []))
     tmp, final = kbmod.new_build_dir(data_dir)
+    try:
+        _write_build(extraction, data_dir, tmp, report, embedder=embedder, inputs=inputs, batch_size=batch_size,
+                     progress=progress, extra_manifest=extra_manifest or {})
+        report.build = kbmod.publish_build(data_dir, tmp, final)
+    except BaseException:
+        kbmod.abandon_build(tmp)
+        raise
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _write_build(extraction: Extraction, data_dir: Path, tmp: Path, report: IngestReport, *, embedder, inputs,
+                 batch_size: int, progress: Progress | None, extra_manifest: dict) -> None:
+    """Embed, write the graph, the passages and the manifest into ``tmp``."""
     entities = sorted(extraction.entities.values(), key=lambda e: e.id)
     chunks = sorted(extraction.chunks, key=lambda c: (c.doc, c.line, c.id))
     triples = sorted(extraction.triples, key=lambda t: t.id)
 
     chunk_vecs = ent_vecs = None
     linkable = [e for e in entities if e.type not in ("section", "step")]
+    t0 = time.perf_counter()
     if embedder is not None:
         from ..knowledge.embeddings import EmbeddingCache
 
         cache = EmbeddingCache(Path(data_dir) / "cache" / "embeddings.sqlite")
         try:
-            texts = [f"{c.section}\n{c.text}" if c.section else c.text for c in chunks]
+            texts = [passage_text(c) for c in chunks]
+            stats: dict[str, int] = {}
             chunk_vecs = cache.embed(
-                embedder, texts, batch_size=batch_size,
-                progress=(lambda d, t: progress("embedding passages", d, t)) if progress else None,
+                embedder, texts, kind=getattr(embedder, "passage_kind", "passage"), batch_size=batch_size,
+                progress=(lambda d, t: progress("embedding passages", d, t)) if progress else None, stats=stats,
             )
-            ent_vecs = cache.embed(embedder, [e.name for e in linkable], kind="query") if linkable else None
+            ent_vecs = cache.embed(embedder, [e.name for e in linkable], kind="query", stats=stats) if linkable else None
+            report.embedded = stats.get("embedded", 0)
         finally:
             cache.close()
         report.embedding_model = embedder.name
+    report.timings["embed"] = round(time.perf_counter() - t0, 2)
 
+    t0 = time.perf_counter()
     if progress:
         progress("writing graph", 0, 1)
     counts = GraphStore.build(tmp / "graph.kuzu", entities, triples, chunks)
     if progress:
         progress("writing graph", 1, 1)
         progress("writing passages", 0, 1)
+    report.timings["graph"] = round(time.perf_counter() - t0, 2)
+    t0 = time.perf_counter()
     VectorStore.build(tmp / "vectors", chunks, chunk_vecs, linkable, ent_vecs)
     if progress:
         progress("writing passages", 1, 1)
+    report.timings["passages"] = round(time.perf_counter() - t0, 2)
     _write_merges(tmp / "merges.csv", extraction)
     types: dict[str, int] = {}
     for e in entities:
@@ -119,6 +175,7 @@ def build_kb(
             "embedding_model": embedder.name if embedder is not None else None,
             "dim": embedder.dim if embedder is not None else None,
             "embedding_model_path": str(embedder.path.resolve()) if embedder is not None and embedder.path else None,
+            "passage_tokens": getattr(embedder, "passage_tokens", None) if embedder is not None else None,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "counts": counts,
             "entity_types": report.entity_types,
@@ -126,11 +183,14 @@ def build_kb(
             "inputs": [str(Path(p).resolve()) for p in inputs],
             "inputs_fingerprint": _fingerprint(inputs),
             "skipped": [{"path": s.path, "line": s.line, "reason": s.reason} for s in report.skipped],
+            **extra_manifest,
         },
     )
-    report.build = kbmod.publish_build(data_dir, tmp, final)
-    report.seconds = time.perf_counter() - started
-    return report
+
+
+def passage_text(chunk) -> str:
+    """The text a passage is embedded from: its heading path, then its text."""
+    return f"{chunk.section}\n{chunk.text}" if chunk.section else chunk.text
 
 
 def _write_merges(path: Path, extraction: Extraction) -> None:

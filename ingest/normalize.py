@@ -1,80 +1,79 @@
 """Name normalization: one canonical entity per thing.
 
-:class:`Normalizer.canonical` maps a surface name to a canonical name in four
+:class:`Normalizer.canonical` maps a surface name to a canonical name in five
 steps, stopping at the first that applies:
 
-1. **alias** – exact (case-insensitive for Latin) lookup in the alias table:
-   the bundled ``ingest/aliases.csv`` (columns ``alias,canonical,type``) with
+1. **alias** – lookup in the alias table by normalized key (see 3): the
+   bundled ``ingest/aliases.csv`` (columns ``alias,canonical,type``) with
    ``Settings.alias_csv`` merged over it (later rows win).
 2. **clean** – rule-based cleaning (:func:`clean_name`): amounts and units,
-   parenthesised notes, qualifiers (适量/少许/新鲜的/optional…), English
-   articles and plurals are stripped; the cleaned name is looked up in the
-   alias table again.
-3. exact match with an already-seen canonical name of the same type.
-4. **fuzzy** – rapidfuzz ``WRatio`` against already-seen canonical names of
+   quantity words (``盐用量为`` → 盐, ``八角量`` → 八角), parenthesised notes,
+   qualifiers (适量/少许/新鲜的/optional…), English articles, sizes and plurals
+   are stripped; the cleaned name is looked up in the alias table again.
+3. **normalize** – the same key as an already-seen canonical name of the
+   same type: :func:`~..knowledge.text.name_key` (NFKC, case, accents,
+   traditional → simplified, full-width, spaces inside CJK/Hangul names,
+   plurals), so 雞胸肉/鸡胸肉, ＢＢＱ酱/BBQ酱, 닭 가슴살/닭가슴살 and crème
+   fraîche/creme fraiche are one node each (the first spelling seen names it).
+4. exact match with an already-seen canonical name of the same type.
+5. **fuzzy** – rapidfuzz ``WRatio`` against already-seen canonical names of
    the same type, merging only above ``Settings.fuzzy_threshold`` *and* past
    the guards of :func:`fuzzy_allowed` (short Chinese names never fuzzy-merge,
    so 白糖/红糖 and 生抽/老抽 stay apart).
 
-Every non-identity mapping is recorded once as a :class:`Merge`.
+A name that is not a thing's name (:func:`is_entity_name`: a quantity
+fragment, a unit, a piece of a sentence) has no canonical name: the
+extractors make no node of it. Every non-identity mapping is recorded once
+as a :class:`Merge` (``merges.csv``).
 """
 
 from __future__ import annotations
 
 import csv
 import re
+import unicodedata
 from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from threadgraph.knowledge.records import Merge
+from ..knowledge.records import Merge
+from ..knowledge.text import CJK_CLASS, HANGUL_CLASS, has_cjk, name_key, singular
+
+from .cues import alternation, lexicon, regex
 
 BUNDLED_ALIASES = Path(__file__).with_name("aliases.csv")
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _PARENS = re.compile(r"[（(【\[][^（）()【】\[\]]*[）)】\]]")
-_UNITS_ZH = (
-    "千克|公斤|克|毫升|升|个|只|根|片|勺|汤匙|茶匙|小勺|大勺|小匙|大匙|杯|碗|瓣|块|颗|粒|把|条|张|支|斤|两|"
-    "厘米|cm|滴|袋|包|盒|罐|瓶|份|朵|棵|头|节|段|撮|kg|mg|ml|mL|g|L|l"
-)
-_NUM = r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半几]+)"
-_AMOUNT_ZH = re.compile(rf"(?:约|大约)?{_NUM}\s*(?:[-~～至到]\s*{_NUM})?\s*(?:{_UNITS_ZH})")
-_QUALIFIERS_ZH = re.compile(r"适量|少许|若干|少量|一些|一点|些许|新鲜的|新鲜|可选|选用|任意|等$|^的")
-_UNITS_EN = (
-    r"cups?|tbsps?|tablespoons?|tsps?|teaspoons?|grams?|g|kg|kilograms?|oz|ounces?|pounds?|lbs?|ml|"
-    r"millilit(?:er|re)s?|lit(?:er|re)s?|l|pinch(?:es)?|cloves?|slices?|pieces?|cans?|sticks?|handfuls?|dash(?:es)?"
-)
-_AMOUNT_EN = re.compile(rf"\b(?:\d+(?:[./]\d+)?|an?|one|two|three|four|half)\s*(?:-\s*\d+\s*)?(?:{_UNITS_EN})\b(?:\s+of\b)?", re.I)
-_NUMBER_EN = re.compile(r"\b\d+(?:[./]\d+)?\b")
-_ARTICLES_EN = re.compile(r"^(?:a|an|the|some|fresh|optional|about)\s+", re.I)
-_QUALIFIERS_EN = re.compile(r"\b(?:optional|to taste|as needed|chopped|diced|minced|sliced|fresh)\b", re.I)
-_PUNCT = " \t\r\n、，,。.;；:：!！?？*~～-—_\"'“”‘’`|/="
+_AMOUNT_ZH = regex("amounts", "amount_zh")
+_QUALIFIERS_ZH = regex("amounts", "qualifiers_zh")
+_QTY_SUFFIX_ZH = regex("amounts", "quantity_suffix_zh")
+_FORMULA_TAIL_ZH = regex("amounts", "formula_tail_zh")
+_VARIABLE_TAIL_ZH = regex("amounts", "variable_tail_zh")
+_AMOUNT_EN = regex("amounts", "amount_en", re.I)
+_NUMBER_EN = regex("amounts", "bare_number_en")
+_MEASURE_OF_EN = regex("amounts", "measure_of_en", re.I)
+_PURPOSE_EN = regex("amounts", "purpose_en", re.I)
+_ARTICLES_EN = re.compile(rf"^(?:{alternation('amounts', 'articles_en')})\s+", re.I)
+_SIZES_EN = re.compile(rf"^(?:{alternation('amounts', 'sizes_en')})\s+", re.I)
+_QUALIFIERS_EN = re.compile(rf"\b(?:{alternation('amounts', 'qualifiers_en')})\b", re.I)
+_PUNCT = " \t\r\n、，,。.;；:：!！?？*~～-—–_\"'“”‘’`|/=≥≤<>＜＞"
 
-# Pairs that look alike but are different things; never merged by fuzzy
-# matching even if a user lowers the threshold.
-NEVER_MERGE = frozenset(
-    frozenset(p)
-    for p in [
-        ("白糖", "红糖"), ("白糖", "冰糖"), ("红糖", "冰糖"), ("生抽", "老抽"), ("白醋", "香醋"),
-        ("青椒", "红椒"), ("鸡蛋", "鸡蛋清"), ("鸡蛋", "鸡蛋黄"), ("大葱", "小葱"), ("蛋清", "蛋黄"),
-    ]
-)
+_NOT_NAMES = lexicon("names")["not_names"]
+_NOT_WHOLE = frozenset(name_key(w) for w in _NOT_NAMES["whole"])
+_QTY_NOUN_ZH = re.compile("(?:%s)[是为在约]?$" % "|".join(map(re.escape, _NOT_NAMES["quantity_nouns_zh"])))
+# quantity nouns that are not quantity suffixes themselves ("质量" must not lose its "量")
+_QTY_NOUN_END_ZH = re.compile("(?:%s)$" % "|".join(
+    re.escape(n) for n in _NOT_NAMES["quantity_nouns_zh"] if not _QTY_SUFFIX_ZH.fullmatch(n)))
+_FRAGMENT_ZH = re.compile("|".join(map(re.escape, _NOT_NAMES["fragments_zh"])))
+_EDGE_EN = re.compile(r"^(?:{0})\b|\b(?:{0})$".format("|".join(map(re.escape, _NOT_NAMES["edge_words_en"]))), re.I)
+_UNIT_ALONE = re.compile(rf"^(?:{alternation('amounts', 'units_zh')})\.?$", re.I)
+_MEASURE_ALONE = regex("amounts", "measure", re.I)
+_LETTER = re.compile(rf"[^\W\d_]|[{CJK_CLASS}{HANGUL_CLASS}]")
+_THING_TYPES = ("ingredient", "tool")
 
-
-def is_cjk(text: str) -> bool:
-    """True when ``text`` contains any CJK ideograph."""
-    return bool(_CJK.search(text))
-
-
-def _singular(word: str) -> str:
-    w = word
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("oes", "ches", "shes", "sses")):
-        return w[:-2]
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
+#: Pairs that look alike but are different things (``lexicon/names.yaml``);
+#: never merged by fuzzy matching even if a user lowers the threshold.
+NEVER_MERGE = frozenset(frozenset(p) for p in lexicon("names")["never_merge"])
 
 
 def clean_name(name: str, type_: str = "ingredient") -> str:
@@ -90,7 +89,7 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
     leading English article removed."""
     s = re.sub(r"\s+", " ", name).strip()
     if type_ not in ("ingredient", "tool"):
-        s = _ARTICLES_EN.sub("", s) if not is_cjk(s) else s
+        s = _ARTICLES_EN.sub("", s) if not has_cjk(s) else s
         return s.strip(_PUNCT)
     prev = None
     while prev != s:
@@ -98,17 +97,31 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
         s = _PARENS.sub("", s)
     s = re.split(r"[=＝（(]", s, maxsplit=1)[0]  # also drops an unclosed "(note…" tail
     s = re.sub(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\u2460-\u24FF\uFE0F]", "", s)
-    if is_cjk(s):
+    if has_cjk(s):
+        s = _FORMULA_TAIL_ZH.sub("", s)
+        s = _VARIABLE_TAIL_ZH.sub("", s.strip())
         s = _AMOUNT_ZH.sub("", s)
         s = _QUALIFIERS_ZH.sub("", s)
         s = s.replace(" ", "").strip(_PUNCT)
+        s = re.sub(r"^(?:℃|°C?)\s*", "", s)  # "30 ℃ 温水" without its number
+        prev = None
+        while prev != s and len(s) > 1 and name_key(s) not in _NOT_WHOLE and not _QTY_NOUN_END_ZH.search(s):
+            prev = s
+            s = _QTY_SUFFIX_ZH.sub("", s).strip(_PUNCT) or s  # "盐用量为" → 盐, "青椒的数量" → 青椒
         if "的" in s:
             tail = s.rsplit("的", 1)[1]
             if len(tail) >= 2 or (tail and type_ == "tool"):
                 s = tail  # "不辣的青椒" → 青椒; a tool is its head noun: "有一定深度的碗" → 碗
         s = re.sub(r"^[\d.]+", "", s)
-        return s.strip(_PUNCT)
-    s = s.split(",", 1)[0]
+        return unicodedata.normalize("NFKC", s.strip(_PUNCT)).strip(_PUNCT)
+    m = re.match(r"^(?P<n>[^:：]{1,40}?)\s*[:：]\s*(?P<a>[\d½¼¾⅓⅔⅛].*)$", s)
+    if m:
+        s = m.group("n")  # "flour: 2 cups" (a mapping written as key: amount)
+    head, _, rest = s.partition(",")
+    s = head
+    if rest and re.fullmatch(r"[\W\d½¼¾⅓⅔⅛]*(?:\s*[A-Za-z]+(?:ed|ly)\b[\W]*)+", _AMOUNT_EN.sub(" ", head)):
+        s = rest.split(",", 1)[0]  # "1 c. grated, unsweetened coconut": the name follows its participles
+    s = _PURPOSE_EN.sub("", s)  # "oil for frying" → oil
     s = _AMOUNT_EN.sub(" ", s)
     s = _NUMBER_EN.sub(" ", s)
     s = _QUALIFIERS_EN.sub(" ", s)
@@ -117,10 +130,41 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
     while prev != s:
         prev = s
         s = _ARTICLES_EN.sub("", s).strip(_PUNCT)
+        s = _SIZES_EN.sub("", s).strip(_PUNCT)
+        s = _MEASURE_OF_EN.sub("", s).strip(_PUNCT)  # "pinch of salt" → salt
+    s = unicodedata.normalize("NFKC", s).strip(_PUNCT)
     words = s.split()
     if words:
-        words[-1] = _singular(words[-1])
+        words[-1] = singular(words[-1])
     return " ".join(words)
+
+
+def is_entity_name(name: str, type_: str = "ingredient") -> bool:
+    """True when a cleaned ``name`` can name a node of entity ``type_``.
+
+    Never a name, whatever the type: text without a letter (``"2"``, ``"…"``),
+    a pure quantity (``"2-3 个"``) and, except for a ``tool`` (碗, 汤匙), a
+    unit alone (``"克"``, ``"cup"``).
+    For ``ingredient``/``tool`` also not (data in ``lexicon/names.yaml``
+    ``not_names``): a quantity or label word alone (约, 各, 数量, 人, 注,
+    原则, "to taste"), a Chinese name ending in a quantity noun (冷藏时间,
+    推荐合计重量; 温度计 is a tool) or holding a sentence word (容量在,
+    分别为每, 其中应该包含, 蛋挞皮品牌不限), an English name starting or ending with a function word
+    ("yellow and", "or orange pepper"). Extractors call it on a candidate
+    name; :meth:`Normalizer.canonical` applies it, so nothing invalid becomes
+    a node."""
+    s = (name or "").strip()
+    if not s or not _LETTER.search(s):
+        return False
+    if _MEASURE_ALONE.fullmatch(s) or (_UNIT_ALONE.match(s) and type_ != "tool"):  # 碗, 汤匙 are tools too
+        return False
+    if type_ not in _THING_TYPES:
+        return True
+    if name_key(s) in _NOT_WHOLE:
+        return False
+    if has_cjk(s):
+        return not (_QTY_NOUN_ZH.search(s) or _FRAGMENT_ZH.search(s))
+    return not _EDGE_EN.search(s)
 
 
 def fuzzy_allowed(a: str, b: str) -> bool:
@@ -137,7 +181,7 @@ def fuzzy_allowed(a: str, b: str) -> bool:
         return True
     if frozenset((a, b)) in NEVER_MERGE:
         return False
-    if is_cjk(a) or is_cjk(b):
+    if has_cjk(a) or has_cjk(b):
         return len(a) >= 4 and len(b) >= 4 and a[0] == b[0] and a[-1] == b[-1]
     if len(a) < 5 or len(b) < 5 or a[0].lower() != b[0].lower():
         return False
@@ -168,6 +212,7 @@ class Normalizer:
         self.merges: list[Merge] = []
         self._merged: set[tuple[str, str, str]] = set()
         self._cache: dict[tuple[str, str], tuple[str, str, float]] = {}
+        self._by_key: dict[tuple[str, str], str] = {}  # (type, name_key) → first canonical seen
 
     def _load(self, path: Path) -> None:
         if not path.exists():
@@ -185,7 +230,7 @@ class Normalizer:
 
     @staticmethod
     def _key(name: str) -> str:
-        return name if is_cjk(name) else name.lower()
+        return name_key(name)
 
     def alias(self, name: str, type_: str) -> str | None:
         """Alias-table lookup for ``name`` (type-specific rows first, then
@@ -195,8 +240,9 @@ class Normalizer:
 
     def resolve(self, surface: str, type_: str) -> tuple[str, str, float]:
         """``(canonical, method, score)`` for ``surface`` without recording
-        anything; method is ``""`` for identity, ``alias``, ``clean`` or
-        ``fuzzy``; canonical is ``""`` when cleaning leaves nothing."""
+        anything; method is ``""`` for identity, ``alias``, ``clean``,
+        ``normalize`` or ``fuzzy``; canonical is ``""`` when cleaning leaves
+        nothing or no thing's name (:func:`is_entity_name`)."""
         key = (surface, type_)
         hit = self._cache.get(key)
         if hit is not None and hit[1] != "":
@@ -207,14 +253,17 @@ class Normalizer:
             res = (a, "alias" if a != s else "", 100.0)
         else:
             c = clean_name(s, type_)
-            if not c:
+            if not c or not is_entity_name(c, type_):
                 return ("", "", 0.0)
             a = self.alias(c, type_)
-            method = "alias" if a else ("clean" if c != s else "")
+            method = "alias" if a else ("" if c == s else "normalize" if name_key(c) == name_key(s) else "clean")
             c = a or c
             seen = self._seen_set.get(type_, set())
+            same = self._by_key.get((type_, name_key(c)))
             if c in seen:
                 res = (c, method, 100.0)
+            elif same is not None and same != c:
+                res = (same, "normalize", 100.0)  # 雞胸肉 → 鸡胸肉, ＢＢＱ酱 → BBQ酱, creme fraiche → crème fraîche
             else:
                 res = (c, method, 100.0)
                 # bucketed by first character: fuzzy_allowed() demands it anyway
@@ -228,16 +277,18 @@ class Normalizer:
 
     def canonical(self, surface: str, type_: str, *, doc: str = "", line: int = 0) -> str:
         """Canonical name of ``surface`` for entity ``type_`` (``""`` if the
-        name cleans to nothing). Registers the result as seen and records a
+        name cleans to nothing or is not a thing's name, see
+        :func:`is_entity_name`: then no node may be made). Registers the result as seen and records a
         :class:`Merge` (with ``doc``/``line`` of the first occurrence) when the
         canonical differs from the surface."""
         canon, method, score = self.resolve(surface, type_)
-        if not canon:
+        if not canon or not is_entity_name(canon, type_):
             return ""
         seen = self._seen_set.setdefault(type_, set())
         if canon not in seen:
             seen.add(canon)
             self.seen.setdefault((type_, canon[:1].lower()), []).append(canon)
+            self._by_key.setdefault((type_, name_key(canon)), canon)
         surf = re.sub(r"\s+", " ", surface).strip()
         if canon != surf:
             k = (surf, canon, type_)

@@ -37,7 +37,7 @@ Rules (:class:`TableExtractor`):
   ``required`` (from a ``req`` column: yes/true/1/必需 vs no/optional/可选;
   default True unless the item says "optional") and ``order`` (row order
   within the recipe). Item cells may list several ingredients and use the
-  list-item phrasings of :func:`~threadgraph.ingest.extract.parse_item`
+  list-item phrasings of :func:`~.items.parse_item`
   (``"X (or Y)"`` also yields SUBSTITUTES in that recipe).
 * **Role table** – a ``role`` column: a ``role`` entity per row; each
   ``resp`` cell entry gives ``RELATED`` role → ``concept``
@@ -50,34 +50,22 @@ from __future__ import annotations
 
 import re
 
-from threadgraph.ingest.extract import DocResult, _split_role_name, is_tool, parse_item, split_top
-from threadgraph.ingest.normalize import Normalizer, clean_name, is_cjk
-from threadgraph.ingest.parsers import ParsedDocument, Record, detect_language
-from threadgraph.knowledge.records import Entity, Provenance, Triple, entity_id
+from ..knowledge.records import Entity, Provenance, Triple, entity_id
+from ..knowledge.text import detect_language, has_cjk
+from .blocks import DocResult, split_top
+from .cues import alternation, lexicon, words
+from .document import ParsedDocument, Record
+from .items import is_tool, parse_item
+from .normalize import Normalizer, clean_name
+from .roles import split_role_name
+
 
 _W = r"(?<![A-Za-z])(?:%s)(?![A-Za-z])"
+# (kind, header pattern) in the order tried: English words on word boundaries, Chinese anywhere
 _RULES: list[tuple[str, re.Pattern]] = [
-    ("item", re.compile(_W % r"instead of|substitute for|substitutes for|replaces|replaced|to replace|original\w*|"
-                              r"swap out|missing" + r"|被替代|被替换|原料名|缺少", re.I)),
-    ("sub", re.compile(_W % r"substitut\w*|replacements?|alternatives?|alternates?|instead|swaps?|backups?|"
-                             r"stand[- ]?ins?|deput(?:y|ies)|fallbacks?|understud(?:y|ies)|replace with|use instead"
-                       + r"|替代|代替|替换|备选|替补|代用|备用|候补|可换", re.I)),
-    ("amount", re.compile(_W % r"amounts?|quantit(?:y|ies)|qty|measures?|measurements?|weight|volume|how much"
-                          + r"|用量|分量|份量|数量|重量|克数", re.I)),
-    ("unit", re.compile(_W % r"units?" + r"|单位", re.I)),
-    ("req", re.compile(_W % r"required|optional|mandatory|necessary|essential|must" + r"|必需|必须|必备|可选|必要", re.I)),
-    ("recipe", re.compile(_W % r"recipes?|dish(?:es)?|meals?" + r"|菜名|菜品|菜谱|食谱|菜式|^菜$", re.I)),
-    ("role", re.compile(_W % r"roles?|positions?|participants?" + r"|角色|岗位|职位|职务", re.I)),
-    ("item", re.compile(_W % r"ingredients?|items?|foods?|products?|components?|from|materials?"
-                        + r"|原料|食材|材料|配料|用料|主料|辅料|调料", re.I)),
-    ("resp", re.compile(_W % r"responsibilit(?:y|ies)|tasks?|duties|duty|jobs?|accountabilit(?:y|ies)|owns|does"
-                        + r"|职责|任务|责任|负责", re.I)),
-    ("cond", re.compile(_W % r"when|conditions?|if|situations?|contexts?|use cases?|occasions?|scenarios?"
-                        + r"|条件|情况|场景|时机|适用|用途", re.I)),
-    ("notes", re.compile(_W % r"ratios?|notes?|comments?|remarks?|tips?|how|proportions?|details?|description"
-                         + r"|备注|说明|比例|注意|用法|提示", re.I)),
+    (k["kind"], re.compile(_W % "|".join(k["en"]) + "|" + "|".join(k["zh"]), re.I)) for k in lexicon("columns")["kinds"]
 ]
-_EXACT = {"to": "sub", "with": "sub", "use": "sub", "or": "sub", "from": "item", "for": "cond"}
+_EXACT: dict[str, str] = lexicon("columns")["exact"]
 
 
 def classify_column(header: str) -> str:
@@ -98,12 +86,14 @@ def classify_column(header: str) -> str:
     return ""
 
 
-_ALT_SPLIT = re.compile(r"\s*[;；、|\n]\s*|\s+or\s+|\s*(?:或者|或是)\s*|(?<=[\u4e00-\u9fff])或(?=[\u4e00-\u9fff])|"
-                        r"(?<=[^\d\s/])\s*/\s*(?=[^\d\s/])", re.I)
-_LIST_SPLIT = re.compile(r"\s*[;；、|\n]\s*")
+_SEPARATORS = r"\s*[;；、|\n]\s*"
+_ALT_SPLIT = re.compile("|".join([_SEPARATORS, *words("columns", "or_split")]) + r"|(?<=[^\d\s/])\s*/\s*(?=[^\d\s/])", re.I)
+_LIST_SPLIT = re.compile(_SEPARATORS)
 _PAREN_NOTE = re.compile(r"\s*[（(]([^（）()]*)[）)]\s*")
-_TRUE = re.compile(r"^(?:y|yes|true|1|required|mandatory|essential|must|x|✓|✔|是|必需|必须|必备|必要|需要)$", re.I)
-_FALSE = re.compile(r"^(?:n|no|false|0|optional|not required|-|否|可选|选用|不必|非必需)$", re.I)
+_TRUE = re.compile(rf"^(?:{alternation('columns', 'true_values')})$", re.I)
+_FALSE = re.compile(rf"^(?:{alternation('columns', 'false_values')})$", re.I)
+_OPTIONAL_VALUES = frozenset(words("columns", "optional_values"))
+_OPTIONAL_HEADER = re.compile(alternation("columns", "optional_header"), re.I)
 
 
 def _values(v: str | list[str]) -> list[str]:
@@ -125,7 +115,7 @@ def _plausible(name: str) -> bool:
     """A cell part short enough to be a name (≤ 20 CJK chars / ≤ 8 words)."""
     if not name:
         return False
-    if is_cjk(name):
+    if has_cjk(name):
         return len(name) <= 20
     return len(name.split()) <= 8 and len(name) <= 80
 
@@ -137,7 +127,7 @@ def _required(v: str, header_is_optional: bool) -> bool | None:
     if _TRUE.match(v):
         return not header_is_optional
     if _FALSE.match(v):
-        return header_is_optional if v.lower() not in ("optional", "可选", "选用") else False
+        return header_is_optional if v.lower() not in _OPTIONAL_VALUES else False
     return None
 
 
@@ -173,7 +163,7 @@ class TableExtractor:
     def _ent(self, res: DocResult, surface: str, type_: str, line: int, rel: str) -> str:
         surface = re.sub(r"\s+", " ", surface).strip()
         if type_ == "role":
-            name, aliases = _split_role_name(surface)
+            name, aliases = split_role_name(surface)
             if not name or not name[:1].isalpha():
                 return ""
             name = name[0].upper() + name[1:]
@@ -181,13 +171,13 @@ class TableExtractor:
             if not canon:
                 return ""
             al = [a for a in [name, *aliases] if a != canon]
-            res.entities.append(Entity(entity_id("role", canon), canon, "role", al, "zh" if is_cjk(canon) else "en"))
+            res.entities.append(Entity(entity_id("role", canon), canon, "role", al, "zh" if has_cjk(canon) else "en"))
             return entity_id("role", canon)
         canon = self.norm.canonical(surface, type_, doc=rel, line=line)
         if not canon:
             return ""
         al = [surface] if surface != canon else []
-        res.entities.append(Entity(entity_id(type_, canon), canon, type_, al, "zh" if is_cjk(canon) else "en"))
+        res.entities.append(Entity(entity_id(type_, canon), canon, type_, al, "zh" if has_cjk(canon) else "en"))
         return entity_id(type_, canon)
 
     def _table(self, doc: ParsedDocument, table, cols: dict[str, list[str]], res: DocResult, seen: set) -> None:
@@ -293,7 +283,7 @@ class TableExtractor:
         req: bool | None = None
         for c in cols.get("req", []):
             v = "; ".join(_values(row.get(c, "")))
-            req = _required(v, bool(re.search(r"optional|可选", c, re.I)))
+            req = _required(v, bool(_OPTIONAL_HEADER.search(c)))
             if req is not None:
                 break
         item_col = cols["item"][0]

@@ -201,16 +201,29 @@ def _mask_parens(sentence: str) -> str:
     return _PAREN.sub(lambda m: " " * len(m.group()), sentence)
 
 
+@functools.lru_cache(maxsize=1)
+def _triggers() -> dict[str, re.Pattern]:
+    """kind → one compiled alternation of its cheap trigger fragments."""
+    return {k: re.compile("|".join(v), re.I) for k, v in lexicon("cues")["triggers"].items()}
+
+
 def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
     out = []
+    trig = _triggers()
+    live = {k for k, rx in trig.items() if rx.search(text)}
+    if not live:
+        return out
     for r in rules():
-        if r.item_only and not in_item:
+        if (r.item_only and not in_item) or r.kind not in live:
             continue
         for m in r.rx.finditer(text):
             gd = m.groupdict()
-            raw_x, raw_y = gd.get("x") or "", gd.get("y") or ""
-            x = cut_phrase(raw_x, "x") if raw_x.strip() else ""
-            y = cut_phrase(raw_y, "y") if raw_y.strip() else ""
+            xg = "x2" if gd.get("x2") else "x"  # a rule may offer X in two places (x, x2)
+            raw_x, raw_y = gd.get(xg) or "", gd.get("y") or ""
+            # a slot that ends the construction is cut from its start (the phrase
+            # right after the cue), one before the cue from its end
+            x = cut_phrase(raw_x, "y" if m.end(xg) == m.end() and m.start(xg) > m.start() else "x") if raw_x.strip() else ""
+            y = cut_phrase(raw_y, "y" if m.end("y") == m.end() else "x") if raw_y.strip() else ""
             if r.clause_y and raw_y:
                 y = clause_object(raw_y) or y
             cond_m = _COND.search(text)
@@ -228,6 +241,37 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
                            item_only=r.item_only, head=head, cond=cond,
                            ratio=_ratio(text) if r.kind == "substitute" else ""))
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _modifiers() -> frozenset[str]:
+    data = lexicon("cues")["modifiers"]
+    return frozenset(w.casefold() for w in data["en"])
+
+
+def complete_name(y: str, other: str) -> str:
+    """An English alternative that only qualifies ("grated fresh") takes the
+    last word of the name it stands beside (``other``: "ground ginger" →
+    "grated fresh ginger"); any other ``y`` is returned unchanged."""
+    words = y.split()
+    mods = _modifiers()
+    if words and other and not has_cjk(y) and all(w.casefold().strip(",.") in mods for w in words):
+        tail = other.split()[-1]
+        if tail.casefold() not in mods:
+            return f"{y} {tail}"
+    return y
+
+
+def _complete(c: Cue) -> Cue:
+    """Share the head noun between the two sides of a cue: "(or grated fresh)"
+    after "ground ginger", "French or Italian bread"."""
+    from dataclasses import replace
+
+    y = complete_name(c.y, c.head or c.x) if c.y else c.y
+    x = complete_name(c.x.split()[-1], c.y) if c.x and c.y and c.x.split()[-1].casefold() in _modifiers() else c.x
+    if x != c.x and c.x.split()[-1] != x:
+        x = " ".join(c.x.split()[:-1] + [x])
+    return replace(c, x=x, y=y) if (x, y) != (c.x, c.y) else c
 
 
 def read(sentence: str, *, in_item: bool = False) -> list[Cue]:
@@ -258,7 +302,7 @@ def read(sentence: str, *, in_item: bool = False) -> list[Cue]:
             kept.append(c)
         elif (c.confidence, bool(c.x)) > (clash.confidence, bool(clash.x)):
             kept[kept.index(clash)] = c
-    return kept
+    return [_complete(c) for c in kept]
 
 
 _PREP_OBJ = re.compile(r"\b(?:on|to|via|in|into|from|through|using|with|at|onto|over)\s+(?:the |a |an |our |your |their )?"

@@ -95,12 +95,14 @@ class Embedder:
     KB manifest so a KB is never queried with another model.
     """
 
-    def __init__(self, name: str = E5_NAME, path: Path | None = None, *, threads: int | None = None):
+    def __init__(self, name: str = E5_NAME, path: Path | None = None, *, threads: int | None = None,
+                 passage_tokens: int = 512):
         from fastembed import TextEmbedding
         from fastembed.common.model_description import ModelSource, PoolingType
 
         self.name = name
         self.path = Path(path) if path else None
+        self.passage_tokens = max(16, min(512, int(passage_tokens)))
         self.dim = _model_dim(name, self.path)
         self.query_prefix = "query: " if _uses_e5_prefixes(name) else ""
         self.passage_prefix = "passage: " if _uses_e5_prefixes(name) else ""
@@ -139,9 +141,17 @@ class Embedder:
         # The registered dim is only a hint for fastembed; the true size is what the model emits.
         self.dim = int(self._embed(["dim probe"], 1).shape[1])
 
+    @property
+    def passage_kind(self) -> str:
+        """The embedding-cache kind of passages: ``"passage"``, or
+        ``"passage@N"`` when passages are cut at ``N`` tokens."""
+        return "passage" if self.passage_tokens >= 512 else f"passage@{self.passage_tokens}"
+
     def embed_passages(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
-        """Embed passages; returns an array of shape ``(len(texts), dim)``, float32."""
-        return self._embed([self.passage_prefix + t for t in texts], batch_size)
+        """Embed passages, each cut at ``passage_tokens`` tokens (its heading
+        path and beginning: the model's cost grows faster than linearly with
+        length); returns an array of shape ``(len(texts), dim)``, float32."""
+        return self._embed([self.passage_prefix + t for t in texts], batch_size, self.passage_tokens)
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query; returns shape ``(dim,)``, float32."""
@@ -151,16 +161,29 @@ class Embedder:
         """Embed several queries; shape ``(len(texts), dim)``."""
         return self._embed([self.query_prefix + t for t in texts], 32)
 
-    def _embed(self, texts: Iterable[str], batch_size: int) -> np.ndarray:
-        """Embed ``texts`` in length-sorted batches (padding is per batch, so
-        sorting cuts wasted work ~3x on mixed-length passages); identical
-        texts are embedded once. Returns ``(len(texts), dim)`` float32."""
+    def _truncate(self, max_tokens: int) -> None:
+        """Cut inputs at ``max_tokens`` tokens (fastembed's tokenizer; a model
+        without one keeps its own limit)."""
+        tok = getattr(getattr(self._model, "model", None), "tokenizer", None)
+        if tok is not None and getattr(self, "_cut", None) != max_tokens:
+            try:
+                tok.enable_truncation(max_length=max_tokens)
+                self._cut = max_tokens
+            except Exception:  # noqa: BLE001 - keep the model's own truncation
+                pass
+
+    def _embed(self, texts: Iterable[str], batch_size: int, max_tokens: int = 512) -> np.ndarray:
+        """Embed ``texts`` (cut at ``max_tokens`` tokens) in length-sorted
+        batches (padding is per batch, so sorting cuts wasted work ~3x on
+        mixed-length passages); identical texts are embedded once. Returns
+        ``(len(texts), dim)`` float32."""
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         unique = list(dict.fromkeys(texts))
         order = sorted(range(len(unique)), key=lambda i: len(unique[i]))
         with self._lock:
+            self._truncate(max_tokens)
             vecs = list(self._model.embed([unique[i] for i in order], batch_size=batch_size))
         out = np.empty((len(unique), len(vecs[0])), dtype=np.float32)
         for pos, i in enumerate(order):
@@ -190,9 +213,11 @@ class EmbeddingCache:
         return hashlib.sha1(f"{model}\x1f{kind}\x1f{text}".encode("utf-8")).hexdigest()
 
     def embed(self, embedder: Embedder, texts: Sequence[str], *, kind: str = "passage", batch_size: int = 16,
-              progress=None) -> np.ndarray:
+              progress=None, stats: dict | None = None) -> np.ndarray:
         """Vectors for ``texts`` (shape ``(n, dim)``), computing only the ones
-        not cached; ``progress(done, total)`` is called per model batch."""
+        not cached (each distinct text once); ``progress(done, total)`` is
+        called per model batch; ``stats["embedded"]`` / ``stats["cached"]``
+        are increased by the texts computed / found in the cache."""
         keys = [self.key(embedder.name, kind, t) for t in texts]
         have: dict[str, np.ndarray] = {}
         for i in range(0, len(keys), 500):
@@ -204,10 +229,25 @@ class EmbeddingCache:
                     have[k] = vec
         missing = list(dict.fromkeys(i for i, k in enumerate(keys) if k not in have))
         todo = list(dict.fromkeys(texts[i] for i in missing))
-        step = max(batch_size * 16, 256)
-        for start in range(0, len(todo), step):
-            chunk = todo[start : start + step]
-            vecs = embedder.embed_passages(chunk, batch_size) if kind == "passage" else embedder.embed_queries(chunk)
+        if stats is not None:
+            stats["embedded"] = stats.get("embedded", 0) + len(todo)
+            stats["cached"] = stats.get("cached", 0) + len(set(keys) & set(have))
+        # length-sorted batches (little padding), taken alternately from the long and the short end
+        # so that the progress rate, and the time left shown from it, stays even
+        todo.sort(key=len)
+        batches = [todo[i:i + batch_size] for i in range(0, len(todo), batch_size)]
+        order = []
+        lo, hi = 0, len(batches) - 1
+        while lo <= hi:
+            order.append(batches[hi])
+            if lo != hi:
+                order.append(batches[lo])
+            lo, hi = lo + 1, hi - 1
+        done = 0
+        group = 4  # batches per model call: progress moves every few seconds at most
+        for g in range(0, len(order), group):
+            chunk = [t for b in order[g:g + group] for t in b]
+            vecs = embedder.embed_passages(chunk, batch_size) if kind.startswith("passage") else embedder.embed_queries(chunk)
             rows = []
             for t, v in zip(chunk, vecs):
                 k = self.key(embedder.name, kind, t)
@@ -215,8 +255,9 @@ class EmbeddingCache:
                 rows.append((k, v.astype(np.float32).tobytes()))
             self._db.executemany("INSERT OR REPLACE INTO vec(key, v) VALUES (?, ?)", rows)
             self._db.commit()
+            done += len(chunk)
             if progress:
-                progress(min(start + step, len(todo)), len(todo))
+                progress(done, len(todo))
         if not keys:
             return np.zeros((0, embedder.dim), dtype=np.float32)
         return np.stack([have[k] for k in keys]).astype(np.float32)
@@ -228,5 +269,7 @@ class EmbeddingCache:
 
 def load_embedder(settings) -> Embedder:
     """Build the :class:`Embedder` named by ``settings`` (``embedding_model``,
-    ``embedding_model_path``). Raises :class:`EmbeddingUnavailable`."""
-    return Embedder(settings.embedding_model, settings.embedding_model_path)
+    ``embedding_model_path``, ``embedding_passage_tokens``). Raises
+    :class:`EmbeddingUnavailable`."""
+    return Embedder(settings.embedding_model, settings.embedding_model_path,
+                    passage_tokens=getattr(settings, "embedding_passage_tokens", 512))

@@ -8,23 +8,35 @@ Layout under ``data_dir``::
     kb/builds/<id>/vectors/                     LanceDB folder
     kb/builds/<id>/manifest.json                model, dimension, counts, inputs
 
-A build is written under ``kb/builds/.tmp-<pid>-<id>`` and renamed when
-complete; only then does ``current`` move (``os.replace`` of a symlink is
-atomic on POSIX). An ingest killed at any point therefore leaves ``current``
-pointing at the previous complete build.
+A build is written under ``kb/builds/.tmp-<pid>-<id>`` (holding a lock on
+its ``.building`` file while it is written) and renamed when complete; only
+then does ``current`` move (``os.replace`` of a symlink is atomic on POSIX).
+An ingest killed at any point therefore leaves ``current`` pointing at the
+previous complete build; what it left behind (its temporary folder, a
+``kb/.current-<pid>`` link) is removed by the next ingest, and only the
+newest :data:`KEEP_BUILDS` builds are kept. One ingest at a time writes a
+data folder (:func:`ingest_lock`).
+
+The manifest records, besides counts, the embedding model (name, dimension,
+folder) and the ``sources`` the build was read from (see
+:mod:`threadgraph.ingest.sources`); :func:`model_settings` makes every
+command use the KB's model when none is configured.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import logging
 import os
 import shutil
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .graph import GraphStore
 from .vectors import VectorStore
@@ -42,6 +54,113 @@ class KBNotFound(FileNotFoundError):
 
 class ModelMismatch(RuntimeError):
     """The KB was embedded with another model than the one configured."""
+
+
+class IngestBusy(RuntimeError):
+    """Another ingest is writing the same data folder."""
+
+
+_building: dict[str, int] = {}  # tmp build folder -> fd holding its lock (this process)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _lock_free(path: Path) -> bool:
+    """True when nobody holds an exclusive lock on ``path`` (a file)."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def ingest_lock(data_dir: Path) -> Iterator[None]:
+    """Hold the data folder's ingest lock (``kb/.ingest.lock``) for the block.
+    Raises :class:`IngestBusy` at once when another process holds it."""
+    root = kb_root(data_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    fd = os.open(root / ".ingest.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise IngestBusy(f"another ingest is writing {Path(data_dir).resolve()}; wait for it to finish") from None
+            raise
+        yield
+    finally:
+        os.close(fd)
+
+
+def clean_leftovers(data_dir: Path) -> list[Path]:
+    """Remove what killed ingests left: temporary build folders whose
+    ``.building`` lock nobody holds (folders of the old layout without one:
+    when their process is gone) and ``kb/.current-<pid>`` links of processes
+    that are gone. Returns the paths removed."""
+    root = kb_root(data_dir)
+    removed: list[Path] = []
+    builds = root / "builds"
+    if builds.is_dir():
+        for stale in builds.glob(".tmp-*"):
+            if str(stale) in _building:
+                continue
+            lock = stale / ".building"
+            if lock.exists():
+                dead = _lock_free(lock)
+            else:
+                try:
+                    dead = not _pid_alive(int(stale.name.split("-")[1]))
+                except (ValueError, IndexError):
+                    dead = False
+            if dead:
+                shutil.rmtree(stale, ignore_errors=True)
+                removed.append(stale)
+    if root.is_dir():
+        for link in root.glob(".current-*"):
+            try:
+                pid = int(link.name.split("-", 1)[1])
+            except ValueError:
+                continue
+            if pid != os.getpid() and not _pid_alive(pid):
+                try:
+                    link.unlink()
+                    removed.append(link)
+                except OSError:
+                    pass
+    return removed
+
+
+def model_settings(settings, manifest: dict[str, Any] | None):
+    """``settings`` with the KB's embedding model when none is configured.
+
+    When neither ``embedding_model`` nor ``embedding_model_path`` was set
+    (environment, ``.env`` or keyword) and ``manifest`` (of the current KB)
+    records a model, the result uses that model name and, when the folder it
+    recorded still exists, that folder. Otherwise ``settings`` is returned
+    as it is. So ``ingest``, ``ask``, ``chat`` and ``serve`` all use one
+    model without repeating the setting."""
+    if settings is None or not manifest or not manifest.get("embedding_model"):
+        return settings
+    if {"embedding_model", "embedding_model_path"} & set(settings.model_fields_set):
+        return settings
+    recorded = manifest.get("embedding_model_path")
+    path = Path(recorded) if recorded and Path(recorded).exists() else None
+    return settings.model_copy(update={"embedding_model": manifest["embedding_model"], "embedding_model_path": path})
 
 
 def kb_root(data_dir: Path) -> Path:
@@ -64,27 +183,43 @@ def current_build(data_dir: Path) -> Path:
 
 def new_build_dir(data_dir: Path) -> tuple[Path, Path]:
     """Reserve a temporary folder for a build; returns ``(tmp_dir, final_dir)``.
-    Leftover temporary folders of dead ingests are removed first."""
+    What killed ingests left is removed first (:func:`clean_leftovers`); the
+    new folder's ``.building`` file stays locked by this process until
+    :func:`publish_build` or :func:`abandon_build`."""
     builds = kb_root(data_dir) / "builds"
     builds.mkdir(parents=True, exist_ok=True)
-    for stale in builds.glob(".tmp-*"):
-        try:
-            pid = int(stale.name.split("-")[1])
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            shutil.rmtree(stale, ignore_errors=True)
-        except (ValueError, IndexError, PermissionError):
-            pass
+    clean_leftovers(data_dir)
     build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.time_ns() % 1_000_000:06d}"
     tmp = builds / f".tmp-{os.getpid()}-{build_id}"
     tmp.mkdir()
+    fd = os.open(tmp / ".building", os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    _building[str(tmp)] = fd
     return tmp, builds / build_id
+
+
+def _release(tmp: Path) -> None:
+    fd = _building.pop(str(tmp), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def abandon_build(tmp: Path) -> None:
+    """Delete an unfinished build folder (an ingest that stopped on an error)."""
+    _release(tmp)
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def publish_build(data_dir: Path, tmp: Path, final: Path) -> Path:
     """Rename a finished build into place and point ``kb/current`` at it
-    atomically; prunes old builds beyond the newest :data:`KEEP_BUILDS`."""
+    atomically; prunes old builds beyond the newest :data:`KEEP_BUILDS`
+    (never the one published)."""
     os.replace(tmp, final)
+    try:
+        (final / ".building").unlink()
+    except OSError:
+        pass
+    _release(tmp)
     root = kb_root(data_dir)
     link_tmp = root / f".current-{os.getpid()}"
     if link_tmp.is_symlink() or link_tmp.exists():
@@ -149,11 +284,13 @@ class KnowledgeBase:
 
         With vectors in the KB an embedder of the *same* model is needed:
         ``embedder`` when given (reused across reloads), else one loaded from
-        ``settings`` on first use. Raises :class:`KBNotFound` and
+        ``settings`` on first use (with no model configured, the KB's own,
+        see :func:`model_settings`). Raises :class:`KBNotFound` and
         :class:`ModelMismatch` (configured model name differs from the KB's).
         """
         build = Path(build) if build else current_build(data_dir)
         manifest = read_manifest(build)
+        settings = model_settings(settings, manifest)
         model = manifest.get("embedding_model")
         if model:
             if embedder is not None and embedder.name != model:

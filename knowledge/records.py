@@ -33,6 +33,27 @@ def stable_id(*parts: object, prefix: str = "") -> str:
     return f"{prefix}{digest}"
 
 
+PAGE_LINES = 1000
+"""Paged formats (PDF) record ``line = page × PAGE_LINES + line on the page``."""
+
+
+def page_line(page: int, line: int) -> int:
+    """The ``line`` recorded for line ``line`` (1-based) of page ``page`` of a
+    paged document (PDF): ``page × 1000 + line``."""
+    return page * PAGE_LINES + min(line, PAGE_LINES - 1)
+
+
+def cite(doc: str, line: int = 0) -> str:
+    """How a source position reads in a citation: ``"doc:12"``, for a PDF
+    ``"doc p. 48"`` (its line holds the page, see :func:`page_line`), just
+    ``"doc"`` without a line."""
+    if not line:
+        return doc
+    if doc.lower().endswith(".pdf") and line >= PAGE_LINES:
+        return f"{doc} p. {line // PAGE_LINES}"
+    return f"{doc}:{line}"
+
+
 @dataclass(slots=True)
 class Provenance:
     """Where a fact came from: ``doc`` is the document path relative to the
@@ -138,7 +159,9 @@ class Extraction:
     """Everything ingest found in a set of documents, ready to load.
 
     ``documents`` maps the relative doc path to its title; ``skipped`` lists
-    files that were reported and not ingested."""
+    files that were reported and not ingested; ``llm`` is the report of LLM
+    extraction (:class:`threadgraph.ingest.llm_extract.LLMExtractReport`),
+    ``None`` when it did not run."""
 
     entities: dict[str, Entity] = field(default_factory=dict)
     triples: list[Triple] = field(default_factory=list)
@@ -146,6 +169,7 @@ class Extraction:
     merges: list[Merge] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     documents: dict[str, str] = field(default_factory=dict)
+    llm: object | None = None
 
     def add_entity(self, entity: Entity) -> Entity:
         """Insert ``entity`` or merge its aliases into the existing node with the

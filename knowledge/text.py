@@ -183,13 +183,24 @@ def _fold_char(ch: str) -> str:
     return s
 
 
+_FOLDED: dict[str, str] = {}
+
+
 def fold(text: str) -> tuple[str, list[int]]:
     """``(folded, index)``: ``text`` with each character normalized by
     :func:`_fold_char` and ``index[i]`` the offset in ``text`` of folded
-    character ``i`` (a folded string is never longer than the original)."""
+    character ``i`` (a folded string is never longer than the original).
+    ASCII text takes a fast path (lower case, whitespace kept as spaces)."""
+    if text.isascii():
+        low = text.lower()
+        if not any(c in low for c in "\t\n\r\x0b\x0c"):
+            return low, list(range(len(text)))
     out, idx = [], []
+    cache = _FOLDED
     for i, ch in enumerate(text):
-        f = _fold_char(ch)
+        f = cache.get(ch)
+        if f is None:
+            f = cache[ch] = _fold_char(ch)
         if f:
             out.append(f)
             idx.append(i)
@@ -242,12 +253,22 @@ class DictLinker(Generic[T]):
     plurals are matched by also registering the singular key).
     ``scan(text)`` returns the non-overlapping matches, longest first at the
     leftmost position; a match that starts or ends inside a Latin word is
-    skipped. ``get(surface)`` looks one name up exactly.
+    skipped, and an all-caps abbreviation (see :meth:`is_abbreviation`)
+    matches only in capitals. ``get(surface)`` looks one name up exactly.
     """
 
     def __init__(self) -> None:
         self._values: dict[str, list[T]] = {}
+        self._abbr: set[str] = set()  # keys registered only from all-caps abbreviations
+        self._plain: set[str] = set()
         self._automaton = None
+
+    @staticmethod
+    def is_abbreviation(surface: str) -> bool:
+        """An all-caps Latin abbreviation of at most 6 letters (``SL``,
+        ``HACCP``): matched case-sensitively, with a lower-case plural."""
+        s = surface.strip()
+        return s.isascii() and s.isupper() and len(s) <= 6
 
     @staticmethod
     def key(surface: str) -> str:
@@ -259,7 +280,13 @@ class DictLinker(Generic[T]):
         k = self.key(surface)
         if not k:
             return
+        abbr = self.is_abbreviation(surface)
         for kk in dict.fromkeys([k, name_key(surface)]):
+            if abbr and kk not in self._plain:
+                self._abbr.add(kk)
+            elif not abbr:
+                self._plain.add(kk)
+                self._abbr.discard(kk)
             lst = self._values.setdefault(kk, [])
             if value not in lst:
                 lst.append(value)
@@ -318,6 +345,12 @@ class DictLinker(Generic[T]):
                 if not tail:
                     continue
                 stop += len(tail.group()) if tail.group() != "'" else 0
+            if k in self._abbr:
+                # an abbreviation only as written in capitals, with a lower-case plural ("SLs", not "SLS" or "sl")
+                if not text[pos[start]:pos[end] + 1].isupper():
+                    continue
+                if stop > end + 1 and not text[pos[end + 1]:pos[stop - 1] + 1].islower():
+                    continue
             cands.append((start, stop, k))
         cands.sort(key=lambda c: (c[0], -(c[1] - c[0])))
         out, last = [], 0

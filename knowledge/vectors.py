@@ -79,7 +79,10 @@ class VectorStore:
     """Read side of the LanceDB folder built by :meth:`build`.
 
     ``has_vectors`` is False when the KB was built without an embedding model
-    (full-text search still works). Methods return lists of :class:`Hit`.
+    (full-text search still works); ``has_fts`` is False when the passages
+    have no full-text index (an empty KB, or one whose index was lost):
+    search then uses what there is, and finds nothing rather than failing
+    when there is neither. Methods return lists of :class:`Hit`.
     """
 
     def __init__(self, path: Path):
@@ -95,6 +98,11 @@ class VectorStore:
             names = set(self._db.table_names())
         self.entities = self._db.open_table(ENTITIES) if ENTITIES in names else None
         self.has_vectors = "vector" in self.chunks.schema.names
+        try:
+            self.has_fts = any("search_text" in list(getattr(ix, "columns", []) or [])
+                               for ix in self.chunks.list_indices())
+        except Exception:  # noqa: BLE001 - an index listing that fails is no index
+            self.has_fts = False
 
     # -- building ---------------------------------------------------------------
     @staticmethod
@@ -162,13 +170,24 @@ class VectorStore:
         where = None
         if docs:
             where = "doc IN (" + ", ".join(_sql_str(d) for d in sorted(set(docs))) + ")"
-        if vector is None or not self.has_vectors:
-            mode = "fts"
+        can_vector = vector is not None and self.has_vectors
         text = text.strip()
-        if mode in ("fts", "hybrid") and not text:
-            if vector is None or not self.has_vectors:
+        if not can_vector:
+            mode = "fts"
+        if mode in ("fts", "hybrid") and (not text or not self.has_fts):
+            if not can_vector:
                 return []
             mode = "vector"
+        try:
+            return self._search(text, vector, where, limit, mode)
+        except Exception as exc:  # noqa: BLE001 - a damaged index answers with what is left
+            log.warning("passage search (%s) failed: %s", mode, exc)
+            if mode != "vector" and can_vector:
+                return self._search(text, vector, where, limit, "vector")
+            return []
+
+    def _search(self, text: str, vector, where: str | None, limit: int, mode: str) -> list[Hit]:
+        """Run one LanceDB query of ``mode`` (see :meth:`search`)."""
         if mode == "hybrid":
             from lancedb.rerankers import RRFReranker
 

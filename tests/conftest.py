@@ -34,10 +34,10 @@ def tiny_settings(data_dir: Path, **kw):
 @pytest.fixture(scope="session")
 def kb_dir(tmp_path_factory) -> Path:
     """Data folder holding a KB of the full bundled corpora (built once)."""
-    from threadgraph.cli import run_ingest
+    from threadgraph.ingest.service import run_ingest
 
     data = tmp_path_factory.mktemp("kb")
-    report = run_ingest([CORPORA], tiny_settings(data), show_progress=False)
+    report = run_ingest([CORPORA], tiny_settings(data))
     assert report.ok and report.counts["Chunk"] > 1000
     return data
 

@@ -193,7 +193,14 @@ class FakeOpenAI:
             },
         }
 
-    def _render(self, body: dict, obj: Any, verbatim: bool) -> tuple[int, dict]:
+    def _render(self, body: dict, obj: Any, verbatim: bool, usage: tuple[int, int] | None = None) -> tuple[int, dict]:
+        code, payload = self._render_message(body, obj, verbatim)
+        if usage is not None:
+            payload["usage"] = {"prompt_tokens": usage[0], "completion_tokens": usage[1],
+                                "total_tokens": usage[0] + usage[1]}
+        return code, payload
+
+    def _render_message(self, body: dict, obj: Any, verbatim: bool) -> tuple[int, dict]:
         if hasattr(obj, "model_dump"):
             obj = obj.model_dump()
         kind = _kind(body)
@@ -215,13 +222,15 @@ class FakeOpenAI:
             text = f"Here is the result:\n```json\n{text}\n```"
         return 200, self._completion(body, {"role": "assistant", "content": text, "refusal": None}, "stop")
 
-    def reply(self, obj: Any) -> "FakeOpenAI":
-        """Answer with ``obj`` (dict or pydantic model) rendered for the request's mode."""
-        return self._push(lambda body: self._render(body, obj, verbatim=False))
+    def reply(self, obj: Any, usage: tuple[int, int] | None = None) -> "FakeOpenAI":
+        """Answer with ``obj`` (dict or pydantic model) rendered for the request's mode;
+        ``usage=(prompt_tokens, completion_tokens)`` fixes the reported usage
+        (default: about a token per four characters)."""
+        return self._push(lambda body: self._render(body, obj, verbatim=False, usage=usage))
 
-    def reply_text(self, text: str) -> "FakeOpenAI":
-        """Answer with ``text`` verbatim as the content (or TOOLS arguments)."""
-        return self._push(lambda body: self._render(body, text, verbatim=True))
+    def reply_text(self, text: str, usage: tuple[int, int] | None = None) -> "FakeOpenAI":
+        """Answer with ``text`` verbatim as the content (or TOOLS arguments); ``usage`` as in :meth:`reply`."""
+        return self._push(lambda body: self._render(body, text, verbatim=True, usage=usage))
 
     def invalid_json(self) -> "FakeOpenAI":
         """Answer with truncated, unparseable JSON in the request's mode."""

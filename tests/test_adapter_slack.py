@@ -21,7 +21,7 @@ from threadgraph.bot.answer import Answer, Fact, Source
 from threadgraph.bot.message import ThreadKey
 
 SECRET = "test-signing-secret"
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(300)  # a hang guard; the first test also builds the session KB
 
 
 from conftest import FOLLOW, Q  # noqa: E402  (shared questions; `core` fixture in conftest)

@@ -24,7 +24,7 @@ from threadgraph.bot.answer import Answer
 from threadgraph.bot.message import ThreadKey
 
 TOKEN = "123456:TEST-telegram-token"
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(300)  # a hang guard; the first test also builds the session KB
 
 
 from conftest import FOLLOW, Q  # noqa: E402  (shared questions; `core` fixture in conftest)

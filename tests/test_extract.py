@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from threadgraph.ingest.extract import is_tool, parse_item
+from threadgraph.ingest.items import is_tool, parse_item
 from threadgraph.ingest.normalize import Normalizer
-from threadgraph.ingest.parsers import DocumentError, parse_file
+from threadgraph.ingest.document import DocumentError
+from threadgraph.ingest.readers import parse_file
 from threadgraph.ingest.pipeline import extract_corpus
 from threadgraph.knowledge.records import entity_id
 
@@ -266,7 +267,7 @@ def _find_line(needle: str, *parts: str) -> tuple[Path, int, str]:
 
 
 def _recipe_of(path: Path) -> str:
-    from threadgraph.ingest.extract import recipe_name
+    from threadgraph.ingest.recipes import recipe_name
     return entity_id("recipe", recipe_name(parse_file(path)))
 
 
@@ -417,7 +418,7 @@ def test_yuxiang_rousi_steps_not_ingredients(ex):
 
 
 def test_looks_like_step_keeps_names():
-    from threadgraph.ingest.extract import looks_like_step
+    from threadgraph.ingest.items import looks_like_step
 
     for step in ("干木耳泡 4 个小时", "去蒂", "关火", "盛盘", "左手握住搅拌盆从", "向", "葱切段", "2. 葱切成 5mm 的小段"):
         assert looks_like_step(step), step
@@ -427,7 +428,7 @@ def test_looks_like_step_keeps_names():
 
 # --------------------------------------------------------------------------- tutorials are not recipes
 def test_tutorials_are_not_recipes_dishes_are(ex):
-    from threadgraph.ingest.extract import is_recipe
+    from threadgraph.ingest.recipes import is_recipe
 
     for rel in ("howtocook/tips/learn/学习凉拌.md", "howtocook/tips/learn/学习腌.md"):
         doc = parse_file(CORPORA / rel, rel)
@@ -446,7 +447,7 @@ def test_tutorials_are_not_recipes_dishes_are(ex):
 
 
 def test_glossary_list_is_not_a_recipe(tmp_path):
-    from threadgraph.ingest.extract import is_recipe
+    from threadgraph.ingest.recipes import is_recipe
 
     p = tmp_path / "t.md"
     p.write_text("# 腌\n\n## 常用的腌渍用料\n\n- 生抽：调酱香且带有咸味的底味。可用于几乎所有肉类\n"
@@ -535,7 +536,7 @@ def test_also_ok_and_only_use_substitutes(ex, rel, recipe, x, y, needle):
 
 
 def test_also_ok_rejects_non_things():
-    from threadgraph.ingest.extract import note_clauses
+    from threadgraph.ingest.items import note_clauses
 
     assert note_clauses("湿木耳也可")[1][0].raw == "湿木耳"
     for note in ("不加也可以", "附近的大超市也可以", "白的也行", "没有普通烤盘也可以"):

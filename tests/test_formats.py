@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from threadgraph.ingest.parsers import DocumentError, parse_file
+from threadgraph.ingest.document import DocumentError
+from threadgraph.ingest.readers import parse_file
 from threadgraph.ingest.pipeline import extract_corpus
 from threadgraph.ingest.tables import classify_column, split_alternatives
 
@@ -335,7 +336,7 @@ def test_end_to_end_mixed_folder(tmp_path):
     from tests.conftest import tiny_settings
     from threadgraph.bot.core import ThreadGraphBot
     from threadgraph.bot.message import IncomingMessage, ThreadKey
-    from threadgraph.cli import run_ingest
+    from threadgraph.ingest.service import run_ingest
 
     src = tmp_path / "src"
     _write(src, "notes.md", "# Kitchen notes\n\nAlways preheat the oven.\n")
@@ -343,7 +344,7 @@ def test_end_to_end_mixed_folder(tmp_path):
     _write(src, "tables/subs.csv", "Original,Replacement,Notes\nsour milk,kefir,\nbuttermilk,plain yogurt thinned with milk,1:1\n")
     _write(src, "tables/more.jsonl", '{"ingredient": "ghee", "substitutes": ["clarified butter"]}\n')
     settings = tiny_settings(tmp_path / "data")
-    report = run_ingest([src], settings, show_progress=False)
+    report = run_ingest([src], settings)
     assert report.ok, report.skipped
     bot = ThreadGraphBot(settings)
     ans = bot.answer(IncomingMessage(thread=ThreadKey(platform="t"), text="what can I use instead of buttermilk?"))

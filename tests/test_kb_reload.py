@@ -12,12 +12,12 @@ from conftest import CORPORA, tiny_settings
 def test_new_kb_is_picked_up_while_answering(tmp_path):
     from threadgraph.bot.core import ThreadGraphBot
     from threadgraph.bot.message import IncomingMessage, ThreadKey
-    from threadgraph.cli import run_ingest
+    from threadgraph.ingest.service import run_ingest
     from threadgraph.knowledge.kb import KBHandle
 
     data = tmp_path / "data"
     s = tiny_settings(data)
-    assert run_ingest([CORPORA / "pagerduty-incident-response"], s, show_progress=False).ok
+    assert run_ingest([CORPORA / "pagerduty-incident-response"], s).ok
     bot = ThreadGraphBot(s, kb=KBHandle(data, s, check_interval=0.1))
     key = ThreadKey(platform="test", thread="reload")
     q = IncomingMessage(thread=key, text="宫保鸡丁没有手枪腿用什么代替？")
@@ -38,7 +38,7 @@ def test_new_kb_is_picked_up_while_answering(tmp_path):
     worker = threading.Thread(target=keep_asking)
     worker.start()
     try:
-        report = run_ingest([CORPORA / "pagerduty-incident-response", CORPORA / "howtocook" / "dishes" / "meat_dish"], s, show_progress=False)
+        report = run_ingest([CORPORA / "pagerduty-incident-response", CORPORA / "howtocook" / "dishes" / "meat_dish"], s)
         assert report.ok
         time.sleep(0.3)
         a = bot.answer(q)

@@ -23,7 +23,7 @@ from threadgraph.bot.llm import (
 )
 from threadgraph.settings import Settings
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(300)  # a hang guard; the first test also builds the session KB
 
 KEY = "sk-test-ZQ9X-distinctive-7f3a1c"
 

@@ -25,12 +25,12 @@ from threadgraph.bot.message import IncomingMessage, ThreadKey
 import instructor  # noqa: F401,E402
 import openai  # noqa: F401,E402
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(300)  # a hang guard; the first test also builds the session KB
 
 KEY = "sk-test-core-9c4e1b-distinctive"
 Q = "宫保鸡丁没有手枪腿用什么代替？"
 # phrasings the rules cannot parse (intent "general"): the one LLM call is `understand`
-UNSURE = "做宫保鸡丁的时候手枪腿用完了咋整"
+UNSURE = "做宫保鸡丁的时候手枪腿家里一点都不剩了"  # no phrase pattern and no cue word reads it
 BAD_ID = "f-deadbeefdeadbeef"
 
 COMPOSE_MARK = "You write the answer of a question-answering bot"

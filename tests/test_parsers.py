@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from threadgraph.ingest.parsers import parse_file, strip_attr_lists, unwrap_admonitions
-from threadgraph.ingest.pipeline import CHUNK_MAX_CHARS, _split_spans, extract_corpus, make_chunks
+from threadgraph.ingest.readers import parse_file
+from threadgraph.ingest.readers.markdown import strip_attr_lists, unwrap_admonitions
+from threadgraph.ingest.chunks import CHUNK_MAX_CHARS, make_chunks, split_spans
+from threadgraph.ingest.pipeline import extract_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 PD = ROOT / "corpora" / "pagerduty-incident-response"
@@ -196,10 +198,10 @@ def test_long_paragraph_split_on_sentences_with_lines(tmp_path):
 
 def test_split_spans_prefers_sentences_then_spaces():
     text = "Version 3.5 is out. " + "word " * 300 + "end. 第一句话很长。第二句！"
-    pieces = _split_spans(text, 100)
+    pieces = split_spans(text, 100)
     assert all(len(p) <= 100 for _, p in pieces)
     assert all(text[o:o + len(p)] == p for o, p in pieces)
     assert pieces[0][1] == "Version 3.5 is out."
     assert all(not p.startswith("ord") for _, p in pieces)  # never mid-word
-    cjk = _split_spans("这是第一句。" * 30, 20)
+    cjk = split_spans("这是第一句。" * 30, 20)
     assert all(p.endswith("。") and len(p) <= 20 for _, p in cjk)

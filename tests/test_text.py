@@ -69,6 +69,14 @@ def test_dict_linker_respects_latin_word_boundaries():
     assert [m.surface for m in d.scan("the IC, eggs")] == ["IC", "eggs"]
 
 
+def test_dict_linker_matches_abbreviations_in_capitals_only():
+    d = T.DictLinker()
+    d.add("SL", "Shift Lead")
+    assert [m.surface for m in d.scan("ask the SL or two SLs")] == ["SL", "SLs"]
+    assert d.scan("type !sl page") == []
+    assert d.scan("the SLS framework") == []
+
+
 def test_dict_linker_get_is_normalized():
     d = T.DictLinker()
     d.add("Crème fraîche", 1)

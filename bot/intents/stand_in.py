@@ -20,7 +20,11 @@ class StandIn(Intent):
     slots = {**DEFAULT_SLOTS, "item": ROLE, "item2": ROLE, "excl": ROLE, "cand": ROLE}
 
     def prepare(self, q, u, state) -> None:
-        """"What can X take on?" is reversed; "can X take on Y?" asks about Y."""
+        """"What can X take on?" is reversed; "can X take on Y?" asks about Y.
+        Without a role, a named system or tool ("if the status page is down")
+        is the thing to stand in for: its fallbacks are stand-ins too."""
+        if not q.roles:
+            q.roles = [m for m in u.mentions if m.type in ("artifact", "tool", "concept")][:1]
         if u.slot_texts.get("item2") and not u.slot_texts.get("item"):
             q.reverse = True
         if u.slot_texts.get("item2") and u.slot_texts.get("item") and len(q.roles) >= 2:

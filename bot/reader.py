@@ -1,0 +1,169 @@
+"""The reader: the fallback of every intent that asks for a relation.
+
+When the graph holds no fact for the asked entities, the retrieved passages
+are read sentence by sentence with the same cue reader ingest uses
+(:mod:`threadgraph.knowledge.cues`). A sentence that names the asked entity
+and states the asked relation — a substitution or stand-in for it, or that it
+is optional — answers the question: it is quoted with its document and line,
+and the answer is ``found``. What the reader finds is also a **candidate
+edge** (``extractor="reader"``): :func:`log_candidates` appends it to
+``candidates.jsonl`` in the data folder, ``threadgraph export-graph`` lists
+them as pending rows for review, and an accepted row becomes a graph fact at
+the next ingest.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..knowledge import cues
+from ..knowledge.text import DictLinker, name_key, sentence_spans
+
+log = logging.getLogger(__name__)
+
+#: Confidence of a candidate edge read at question time (below rule facts).
+READER_CONFIDENCE = 0.6
+#: The relation kinds of the cue reader each intent asks for.
+INTENT_KINDS = {"substitute": ("substitute", "standin"), "stand_in": ("standin", "substitute"),
+                "required": ("optional",)}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A sentence that answers: ``kind`` (cue kind), ``x`` the asked entity's
+    name, ``y`` the stand-in (``""`` for ``optional``), ``sentence`` as
+    written, ``doc``/``line``/``passage_id`` where it was read, ``rule`` the
+    cue rule and ``context`` the recipe or document asked about (``""``)."""
+
+    kind: str
+    x: str
+    y: str
+    sentence: str
+    doc: str
+    line: int
+    passage_id: str
+    rule: str
+    context: str = ""
+
+
+def read_passages(intent: str, asked: list[str], passages, *, context: str = "", limit: int = 3) -> list[Reading]:
+    """Sentences of ``passages`` (objects with ``id``, ``doc``, ``text``,
+    ``line``) that state the relation ``intent`` asks for about one of the
+    ``asked`` names. X must be an asked name: named in the cue's X slot, in
+    the phrase before its parenthesis, or — for a cue that leaves X to the
+    context — in the sentence before the cue. At most ``limit`` readings,
+    in passage order, one per stand-in."""
+    kinds = INTENT_KINDS.get(intent)
+    if not kinds or not asked:
+        return []
+    anchors: DictLinker[str] = DictLinker()
+    for a in asked:
+        anchors.add(a, a)
+    out: list[Reading] = []
+    seen: set[str] = set()
+    for p in passages:
+        text = p.text or ""
+        for s, e in sentence_spans(text):
+            sent = text[s:e]
+            if not anchors.scan(sent):
+                continue
+            line = (p.line or 0) + text.count("\n", 0, s)
+            for c in cues.read(sent, in_item=True):
+                if c.kind not in kinds:
+                    continue
+                x = _asked(c, sent, anchors)
+                if not x:
+                    continue
+                ys = [] if c.kind == "optional" else cues.split_alternatives(c.y)
+                if c.kind != "optional" and not ys:
+                    continue
+                for y in ys or [""]:
+                    if y and name_key(y) == name_key(x):
+                        continue
+                    key = f"{c.kind}|{name_key(y)}"
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    out.append(Reading(c.kind, x, y, sent.strip(), p.doc, line, p.id, c.rule, context))
+                    if len(out) >= limit:
+                        return out
+    return out
+
+
+def _asked(c: cues.Cue, sent: str, anchors: DictLinker[str]) -> str:
+    for text in (c.x, c.head):
+        hits = anchors.scan(text) if text else []
+        if hits:
+            return hits[-1].values[0]
+    if not c.x:
+        hits = [h for h in anchors.scan(sent) if h.start <= c.start]
+        if hits:
+            return hits[-1].values[0]
+        if c.kind == "optional":
+            hits = anchors.scan(sent)
+            if hits:
+                return hits[0].values[0]
+    return ""
+
+
+_LOCK = threading.Lock()
+
+
+def log_candidates(data_dir: Path | str, readings: list[Reading], *, thread: str = "") -> int:
+    """Append ``readings`` as candidate edges (``extractor="reader"``,
+    confidence :data:`READER_CONFIDENCE`) to ``<data_dir>/candidates.jsonl``,
+    skipping ones already logged; returns how many were new. Never raises:
+    a write error is logged and the answer goes on."""
+    if not readings:
+        return 0
+    path = Path(data_dir) / "candidates.jsonl"
+    try:
+        with _LOCK:
+            known = set()
+            if path.exists():
+                for line in path.read_text(encoding="utf-8").splitlines():
+                    try:
+                        known.add(json.loads(line).get("key"))
+                    except ValueError:
+                        continue
+            new = 0
+            with path.open("a", encoding="utf-8") as fh:
+                for r in readings:
+                    key = f"{r.kind}|{r.x}|{r.y}|{r.doc}|{r.line}"
+                    if key in known:
+                        continue
+                    known.add(key)
+                    row = {"key": key, **asdict(r), "extractor": "reader", "confidence": READER_CONFIDENCE,
+                           "status": "pending", "logged": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    new += 1
+            return new
+    except OSError as exc:
+        log.warning("could not log reader candidates: %s", exc)
+        return 0
+
+
+def reader_text(lang: str, intent: str, readings: list[Reading]) -> str:
+    """The answer from what the reader found: the answer first, then the
+    quoted sentence with where it stands (document, line)."""
+    first = readings[0]
+    where = Path(first.doc).stem if first.doc else ""
+    quote = first.sentence if len(first.sentence) <= 240 else first.sentence[:239] + "…"
+    ys = list(dict.fromkeys(r.y for r in readings if r.y))
+    if first.kind == "optional":
+        head = (f"{first.x}可以不放：文档里写明它是可选的。" if lang == "zh"
+                else f"Yes, {first.x} is optional: the documents say so.")
+    elif intent == "stand_in" or first.kind == "standin":
+        who = "、".join(ys) if lang == "zh" else " or ".join(ys)
+        head = (f"{who}可以顶替{first.x}。" if lang == "zh" else f"{who} can stand in for {first.x}.")
+    else:
+        what = "、".join(ys) if lang == "zh" else " or ".join(ys)
+        head = (f"可以用{what}代替{first.x}。" if lang == "zh" else f"You can use {what} instead of {first.x}.")
+    src = (f"（{where} 第 {first.line} 行：“{quote}”）" if lang == "zh"
+           else f' ({where}, line {first.line}: "{quote}")')
+    return head + src

@@ -1,0 +1,152 @@
+"""Generic and procedure (SOP) documents: ``document`` → ``section``
+(heading hierarchy) → ``step`` (numbered list items) ``CONTAINS`` edges with
+an ``order``. Role facts (step mentions, stand-ins, responsibilities) are
+added by :class:`~.roles.RoleBook`."""
+
+from __future__ import annotations
+
+import re
+
+from ..knowledge.records import Entity, Provenance, Triple, entity_id
+from ..knowledge.text import DictLinker, has_cjk, name_key
+from .blocks import DocResult, children, section_of
+from .cues import words
+from .document import ParsedDocument
+from .relations import looks_like_name, read_document, thing_phrase
+from .roles import RoleBook
+
+_PERSON_HEADS = frozenset(w.casefold() for w in words("roles", "person_heads"))
+_DELEGATES = re.compile(r"\bdelegat", re.I)
+
+
+def _is_person(phrase: str) -> bool:
+    """A phrase naming a person or group: its last word is a person word, or
+    it is a capitalized name ("Dan", "Release Team")."""
+    toks = phrase.strip().split()
+    if not toks:
+        return False
+    return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or all(t[:1].isupper() for t in toks)
+
+
+class DocumentExtractor:
+    """Extract a generic/SOP document: ``document`` → ``section`` (heading
+    hierarchy) → ``step`` (numbered list items) ``CONTAINS`` edges with an
+    ``order``; role links are added by :class:`RoleBook`.
+
+    Section ids are ``entity_id("section", f"{doc}#{heading path}")``, step ids
+    ``entity_id("step", f"{doc}#{line}")`` so they are unique per document."""
+
+    def __init__(self, roles: RoleBook | None = None) -> None:
+        self.roles = roles
+
+    def extract(self, doc: ParsedDocument) -> DocResult:
+        """Run the structure rules (and role rules if a :class:`RoleBook` is
+        set) on ``doc``."""
+        rel = doc.rel
+        did = entity_id("document", rel)
+        res = DocResult(did)
+        res.entities.append(Entity(did, doc.title, "document", [], doc.language, rel))
+        blocks = doc.blocks
+        kids = children(blocks)
+        sec_ids: dict[tuple[str, ...], str] = {(): did}
+        counters: dict[str, int] = {}
+
+        def parent_of(path: tuple[str, ...]) -> str:
+            while path and path not in sec_ids:
+                path = path[:-1]
+            return sec_ids.get(path, did)
+
+        def nxt(pid: str) -> int:
+            counters[pid] = counters.get(pid, 0) + 1
+            return counters[pid]
+
+        for i, b in enumerate(blocks):
+            if b.kind == "heading" and b.path:
+                sid = entity_id("section", f"{rel}#{section_of(b.path)}")
+                if sid in sec_ids.values():
+                    continue
+                pid = parent_of(b.path[:-1])
+                sec_ids[b.path] = sid
+                res.entities.append(Entity(sid, b.text, "section", [], doc.language, rel))
+                res.triples.append(Triple(pid, "CONTAINS", sid, {"required": True, "amount": "", "order": nxt(pid)},
+                                          Provenance(rel, section_of(b.path), b.line, "doc.heading", 1.0)))
+            elif b.kind == "item" and b.ordered:
+                stid = entity_id("step", f"{rel}#{b.line}")
+                text = b.text
+                for k in kids.get(i, []):
+                    if blocks[k].kind in ("item", "paragraph") and not blocks[k].ordered:
+                        text += "\n- " + blocks[k].text
+                pid = parent_of(b.path)
+                if b.parent >= 0 and blocks[b.parent].ordered:
+                    pid = entity_id("step", f"{rel}#{blocks[b.parent].line}")
+                name = text.split("\n", 1)[0]
+                name = name if len(name) <= 80 else name[:77] + "..."
+                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, text))
+                res.triples.append(Triple(pid, "CONTAINS", stid, {"required": True, "amount": "", "order": b.order},
+                                          Provenance(rel, section_of(b.path), b.line, "doc.numbered_item", 0.9)))
+        if self.roles is not None:
+            self.roles.link(doc, res)
+        self._read_relations(doc, res, kids)
+        return res
+
+    def _read_relations(self, doc: ParsedDocument, res: DocResult, kids: dict[int, list[int]]) -> None:
+        """Stand-ins, fallbacks and optional steps read sentence by sentence
+        (:func:`~.relations.read_document`) in every section: X anchored to a
+        known role, or a phrase the sentence names as the thing that is
+        unavailable ("If Slack has an outage, …"). A side that is a known role
+        or ends in a person word (``lexicon/roles.yaml`` ``person_heads``) is a
+        ``role``, else an ``artifact`` (a system, tool or channel).
+        ``SUBSTITUTES`` X → Y with the condition as written; an ordered step
+        marked optional gets ``required = False`` on its ``CONTAINS`` edge."""
+        roles: DictLinker[str] = DictLinker()
+        if self.roles is not None:
+            for canon, aliases in self.roles.names.items():
+                for n in [canon, *aliases]:
+                    roles.add(n, canon)
+        rel = doc.rel
+        steps = {t.object: t for t in res.triples if t.relation == "CONTAINS" and t.object.startswith("step:")}
+        have = {(t.subject, t.object) for t in res.triples if t.relation == "SUBSTITUTES"}
+        text = "\n".join(b.text for b in doc.blocks)
+        for f in read_document(doc.blocks, roles, unanchored=True):
+            if f.kind == "optional":
+                t = steps.get(entity_id("step", f"{rel}#{f.block.line}"))
+                if t is not None and f.block.ordered:
+                    t.properties["required"] = False
+                continue
+            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS):
+                continue
+            xid = self._party(f.x, f.anchored, roles, res, doc)
+            if not xid:
+                continue
+            if _DELEGATES.search(f.block.text):
+                continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
+            for y in f.ys:
+                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS):
+                    continue
+                if xid.startswith("role:") and not (roles.get(y) or _is_person(y)):
+                    continue  # a role stands in for a role or a person, not for an activity
+                yid = self._party(y, bool(roles.get(y)), roles, res, doc)
+                if not yid or yid == xid or (xid, yid) in have:
+                    continue
+                have.add((xid, yid))
+                res.triples.append(Triple(xid, "SUBSTITUTES", yid,
+                                          {"context": "", "condition": f.cond, "symmetric": False},
+                                          Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
+                                                     min(f.confidence, 0.8))))
+
+    @staticmethod
+    def _party(name: str, anchored: bool, roles: DictLinker[str], res: DocResult, doc: ParsedDocument) -> str:
+        """Entity id of one side of a stand-in (creating the entity), ``""``
+        when the phrase does not read as a name."""
+        if anchored or roles.get(name):
+            canon = (roles.get(name) or [name])[0]
+            return entity_id("role", canon)
+        n = re.sub(r"^(?:the|a|an|our|your|their)\s+", "", name.strip(), flags=re.I).strip(" *`'\"")
+        if not looks_like_name(n) or len(n) < 2:
+            return ""
+        last = n.split()[-1].casefold() if not has_cjk(n) else n
+        type_ = "role" if (last in _PERSON_HEADS or any(n.endswith(h) for h in _PERSON_HEADS if has_cjk(h))) else "artifact"
+        eid = entity_id(type_, n)
+        if not any(e.id == eid for e in res.entities):
+            res.entities.append(Entity(eid, n, type_, [], "zh" if has_cjk(n) else "en", ""))
+        return eid

@@ -1,0 +1,302 @@
+"""The grammar of an ingredient list item: names, amounts, optional
+markers and stand-ins (``X（或 Y）``, ``X（可选）``, ``X（没有就用 Y 代替）``,
+``2 cups X, or Y``…), and the tests that tell a thing's name from a step, a
+method or a quantity.
+
+Which words and phrasings count (tool lexicon, units, cue patterns) is data:
+``lexicon/tools.yaml``, ``amounts.yaml``, ``alternatives.yaml``,
+``steps.yaml``, ``sections.yaml`` and ``names.yaml``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..knowledge.text import has_cjk
+from .blocks import split_top
+from .cues import alternation, lexicon, regex, words
+from .normalize import clean_name
+
+
+# --------------------------------------------------------------------------- tools
+TOOL_WORDS = frozenset(words("tools", "words"))
+_TOOL_SUFFIX_1 = tuple(words("tools", "suffixes"))
+_NOT_TOOLS = frozenset(words("tools", "not_tools"))
+_TOOL_EN = re.compile(rf"\b(?:{alternation('tools', 'english')})\b", re.I)
+
+
+def is_tool(name: str) -> bool:
+    """True when a (cleaned) list-item name denotes kitchen equipment
+    (``lexicon/tools.yaml``).
+
+    Chinese: exact word from the tool vocabulary (锅, 刀, 砧板, 微波炉…), a
+    name containing a multi-character tool word, or ending in a one-character
+    tool suffix (炒锅, 菜刀, 料理机, 打蛋器…; five characters at most), minus
+    foods that look like tools (锅巴, 刀豆…). A name with a ``…的`` modifier
+    is judged by its head noun (``有一定深度的碗`` → 碗). English: a tool word
+    anywhere (pan, pot, knife, oven, bowl…)."""
+    if not name:
+        return False
+    if name in _NOT_TOOLS:
+        return False
+    if has_cjk(name):
+        if "的" in name and name.rsplit("的", 1)[1] and is_tool(name.rsplit("的", 1)[1]):
+            return True
+        if name in TOOL_WORDS:
+            return True
+        if any(len(w) >= 2 and w in name for w in TOOL_WORDS):
+            return True
+        return name.endswith(_TOOL_SUFFIX_1) and len(name) <= 5
+    return bool(_TOOL_EN.search(name))
+
+
+# --------------------------------------------------------------------------- cues
+_OPT_MARK = regex("alternatives", "optional_mark", re.I)
+_OPT_CLAUSE = regex("alternatives", "optional_clause", re.I)
+_PAREN = re.compile(r"[（(]([^（）()]*)[）)]")
+# "X(gloss)— 可用 Y 替代" / "X — 可选但推荐": a dash note after the name (em dash or a
+# spaced en dash; a plain hyphen is a range, "10 - 18 ml")
+_DASH_NOTE = re.compile(r"\s*(?:—+|\s–\s)\s*")
+_NOTE_CUES = lexicon("alternatives")["note_cues"]
+_SYM_ALT = re.compile(_NOTE_CUES["either"], re.I)
+_NO_X_USE_Y = re.compile(_NOTE_CUES["if_missing_use"])
+_CAN_USE_Y = re.compile(_NOTE_CUES["can_use"])
+_Y_CAN_REPLACE = re.compile(_NOTE_CUES["y_can_replace"])
+_Y_ALSO_OK = re.compile(_NOTE_CUES["y_also_fine"])
+_EN_IF_NOT = re.compile(_NOTE_CUES["if_missing_use_en"], re.I)
+_EN_OR = re.compile(_NOTE_CUES["or_en"], re.I)
+_CONDITION_ONLY = regex("alternatives", "condition_only", re.I)
+_DIRECTIONAL_OR = lexicon("alternatives")["directional_or"]
+_ITEM_OR_EN = regex("alternatives", "item_or_en", re.I)
+_ITEM_OR_ZH = regex("alternatives", "item_or_zh")
+_BOTH = regex("alternatives", "both")
+MISSING_CONDITION = lexicon("alternatives")["missing_condition"]
+"""The condition of a "没有 X …" stand-in (``"没有时"``)."""
+_NOT_A_THING = regex("names", "not_a_thing")
+_ITEM_LABEL = regex("sections", "item_labels")
+OPTIONAL_LABEL = regex("sections", "optional_labels", re.I)
+"""A group label or heading that makes its items optional (可选/optional…)."""
+
+_METHOD_ZH = re.compile(rf"^(?:{alternation('steps', 'method_chars_zh')})[\u4e00-\u9fff]?$")
+_METHOD_EN = frozenset(words("steps", "method_words_en"))
+_MEASURE = regex("amounts", "measure", re.I)
+_PROSE_START = re.compile(rf"^(?:{alternation('steps', 'prose_start')})")
+PROSE_VERB = regex("steps", "prose_verbs")
+"""Verbs that make a sentence an instruction (放入/加入/洗净/然后…)."""
+STEP_VERB = regex("steps", "step_verbs")
+"""What a cooking step says, never a thing's name (``lexicon/steps.yaml``)."""
+_EN_LEAD_AMOUNT = regex("amounts", "lead_amount_en", re.I)
+_AMOUNT_TAIL = regex("amounts", "amount_tail_zh")
+
+
+def is_measure(raw: str) -> bool:
+    """True for a pure quantity like ``400 grams``, ``240ml``, ``2-3 个``, ``1 杯``
+    (English needs a known unit, so ``2 shallots`` is a name, not a measure)."""
+    raw = raw.strip()
+    if not raw or not re.search(r"\d", raw):
+        return False
+    return clean_name(raw, "ingredient") == "" or bool(_MEASURE.fullmatch(raw))
+
+
+def plausible_name(name: str) -> bool:
+    """Reject list-item prose that is not a thing's name: Chinese names over
+    8 characters, names with sentence punctuation, digits or ``°``, or that
+    start like an instruction (将/把/加入/如果…); English names over 5 words."""
+    if not name or re.search(r"[。！？；;!?°\d%：:，,（）()]", name):
+        return False
+    if has_cjk(name):
+        return len(name) <= 8 and not _PROSE_START.match(name)
+    return len(name.split()) <= 5
+
+
+def looks_like_step(name: str) -> bool:
+    """True when a list-item name reads like a cooking step or a remark, not
+    a thing (see :data:`STEP_VERB`): ``干木耳泡 4 个小时``, ``去蒂``, ``关火``,
+    ``盛盘``, ``葱切段``. 泡椒/泡打粉/泡发好的海参/切块的午餐肉/去皮猪肉 stay
+    names."""
+    name = re.sub(r"^\s*\d+\s*[.、)）]\s*", "", name or "")  # "2. 干木耳泡…" — a numbered step
+    return bool(name) and has_cjk(name) and bool(STEP_VERB.search(name))
+
+
+def is_method(name: str) -> bool:
+    """True for a cooking method rather than a thing (切丝, "chopped …")."""
+    if not name:
+        return False
+    if has_cjk(name):
+        return bool(_METHOD_ZH.match(name)) and not is_tool(name)  # 切丝 is a method, 烤箱/炒锅 are tools
+    first = name.lower().split()[0]
+    return first in _METHOD_EN
+
+
+@dataclass(slots=True)
+class Alternative:
+    """A stand-in found next to an ingredient: ``raw`` surface text of Y,
+    ``symmetric`` for plain "X or Y", ``condition`` text (``"没有时"``, …)."""
+
+    raw: str
+    symmetric: bool
+    condition: str = ""
+
+
+@dataclass(slots=True)
+class ItemParse:
+    """One ingredient mention of a list item: surface ``name``, ``amount``
+    as written (``""`` if none), ``optional`` marker, ``alternatives``."""
+
+    name: str
+    amount: str = ""
+    optional: bool = False
+    alternatives: list[Alternative] = field(default_factory=list)
+
+
+def _alts_from_note(note: str) -> list[Alternative]:
+    """Alternatives in one clause of a note (或者 Y / 没有…就用 Y 代替 / 可用 Y 代替 /
+    也可用 Y 代替 / 没有可用 Y 替代 / or Y / if you don't have it, use Y).
+
+    ``Y、Z`` lists give one alternative each. A compound stand-in (``A + B``,
+    ``A 和 B``) stays ONE alternative whose ``raw`` is the whole combination;
+    ``add_sub`` in :class:`RecipeExtractor` turns it into a single edge (see
+    there). Use :func:`note_clauses` for a whole parenthesised note."""
+    m = _SYM_ALT.match(note)
+    if m:
+        return [Alternative(p, True) for p in split_top(m.group(1), "/／、")]
+    m = _NO_X_USE_Y.search(note)
+    if m:
+        cond = m.group("cond").strip()
+        cond = MISSING_CONDITION if not m.group("x").strip() else cond
+        return [Alternative(_and_to_plus(p), False, cond) for p in split_top(m.group("y"), "、/／")]
+    m = _CAN_USE_Y.match(note)
+    if m:
+        return [Alternative(_and_to_plus(p), False) for p in split_top(m.group("y"), "、/／")]
+    m = _Y_CAN_REPLACE.match(note)
+    if m and has_cjk(note):
+        return [Alternative(_and_to_plus(m.group("y")), False)]
+    m = _Y_ALSO_OK.match(note)
+    if m and has_cjk(note) and not _NOT_A_THING.search(m.group("y")):
+        return [Alternative(_and_to_plus(m.group("y")), False)]
+    m = _EN_IF_NOT.match(note)
+    if m:
+        return [Alternative(m.group("y"), False, m.group("cond").strip())]
+    m = _EN_OR.match(note)
+    if m:
+        return [Alternative(m.group("y"), not note.lower().lstrip().startswith(_DIRECTIONAL_OR))]
+    return []
+
+
+def _and_to_plus(y: str) -> str:
+    """``A 和 B`` / ``A 及 B`` in a stand-in means both together: write it as ``A + B``."""
+    return _BOTH.sub(" + ", y) if has_cjk(y) else y
+
+
+def note_clauses(note: str) -> tuple[bool, list[Alternative]]:
+    """Parse a whole note (the text in parentheses or after a dash) clause by
+    clause — clauses are split at top-level ``，,；;`` — so that
+    ``（去骨，可用羊肉替代）``, ``（一种常用日式调料，…，也可用料酒代替）``,
+    ``（没有可用食用油替代，但猪油风味更佳）`` and ``（或午餐肉，可选）`` each yield
+    their alternative without the neighbouring clauses leaking into Y.
+    Returns ``(optional, alternatives)``: ``optional`` is true when one clause
+    is an optional marker (可选 / 可选但推荐 / 可不加 / optional)."""
+    optional, alts, carry = False, [], ""
+    for clause in split_top(note, "，,；;"):
+        clause = f"{carry}，{clause}" if carry else clause
+        carry = ""
+        found = _alts_from_note(clause)
+        if not found and _CONDITION_ONLY.match(clause):
+            carry = clause  # "没有鹌鹑蛋，可以用…鸡蛋代替": the condition spans the comma
+        elif _OPT_CLAUSE.search(clause) and not found:
+            optional = True
+        alts.extend(found)
+    return optional, alts
+
+
+def parse_item(text: str) -> list[ItemParse]:
+    """Parse one ingredient/amount list item into ingredient mentions.
+
+    Handles the recipe-list phrasings ``X（或者 Y）``, ``X（或 Y）``, ``X(或Y)``,
+    ``X/Y``, ``X（可选）``, ``X（没有就用 Y 代替）``, ``X（去骨，可用 Y 替代）``,
+    ``X（或 Y，可选）`` (optional *and* an alternative), ``X(gloss)— 可用 Y 替代``
+    (dash note), ``A或者B``, ``X = 150g``,
+    ``X 500 g（约 3 只）``, several items in one line split at ``、``/``，``,
+    and English ``X or Y``, ``X (optional)``, ``X, alternatively Y``.
+    Pure measurement alternatives (``1 杯或 240ml``) are not alternatives."""
+    text = text.strip().strip("*").strip()
+    if not text:
+        return []
+    notes: list[str] = []
+    if has_cjk(text):
+        head, *tail = _DASH_NOTE.split(text, maxsplit=1)
+        if tail and head.strip() and tail[0].strip():
+            text, notes = head.strip(), [tail[0].strip()]  # "藏红花(Saffron)— 可用食用黄色素替代"
+    amount = ""
+    m = re.match(r"^(?P<name>[^=＝]+?)\s*[=＝]\s*(?P<amount>.*)$", text)
+    if m:
+        text, amount = m.group("name").strip(), m.group("amount").strip()
+    elif not has_cjk(text):
+        m = _EN_LEAD_AMOUNT.match(text)
+        if m:
+            text, amount = m.group("name").strip(), m.group("amount").strip()
+    else:
+        m = _AMOUNT_TAIL.match(text)
+        if m and not is_measure(m.group("name")):
+            text, amount = m.group("name").strip(), m.group("amount").strip()
+    optional = bool(_OPT_MARK.search(text))
+    # notes in parentheses after the name, in the amount tail and after a dash,
+    # clause by clause; with several items on one line ("鸡肉，土豆，菜椒和甜椒（可以不用）")
+    # a parenthesised note belongs to the item it follows
+    lead = re.match(r"^\s*[（(]([^（）()]*)[）)]\s*[：:]?\s*", text)
+    if lead:  # "（可选）：鸡蛋，青菜" — a leading note is about the whole line
+        notes.append(lead.group(1))
+        text = text[lead.end():]
+    line_notes = [note_clauses(n) for n in _PAREN.findall(amount) + notes]
+    name_notes = [note_clauses(n) for n in _PAREN.findall(text)]
+    raw_parts = split_top(text, "、，,；;") if has_cjk(text) else [text]
+    base = _PAREN.sub("", text).strip()
+    base = _OPT_MARK.sub("", base).strip(" ：:,，")
+    lab = re.match(r"^(?P<l>[^：:]{1,8})[：:]\s*(?P<r>.+)$", base)
+    if lab and has_cjk(base):
+        if _ITEM_LABEL.search(lab.group("l")):
+            optional = optional or bool(OPTIONAL_LABEL.search(lab.group("l")))
+            base = lab.group("r")  # "工具：锅" / "可选：葱花"
+        else:
+            base = lab.group("l")  # "翘嘴鱼：最佳…" / "盐：约 3g"
+    if has_cjk(base):
+        parts = split_top(base, "、，,；;")
+    else:
+        parts = [base]
+    per_part = len(parts) > 1 and len(raw_parts) == len(parts)
+    line_opt = optional or any(o for o, _ in line_notes)
+    out: list[ItemParse] = []
+    for i, part in enumerate(parts):
+        if len(parts) == 1:
+            found = line_notes + name_notes
+        elif per_part:
+            found = [note_clauses(n) for n in _PAREN.findall(raw_parts[i])]
+        else:
+            found = [(o, []) for o, _ in line_notes + name_notes]
+        p_opt = line_opt or any(o for o, _ in found)
+        name, palts = part, [a for _, al in found for a in al]
+        if has_cjk(part):
+            bits = split_top(part, "/／")
+            if len(bits) == 1:
+                bits = [b for b in _ITEM_OR_ZH.split(part) if b.strip()]
+            if len(bits) > 1 and not any(is_measure(b) for b in bits):
+                name = bits[0]
+                palts += [Alternative(b, True) for b in bits[1:]]
+        else:
+            m2 = _ITEM_OR_EN.match(part)
+            if m2 and not is_measure(m2.group("x")):
+                name = m2.group("x")
+                palts.append(Alternative(m2.group("y"), _DIRECTIONAL_OR not in part.lower()))
+            elif m2:
+                name = m2.group("y")  # "14 ounces or 400 grams tomatoes" -> tomatoes
+                name = re.sub(r"^[\d./\s]+\w*\s+", "", name) if is_measure(m2.group("x")) else name
+            else:
+                slash = split_top(part, "/")
+                if len(slash) > 1 and not any(is_measure(b) for b in slash):
+                    name = slash[0]
+                    palts += [Alternative(b, True) for b in slash[1:]]
+        out.append(ItemParse(name.strip(), amount, p_opt, palts))
+    return out
+
+

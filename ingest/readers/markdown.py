@@ -1,0 +1,428 @@
+"""Markdown reader (``.md``/``.markdown``) on markdown-it-py.
+
+CommonMark plus the GFM table rule; the token ``.map`` gives 0-based source
+line ranges, turned into 1-based lines. Pre-processing keeps line numbers
+right:
+
+* YAML front matter (``---`` on line 1 … ``---``) is recognised by the
+  ``front_matter`` plugin of mdit-py-plugins, TOML front matter (``+++`` …
+  ``+++``) by :func:`~.structured.split_toml_front_matter`; both are read by
+  :mod:`.structured`: scalar keys go to ``meta`` (``title``, ``url``…), lists,
+  multi-line strings and mappings (``ingredients``, ``directions``, ``notes``…)
+  become sections with their real lines, placed before the body.
+* HTML comments ``<!-- … -->`` are replaced by the same number of newlines.
+* Images (``![alt](src)``) are dropped from the text.
+* MkDocs admonitions are unwrapped line for line (:func:`unwrap_admonitions`)
+  and kramdown/attr_list suffixes removed (:func:`strip_attr_lists`).
+* Raw HTML blocks are read with the HTML reader.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from ..document import Block
+from .base import Reader, Reading, register
+from .html import html_blocks
+from .structured import FrontMatter, read_front_matter, split_toml_front_matter
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+
+# maxNesting: markdown-it drops blocks nested deeper silently; flatten_deep_nesting keeps input below it
+_MD = MarkdownIt("commonmark", {"html": True, "maxNesting": 64}).enable("table").use(front_matter_plugin).use(footnote_plugin)
+MAX_QUOTE_DEPTH = 8
+MAX_INDENT = 32
+_DEEP_QUOTE = re.compile(r"^( {0,3})((?:>[ \t]?){%d,})" % (MAX_QUOTE_DEPTH + 1))
+
+# kramdown IAL / attr_list suffixes: ``{:target="_blank"}``, ``{: .class}``, ``{#id .class key=val}``
+_ATTR_LIST = re.compile(
+    r"[ \t]*\{:[^{}\n]*\}"
+    r"|[ \t]*\{[ \t]*[#.][A-Za-z_][\w-]*(?:[ \t]+(?:[#.][A-Za-z_][\w-]*|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s}]+)))*[ \t]*\}")
+# MkDocs / Python-Markdown admonitions: ``!!! tip "Title"``, ``???+ aside hide-arrow "Title"``, ``??? note``
+_ADMONITION = re.compile(
+    r"^(?P<ind>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(?P<kind>[A-Za-z][\w-]*)?(?:[ \t]+[\w-]+)*[ \t]*"
+    r"(?:\"(?P<t1>[^\"]*)\"|'(?P<t2>[^']*)')?[ \t]*$")
+_FENCE_OPEN = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_SETEXT_DASH = re.compile(r"^ {0,3}-+[ \t]*$")
+_BLOCK_START = re.compile(r"^(?:[#>*+=`~|<-]|\d+[.)])")
+
+
+def front_matter(token) -> FrontMatter:
+    """The :class:`~.structured.FrontMatter` of a ``front_matter`` token of
+    mdit-py-plugins (YAML between ``---`` fences): metadata fields, and the
+    sections its lists, multi-line strings and mappings become, with their
+    file lines (see :func:`~.structured.read_front_matter`). YAML that does not
+    parse keeps its simple ``key: value`` lines and reports the error."""
+    first, last = token.map or (0, 0)
+    return read_front_matter(token.content or "", first + 1, last, "yaml")
+
+
+def flatten_deep_nesting(text: str) -> str:
+    """Keep deep nesting within what the parser reads: block quotes deeper
+    than :data:`MAX_QUOTE_DEPTH` become that deep and lines indented more
+    than :data:`MAX_INDENT` columns (list items nested ~16 levels and more)
+    are indented that much, so deeper items become siblings at that depth.
+    The text is kept (flattened, not dropped); line numbers are unchanged."""
+    out = []
+    for line in text.split("\n"):
+        m = _DEEP_QUOTE.match(line)
+        if m:
+            line = m.group(1) + "> " * MAX_QUOTE_DEPTH + line[m.end():]
+        stripped = line.lstrip(" \t")
+        if stripped and len(line) - len(stripped) > MAX_INDENT / 4:
+            lead = line[: len(line) - len(stripped)].expandtabs(4)
+            if len(lead) > MAX_INDENT:
+                line = " " * MAX_INDENT + stripped
+        out.append(line)
+    return "\n".join(out)
+
+
+def _blank_comments(text: str) -> str:
+    return _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
+def strip_attr_lists(text: str) -> str:
+    """``text`` without kramdown/attr_list suffixes (``{:target="_blank"}``,
+    ``{: .class}``, ``{#id}``)."""
+    return _ATTR_LIST.sub("", text) if "{" in text else text
+
+
+def _indent(line: str) -> int:
+    exp = line.expandtabs(4)
+    return len(exp) - len(exp.lstrip(" "))
+
+
+def unwrap_admonitions(text: str) -> str:
+    """Rewrite MkDocs admonitions so they parse as normal text, line for line.
+
+    The marker line (``!!! tip "Flexible Structure"``, ``???+ aside
+    hide-arrow "…"``, ``??? note``) becomes its title (the capitalised type
+    when no title is given, nothing for ``""``) and the 4-space-indented body
+    is dedented, so a title directly followed by its body parses as one
+    paragraph ("Title\\nbody…") instead of an indented code block. The number
+    of lines never changes, so source lines stay right. Fenced code blocks
+    are left alone; nested admonitions are unwrapped too."""
+    if "!!!" not in text and "???" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    fence = ""
+    i, n = 0, len(lines)
+    while i < n:
+        ln = lines[i]
+        fm = _FENCE_OPEN.match(ln)
+        if fence:
+            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence) \
+                    and not ln.strip().lstrip(fence[0]):
+                fence = ""
+            out.append(ln)
+            i += 1
+            continue
+        if fm:
+            fence = fm.group(1)
+            out.append(ln)
+            i += 1
+            continue
+        m = _ADMONITION.match(ln)
+        if not m:
+            out.append(ln)
+            i += 1
+            continue
+        ind = m.group("ind").expandtabs(4)
+        title = m.group("t1") if m.group("t1") is not None else m.group("t2")
+        if title is None:
+            title = (m.group("kind") or "").replace("-", " ").capitalize()
+        title = title.strip()
+        if title:
+            title = re.sub(r"^(\d+)([.)])", r"\1\\\2", title)
+            if _BLOCK_START.match(title) and not title[0].isdigit():
+                title = "\\" + title
+        out.append(ind + title if title else "")
+        body_ind = len(ind) + 4
+        body: list[str] = []
+        j = i + 1
+        while j < n:
+            bl = lines[j]
+            if not bl.strip():
+                body.append("")
+            elif _indent(bl) >= body_ind:
+                body.append(bl.expandtabs(4)[body_ind:])
+            else:
+                break
+            j += 1
+        if body:
+            out.extend(ind + b if b else "" for b in unwrap_admonitions("\n".join(body)).split("\n"))
+        if j < n and (body[-1] if body else title) and _SETEXT_DASH.match(lines[j]):
+            # "---" right after the body ends the admonition (a rule), it must not
+            # turn the body's last paragraph into a setext heading
+            out.append(lines[j].replace("-", "*"))
+            j += 1
+        i = j
+    return "\n".join(out)
+
+
+def _inline_text(tok) -> str:
+    """Plain text of an inline token: text, code spans and link texts kept,
+    images and HTML tags dropped, soft breaks become newlines."""
+    return _inline(tok)[0]
+
+
+def _inline(tok) -> tuple[str, list[str], str]:
+    """``(text, bold texts, leading bold text)`` of an inline token; attr
+    lists (``{:target="_blank"}``) are removed from text (not code spans)."""
+    out: list[str] = []
+    bolds: list[str] = []
+    lead = ""
+    cur: list[str] | None = None
+    starts = False
+    run: list[str] = []  # consecutive plain text, cleaned together
+
+    def flush_run() -> None:
+        if run:
+            out.append(strip_attr_lists("".join(run)))
+            run.clear()
+
+    for ch in tok.children or ():
+        t = ch.type
+        if t == "text":
+            run.append(ch.content)
+            if cur is not None:
+                cur.append(ch.content)
+            continue
+        flush_run()
+        if t == "code_inline":
+            out.append(ch.content)
+            if cur is not None:
+                cur.append(ch.content)
+        elif t in ("softbreak", "hardbreak"):
+            out.append("\n")
+        elif t == "strong_open":
+            cur = []
+            starts = not "".join(out).strip()
+        elif t == "strong_close" and cur is not None:
+            b = strip_attr_lists("".join(cur)).strip()
+            if b:
+                bolds.append(b)
+                if starts and not lead:
+                    lead = b
+            cur = None
+    flush_run()
+    text = "\n".join(x.rstrip() for x in "".join(out).split("\n"))
+    return text.strip(), bolds, lead
+
+
+def _html_fragment(content: str, first_line: int) -> list[Block]:
+    """Blocks of a raw HTML block inside Markdown, read with the HTML reader
+    of :mod:`.html` (table rows as ``"cell | cell"``,
+    lists, paragraphs, code); ``first_line`` is the 1-based source line of
+    the fragment's first line, added to the reader's lines."""
+    off = first_line - 1
+    out = []
+    for b in html_blocks(content):
+        b.line += off
+        b.end_line = max(b.line, b.end_line + off)
+        b.text = strip_attr_lists(b.text)
+        b.cells = [strip_attr_lists(c) for c in b.cells]
+        if b.kind == "row":
+            b.text = " | ".join(b.cells)
+        out.append(b)
+    return out
+
+
+def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
+    """Parse markdown ``text`` into blocks; returns ``(blocks, first_h1,
+    front matter or None)``.
+
+    Expects HTML comments and images to be removed already (see
+    :func:`read`). MkDocs admonitions are unwrapped first (see
+    :func:`unwrap_admonitions`); raw HTML blocks are read with the HTML
+    reader (see :func:`_html_fragment`) under the current heading path."""
+    tokens = _MD.parse(unwrap_admonitions(flatten_deep_nesting(text)))
+    fm: FrontMatter | None = None
+    blocks: list[Block] = []
+    heads: list[tuple[int, str]] = []  # (level, title)
+    path: tuple[str, ...] = ()
+    h1 = ""
+    # list state: stack of [ordered, counter, depth]; item stack of block indices
+    lists: list[list] = []
+    items: list[int] = []  # block index of each open list item (-2 if no text yet)
+    item_pending: list[tuple[int, int]] = []  # (start line, end line) for open items
+    in_table_head = False
+    in_footnote = False
+    footnotes: list[int] = []  # paragraphs of footnote definitions (markdown-it emits them last)
+    row_cells: list[str] = []
+    row_line = 0
+    i = 0
+    n = len(tokens)
+    while i < n:
+        tok = tokens[i]
+        t = tok.type
+        if t == "front_matter":
+            fm = front_matter(tok)
+            i += 1
+            continue
+        if t == "heading_open":
+            level = int(tok.tag[1])
+            inline = tokens[i + 1]
+            title = _inline_text(inline)
+            title = re.sub(r"\s+", " ", title).strip().rstrip("#").strip()
+            while heads and heads[-1][0] >= level:
+                heads.pop()
+            is_title = level == 1 and not h1 and bool(title)
+            if is_title:
+                h1 = title  # the document title is not part of section paths
+            elif title:
+                heads.append((level, title))
+            path = tuple(h[1] for h in heads)
+            ln = tok.map[0] + 1 if tok.map else 0
+            blocks.append(Block("heading", title, ln, ln, path, level))
+            i += 3
+            continue
+        if t in ("bullet_list_open", "ordered_list_open"):
+            start = int(tok.attrGet("start") or 1) if t == "ordered_list_open" else 1
+            lists.append([t == "ordered_list_open", start - 1])
+        elif t in ("bullet_list_close", "ordered_list_close"):
+            if lists:
+                lists.pop()
+        elif t == "list_item_open":
+            if lists:
+                lists[-1][1] += 1
+            items.append(-2)
+            m = tok.map or [0, 0]
+            item_pending.append((m[0] + 1, m[1]))
+        elif t == "list_item_close":
+            if items:
+                items.pop()
+                item_pending.pop()
+        elif t == "inline" and items and items[-1] == -2:
+            # first inline inside the current list item = the item's own text
+            ordered, counter = lists[-1] if lists else (False, 0)
+            parent = next((b for b in reversed(items[:-1]) if b >= 0), -1)
+            start, end = item_pending[-1]
+            ln = tok.map[0] + 1 if tok.map else start
+            txt, bolds, lead = _inline(tok)
+            blocks.append(
+                Block("item", txt, ln, max(ln, tok.map[1] if tok.map else end), path,
+                      level=len(lists), ordered=ordered, order=counter, parent=parent,
+                      bolds=bolds, lead_bold=lead)
+            )
+            items[-1] = len(blocks) - 1
+        elif t == "inline" and tokens[i - 1].type == "paragraph_open":
+            m = tokens[i - 1].map or [0, 0]
+            txt, bolds, lead = _inline(tok)
+            if txt:
+                parent = next((b for b in reversed(items) if b >= 0), -1)
+                blocks.append(Block("paragraph", txt, m[0] + 1, m[1], path, parent=parent,
+                                    bolds=bolds, lead_bold=lead))
+                if in_footnote:
+                    footnotes.append(len(blocks) - 1)
+        elif t == "footnote_block_open":
+            in_footnote = True
+        elif t == "footnote_block_close":
+            in_footnote = False
+        elif t == "thead_open":
+            in_table_head = True
+        elif t == "thead_close":
+            in_table_head = False
+        elif t == "tr_open":
+            row_cells = []
+            row_line = tok.map[0] + 1 if tok.map else 0
+        elif t == "inline" and tokens[i - 1].type in ("th_open", "td_open"):
+            row_cells.append(_inline_text(tok))
+        elif t == "tr_close":
+            if any(row_cells):
+                blocks.append(Block("row", " | ".join(row_cells), row_line, row_line, path,
+                                    header=in_table_head, cells=list(row_cells)))
+        elif t == "html_block" and tok.content.strip():
+            m = tok.map or [0, 0]
+            outer = next((b for b in reversed(items) if b >= 0), -1)
+            base = len(blocks)
+            for hb in _html_fragment(tok.content, m[0] + 1):
+                if hb.kind == "heading":
+                    title = hb.text
+                    while heads and heads[-1][0] >= hb.level:
+                        heads.pop()
+                    if hb.level == 1 and not h1 and title:
+                        h1 = title
+                    elif title:
+                        heads.append((hb.level, title))
+                    path = tuple(h[1] for h in heads)
+                    hb.path = path
+                else:
+                    hb.path = path + hb.path
+                    hb.parent = hb.parent + base if hb.parent >= 0 else outer
+                blocks.append(hb)
+        elif t in ("code_block", "fence"):
+            m = tok.map or [0, 0]
+            txt = tok.content.strip("\n")
+            if txt.strip():
+                parent = next((b for b in reversed(items) if b >= 0), -1)
+                blocks.append(Block("code", txt, m[0] + 1, m[1], path, parent=parent))
+        i += 1
+    if footnotes:
+        blocks = _place_footnotes(blocks, footnotes)
+    if fm is not None and fm.blocks:
+        blocks = with_front_matter(fm.blocks, blocks)
+    return blocks, h1, fm
+
+
+def _place_footnotes(blocks: list[Block], notes: list[int]) -> list[Block]:
+    """``blocks`` with the footnote paragraphs ``notes`` (indices; markdown-it
+    puts footnote definitions at the end) moved to their source position,
+    each under the heading path in force at its line; ``parent`` indices are
+    remapped."""
+    keep = [i for i in range(len(blocks)) if i not in set(notes)]
+    order: list[int] = []
+    pending = sorted(notes, key=lambda i: blocks[i].line)
+    for i in keep:
+        while pending and blocks[pending[0]].line < blocks[i].line:
+            order.append(pending.pop(0))
+        order.append(i)
+    order.extend(pending)
+    new_index = {old: new for new, old in enumerate(order)}
+    out = [blocks[i] for i in order]
+    heads = [(b.line, b.path) for b in out if b.kind == "heading"]
+    for i in notes:
+        b = blocks[i]
+        b.path = next((p for ln, p in reversed(heads) if ln <= b.line), ())
+        b.parent = -1
+    for b in out:
+        if b.parent >= 0:
+            b.parent = new_index.get(b.parent, -1)
+    return out
+
+
+def with_front_matter(head: list[Block], body: list[Block]) -> list[Block]:
+    """``head`` (front-matter sections) followed by ``body``, the body's
+    ``parent`` indices shifted accordingly."""
+    n = len(head)
+    for b in body:
+        if b.parent >= 0:
+            b.parent += n
+    return head + body
+
+
+def read(path: Path, text: str) -> Reading:
+    """The :class:`Reading` of a Markdown file (see :func:`parse_markdown`):
+    front matter (YAML or TOML) gives ``meta`` and the sections placed before
+    the body; front matter that does not parse is reported in
+    ``row_errors`` with its line, and its simple ``key: value`` lines are kept."""
+    toml_fm, text = split_toml_front_matter(text)
+    text = _blank_comments(text)
+    text = _IMAGE_MD.sub("", text)
+    blocks, h1, fm = parse_markdown(text)
+    if toml_fm is not None:
+        fm = toml_fm
+        if fm.blocks:
+            blocks = with_front_matter(fm.blocks, blocks)
+    return Reading(blocks, "markdown", h1, dict(fm.fields) if fm else {},
+                   row_errors=list(fm.errors) if fm else [])
+
+
+READER = register(Reader("markdown", (".md", ".markdown"), read))

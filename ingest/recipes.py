@@ -1,0 +1,443 @@
+"""Recipe extraction: is a document a recipe, and what does it contain?
+
+A **recipe** is a document with a heading naming an ingredients section
+(``lexicon/sections.yaml``) that holds list items and reads as a dish (see
+:func:`is_recipe`). It yields a ``recipe`` entity, ``CONTAINS``
+recipe→ingredient/tool edges and ``SUBSTITUTES`` ingredient→ingredient edges
+(see :class:`RecipeExtractor`); the grammar of one list item is
+:mod:`.items`. Every fact carries a :class:`Provenance` with the document,
+heading path, 1-based line, rule name and confidence (list items 0.9, amount
+sections 0.8, free text 0.7).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..knowledge.records import Entity, Provenance, Triple, entity_id
+from ..knowledge.text import DictLinker, has_cjk
+from .blocks import DocResult, children, section_of, split_top
+from .cues import alternation, lexicon, regex, words
+from .document import Block, ParsedDocument
+from .items import (
+    OPTIONAL_LABEL,
+    PROSE_VERB,
+    is_measure,
+    is_method,
+    is_tool,
+    looks_like_step,
+    parse_item,
+    plausible_name,
+)
+from .normalize import Normalizer, clean_name
+from ..knowledge.cues import split_alternatives
+from .relations import read_document
+
+
+# --------------------------------------------------------------------------- headings
+ING_HEAD = regex("sections", "ingredients", re.I)
+"""A heading naming an ingredients section (原料/材料/Ingredients/What you need…)."""
+TOOL_HEAD = regex("sections", "tools", re.I)
+"""A heading naming an equipment section (工具/Tools/Equipment…)."""
+AMOUNT_HEAD = regex("sections", "amounts", re.I)
+"""A heading naming a quantities section (计算/用量/Amounts…)."""
+STEP_HEAD = re.compile(rf"^\s*(?:\d+[.、]\s*)?(?:{alternation('sections', 'steps')})"
+                       rf"|(?:{alternation('sections', 'steps_suffix')})\s*$", re.I)
+"""A procedure section: its items are steps, never ingredients — even under a
+sub-heading that names ingredients ("操作 > 处理原料")."""
+
+
+def in_steps(path: tuple[str, ...]) -> bool:
+    """True when a heading path lies inside a procedure section (操作/步骤/
+    Steps/Method/Instructions…, see :data:`STEP_HEAD`)."""
+    return any(STEP_HEAD.search(heading_words(p)) for p in path)
+
+
+def heading_words(heading: str) -> str:
+    """A heading without its leading decoration (emoji, bullets, numbering
+    symbols), so "📝 制作步骤" reads as "制作步骤"."""
+    return re.sub(r"^[^\w（(]+", "", heading).strip()
+
+
+def section_kind(path: tuple[str, ...]) -> str:
+    """``"amount"`` (计算/用量…), ``"ingredient"`` (原料/材料/工具…) or ``""``
+    for a block's heading path, decided by the innermost heading that names
+    either (a heading naming both, "原料配比", lists ingredients). Inside a procedure section the answer is
+    always ``""``: "操作 > 处理原料" lists steps, not ingredients."""
+    if in_steps(path):
+        return ""
+    for p in reversed(path):  # the innermost heading that says what its items are
+        if ING_HEAD.search(p) or TOOL_HEAD.search(p):
+            return "ingredient"  # "原料配比", "主料": ingredients, even with amounts
+        if AMOUNT_HEAD.search(p):
+            return "amount"
+    return ""
+
+
+_DISH_TITLE = re.compile(rf"(?:{alternation('sections', 'dish_title_suffixes')})\s*$|{alternation('sections', 'dish_title_words')}", re.I)
+_NAME_SUFFIX_ZH = re.compile(rf"\s*(?:{alternation('sections', 'recipe_name_suffixes')})\s*$")
+_NAME_SUFFIX_EN = re.compile(rf"\s*\b(?:{alternation('sections', 'recipe_name_words')})\s*$", re.I)
+# "生抽：调酱香且带有咸味的底味。可用于几乎所有肉类" — a term and its explanation
+_GLOSS_ITEM = re.compile(r"^[^：:]{1,12}[：:]\s*(?P<rest>.+)$")
+_LABEL_AMOUNT = regex("amounts", "label_amount")
+_HAS_AMOUNT = regex("amounts", "has_amount")
+_CATEGORY = regex("names", "category")
+_GENERIC = frozenset(words("names", "generic"))
+_CUT_SUFFIX = re.compile(rf"^(?:{alternation('names', 'cut_suffixes')})$")
+_STAND_IN_LEAD = re.compile(rf"^(?:{alternation('names', 'stand_in_lead')})\s*")
+_STAND_IN_SAME = re.compile(rf"^(?:{alternation('names', 'stand_in_same')})\s*")
+_STAND_IN_TAIL = re.compile(rf"\s*(?:{alternation('names', 'stand_in_tail')})\s*$")
+_STAND_IN_ANY = re.compile(rf"^(?:{alternation('names', 'stand_in_any')})")
+_STAND_IN_OR = regex("alternatives", "stand_in_or")
+_COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
+_COMPOUND_EN = lexicon("alternatives")["compound_en"]
+_SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
+
+
+def _glossary_item(text: str) -> bool:
+    """True for a list item that explains a term rather than naming an
+    ingredient: ``label：`` followed by prose (sentence punctuation or ≥ 15
+    characters without an amount), as in a tutorial's "常用的腌渍用料"."""
+    m = _GLOSS_ITEM.match(text.strip())
+    if not m:
+        return False
+    rest = m.group("rest").strip()
+    if _LABEL_AMOUNT.match(rest):
+        return False  # "盐：约 3g"
+    return bool(re.search(r"[。！？；]", rest)) or len(rest) >= 15
+
+
+def is_recipe(doc: ParsedDocument) -> bool:
+    """A recipe has a non-title heading naming an ingredients section (see
+    :data:`ING_HEAD`, outside any procedure section) with list items under it
+    **and** reads as a dish: either its title names a dish (``X的做法``,
+    ``… recipe``) or most of those items name ingredients — not glossary
+    explanations (``生抽：调酱香…。可用于…``) or generic categories
+    (``蔬菜类``, ``其他肉类``). So a tutorial such as "腌（肉）" with a section
+    "常用的腌渍用料" explaining seasonings stays a document."""
+    items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"
+             and any(ING_HEAD.search(p) for p in b.path)]
+    if not items:
+        # equipment and steps without an ingredient list ("所需工具" + "制作步骤") is a recipe too
+        items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"]
+        # the steps must be a section of their own, not a part of the equipment section
+        if not items or not any(in_steps(b.path) and not any(TOOL_HEAD.search(p) for p in b.path)
+                                for b in doc.blocks if b.kind in ("item", "paragraph")):
+            return False
+    title = doc.h1 or doc.front_matter.get("title", "") or ""
+    if _DISH_TITLE.search(title):
+        return True
+    namey = 0
+    for b in items:
+        if _glossary_item(b.text):
+            continue
+        names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
+        if any(n and plausible_name(n) and not _CATEGORY.search(n) and not looks_like_step(n) for n in names):
+            namey += 1
+    return namey * 2 > len(items)
+
+
+def recipe_name(doc: ParsedDocument) -> str:
+    """The H1 with a trailing ``的做法``/``做法``/``recipe`` stripped, else the
+    front-matter title, else the file stem."""
+    name = doc.h1 or doc.front_matter.get("title", "") or doc.stem
+    name = heading_words(str(name))  # "🍋 柠檬水" → 柠檬水
+    name = _NAME_SUFFIX_ZH.sub("", name)
+    name = _NAME_SUFFIX_EN.sub("", name)
+    return name.strip() or doc.stem
+
+
+_MIXED_NAME = re.compile(r"^([A-Za-z][A-Za-z0-9 '&.\-]*[A-Za-z0-9.])\s*([\u3400-\u9fff][^A-Za-z]*)$|^([\u3400-\u9fff][^A-Za-z]*?)\s*([A-Za-z][A-Za-z0-9 '&.\-]*)$")
+
+
+def name_parts(name: str) -> list[str]:
+    """A title that joins a Latin and a Chinese name ("Mojito莫吉托",
+    "莫吉托 Mojito") read as either: its two parts (aliases of the recipe);
+    ``[]`` for any other title."""
+    m = _MIXED_NAME.match(name.strip())
+    if not m:
+        return []
+    parts = [g.strip() for g in m.groups() if g and g.strip()]
+    return [p for p in parts if len(p) >= 2]
+
+
+def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None) -> DictLinker[str]:
+    """Every ingredient and tool name the corpus's recipes list in their
+    ingredient/equipment sections (cleaned; alternatives included), plus the
+    alias table's names: what counts as "a thing a cook uses" when a sentence
+    names a stand-in that is not in its own recipe's list."""
+    vocab: DictLinker[str] = DictLinker()
+    for d in docs:
+        if d.tabular or not is_recipe(d):
+            continue
+        for b in d.blocks:
+            if b.kind != "item" or section_kind(b.path) != "ingredient":
+                continue
+            for ip in parse_item(b.text):
+                for raw in [ip.name, *(a.raw for a in ip.alternatives)]:
+                    c = clean_name(raw or "", "ingredient")
+                    if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
+                        vocab.add(c, c)
+    if norm is not None:
+        for (alias, _t), canon in norm.aliases.items():
+            vocab.add(alias, canon)
+            vocab.add(canon, canon)
+    return vocab
+
+
+class RecipeExtractor:
+    """Extract a recipe: entities ``recipe``/``ingredient``/``tool``,
+    ``CONTAINS`` (``required``, ``amount``, ``order``) and ``SUBSTITUTES``
+    (``context`` = recipe id, ``condition``, ``symmetric``)."""
+
+    LIST_CONF = 0.9
+    TEXT_CONF = 0.7
+
+    def __init__(self, norm: Normalizer, vocabulary: DictLinker[str] | None = None) -> None:
+        self.norm = norm
+        self.vocab = vocabulary if vocabulary is not None else DictLinker()
+
+    def known_thing(self, name: str, confidence: float, *, strict: bool = False) -> str:
+        """The thing a phrase read from a sentence names, or ``""``.
+
+        A name of the corpus vocabulary (see :func:`recipe_vocabulary`) or a
+        phrase made mostly (≥ 60 %) of such names ("milk and lemon juice") is
+        kept as written; a longer phrase around one is cut to that name
+        ("菜籽油作为次选" → "菜籽油"). Otherwise, unless ``strict``, a
+        construction that states the relation in full (``confidence`` ≥ 0.85)
+        may name something new when the name is short (≤ 4 CJK characters or
+        ≤ 2 words) and plausible."""
+        c = clean_name(name, "ingredient")
+        if not c:
+            return ""
+        if self.vocab.get(c):
+            return name
+        short = len(c) <= 4 if has_cjk(c) else len(c.split()) <= 2
+        new_ok = not strict and confidence >= 0.85 and short and _explicit_name(c)
+        hits = self.vocab.scan(c, min_len=2)
+        if hits:
+            if sum(h.end - h.start for h in hits) * 10 >= len(c) * 6 or new_ok:
+                return name
+            return hits[0].values[0]
+        return name if new_ok else ""
+
+    def extract(self, doc: ParsedDocument) -> DocResult:
+        """Run all recipe rules on ``doc``; never raises on odd content."""
+        rel = doc.rel
+        name = recipe_name(doc)
+        rid = entity_id("recipe", name)
+        res = DocResult(rid)
+        aliases = [doc.h1] if doc.h1 and doc.h1 != name else []
+        aliases += [p for p in name_parts(name) if p not in aliases]
+        res.entities.append(Entity(rid, name, "recipe", aliases, doc.language, rel))
+        blocks = doc.blocks
+        kids = children(blocks)
+        contains: dict[str, Triple] = {}  # object id -> CONTAINS triple
+        surfaces: set[str] = set()  # cleaned surface names of this recipe's ingredients
+        subs: dict[tuple[str, str], Triple] = {}
+        order = 0
+
+        def ent(surface: str, type_: str, line: int) -> tuple[str, str]:
+            canon = self.norm.canonical(surface, type_, doc=rel, line=line)
+            if not canon:
+                return "", ""
+            eid = entity_id(type_, canon)
+            al = [surface.strip()] if surface.strip() != canon else []
+            res.entities.append(Entity(eid, canon, type_, al, "zh" if has_cjk(canon) else "en"))
+            return eid, canon
+
+        def add_sub(x: str, y_raw: str, sym: bool, cond: str, b: Block, conf: float, rule: str,
+                    x_type: str = "") -> None:
+            # A compound stand-in "白糖 20 g + 玉米淀粉 5 g + 0.5 ml 柠檬汁或醋" is ONE
+            # substitute, not one per part: a single edge to its first part whose
+            # ``condition`` carries the whole combination as written (amounts
+            # included), so an answer reads "蜂蜜 → 白糖（没有时；需组合使用：白糖 20 g +
+            # 玉米淀粉 5 g + 0.5 ml 柠檬汁或醋）" and no part (玉米淀粉) is ever
+            # claimed to replace X on its own.
+            combo = split_top(y_raw, "+＋")
+            if len(combo) > 1:
+                whole = " + ".join(re.sub(r"\s+", " ", c).strip() for c in combo)
+                extra = f"{_COMPOUND_ZH}{whole}" if has_cjk(whole) else f"{_COMPOUND_EN}{whole}"
+                cond = f"{cond}；{extra}" if cond else extra
+                y_raw = combo[0]
+            ys = [p for p in _STAND_IN_OR.split(y_raw) if p.strip()] if has_cjk(y_raw) else [y_raw]
+            if len(ys) > 1:
+                for y in ys:
+                    add_sub(x, y, sym, cond, b, conf, rule, x_type)
+                return
+            y_raw = _substitute_surface(y_raw)
+            if not y_raw or is_measure(y_raw) or is_measure(x):
+                return
+            if any(PROSE_VERB.search(v) or looks_like_step(v) for v in (x, y_raw)):
+                return  # "用筷子、勺子或手洗净后搅拌": an instruction, not two things
+            xc = clean_name(x, "ingredient")
+            yc = clean_name(y_raw, "ingredient")
+            if not (plausible_name(xc) and plausible_name(yc)) or is_method(xc) or is_method(yc):
+                return
+            if _cut_form(xc, yc):
+                return  # "葱（也可选用切好的葱段）": the same thing, cut — not a stand-in
+            tx = x_type or ("tool" if is_tool(xc) else "ingredient")
+            ty = "tool" if is_tool(yc) else "ingredient"
+            if tx != ty:
+                return
+            xid, xcan = ent(x, tx, b.line)
+            yid, ycan = ent(y_raw, ty, b.line)
+            if not xid or not yid or xid == yid:
+                return
+            key = (xid, yid)
+            if key in subs or (sym and (yid, xid) in subs):
+                return
+            subs[key] = Triple(
+                xid, "SUBSTITUTES", yid,
+                {"context": rid, "condition": cond, "symmetric": sym},
+                Provenance(rel, section_of(b.path), b.line, rule, conf),
+            )
+
+        def add_contains(surface: str, required: bool, amount: str, b: Block, conf: float, rule: str, force_tool: bool) -> str:
+            nonlocal order
+            c = clean_name(surface, "ingredient")
+            if not c or not plausible_name(c) or looks_like_step(c) or looks_like_step(surface.strip()):
+                return ""
+            type_ = "tool" if (force_tool or is_tool(c)) else "ingredient"
+            if type_ == "ingredient":
+                surfaces.add(c)
+            eid, _ = ent(surface, type_, b.line)
+            if not eid:
+                return ""
+            have = contains.get(eid)
+            if have is not None:
+                if amount and not have.properties.get("amount"):
+                    have.properties["amount"] = amount
+                return type_
+            order += 1
+            contains[eid] = Triple(
+                rid, "CONTAINS", eid, {"required": required, "amount": amount, "order": order},
+                Provenance(rel, section_of(b.path), b.line, rule, conf),
+            )
+            return type_
+
+        used: set[int] = set()
+        # 1) ingredient sections (and amount sections, which may list more)
+        for pass_amounts in (False, True):
+            for i, b in enumerate(blocks):
+                if b.kind != "item":
+                    continue
+                kind = section_kind(b.path)
+                in_amt = kind == "amount"
+                in_ing = kind == "ingredient"
+                if (pass_amounts and not in_amt) or (not pass_amounts and not in_ing):
+                    continue
+                if i in kids and not re.search(r"[=＝\d]", b.text) and len(b.text) <= 12:
+                    continue  # a group label like "必须配料" / "进阶配料"
+                used.add(i)
+                labels = [p for p in b.path[1:]] if len(b.path) > 1 else []
+                par = b.parent
+                while par >= 0:
+                    labels.append(blocks[par].text)
+                    par = blocks[par].parent
+                optional = any(OPTIONAL_LABEL.search(lb) for lb in labels)
+                heading_tool = any(TOOL_HEAD.search(p) and not ING_HEAD.search(p) for p in b.path)
+                for ip in parse_item(b.text):
+                    if not ip.name:
+                        continue
+                    req = not (optional or ip.optional)
+                    conf = self.LIST_CONF if not pass_amounts else 0.8
+                    rule = "recipe.amount_item" if pass_amounts else "recipe.ingredient_item"
+                    if pass_amounts and b.line and not _HAS_AMOUNT.search(b.text):
+                        continue  # prose bullet in a 计算 section
+                    # "砵或者有一定深度的碗": if either side of a plain "A或B" is a tool, both are
+                    item_tool = heading_tool or any(
+                        a.symmetric and is_tool(clean_name(a.raw, "ingredient")) for a in ip.alternatives)
+                    t = add_contains(ip.name, req, ip.amount, b, conf, rule, item_tool)
+                    if not t:
+                        continue
+                    for alt in ip.alternatives:
+                        add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
+                                "recipe.item_alternative", t)
+        # 2) every sentence of every block (notes, tips, steps, variations and the
+        # list items themselves) read by the cue reader, X anchored to this
+        # recipe's own ingredients and tools
+        anchors: DictLinker[str] = DictLinker()
+        for t in contains.values():
+            anchors.add(t.object.split(":", 1)[1], t.object.split(":", 1)[1])
+        for n in sorted(surfaces):
+            anchors.add(n, n)
+        item_names: dict[int, str] = {}
+        for i in used:
+            first = next((ip.name for ip in parse_item(blocks[i].text) if ip.name), "")
+            if first:
+                item_names[i] = clean_name(first, "ingredient")
+        by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
+        lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
+        for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
+                               explicit=lambda x: bool(self.known_thing(x, 0.9))):
+            if f.kind == "optional" and not f.anchored and len(split_alternatives(f.x)) > 1:
+                # "可根据口味添加蜂蜜、炼乳或水果": each is optional
+                for part in split_alternatives(f.x):
+                    t = by_name.get(part) or by_name.get(self.norm.canonical(part, "ingredient"))
+                    if t is not None:
+                        t.properties["required"] = False
+                    elif not in_steps(f.block.path) and self.known_thing(part, f.confidence, strict=True):
+                        add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
+                continue
+            if f.kind == "optional":
+                t = by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
+                if t is not None and f.confidence >= 0.7:
+                    t.properties["required"] = False
+                elif (t is None and not f.anchored and not in_steps(f.block.path)
+                      and self.known_thing(f.x, f.confidence, strict=True)):
+                    add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
+                continue
+            # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists
+            x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
+            if not x:
+                continue
+            cond = "；".join(c for c in (f.cond, f.ratio) if c)
+            for y0 in f.ys:
+                y = self.known_thing(y0, f.confidence)
+                if not y:
+                    continue
+                add_sub(x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
+                        f"cue.{f.rule}")
+        res.triples.extend(contains.values())
+        res.triples.extend(subs.values())
+        return res
+
+
+def _explicit_name(x: str) -> bool:
+    """An ingredient or tool named explicitly by a whole construction (not one
+    of the recipe's list): a short plausible name, not a step or a measure."""
+    c = clean_name(x, "ingredient")
+    if not c or not plausible_name(c) or looks_like_step(c) or is_measure(c) or is_method(c) or PROSE_VERB.search(c):
+        return False
+    return len(c) <= 8 if has_cjk(c) else len(c.split()) <= 4
+
+
+def _cut_form(x: str, y: str) -> bool:
+    """True when one name is the other plus a cut/form suffix (葱/葱段, 姜/姜丝)."""
+    a, b = (x, y) if len(x) <= len(y) else (y, x)
+    return bool(a) and b.startswith(a) and bool(_CUT_SUFFIX.match(b[len(a):]))
+
+
+def _substitute_surface(y: str) -> str:
+    """Clean the stand-in side Y of a substitution before normalization.
+
+    * a leading filler, verb or determiner (了/的/将/把/放/用/使用/加入/同一个…:
+      "或者放花椒水" → 花椒水, "同一个平底锅" → 平底锅) and a trailing
+      代替/替代/也行/也可以/即可 are stripped;
+    * "其他/其它/别的/任何/任意/普通" is dropped when what follows names a specific
+      thing ("可用其他食用油替代" → 食用油, which the alias table maps to 植物油;
+      "普通盐" → 盐), but kept for a category ("其他肉类", "其他蔬菜" — "any
+      other meat" is the meaning);
+    * ``""`` (no edge) when Y names nothing specific (其他配料, 其他调料, 工具,
+      可以去除夹心的工具…)."""
+    y = _STAND_IN_LEAD.sub("", y.strip())
+    y = _STAND_IN_SAME.sub("", y)  # "同一个平底锅" → 平底锅
+    y = _STAND_IN_TAIL.sub("", y)
+    if has_cjk(y):
+        rest = _STAND_IN_ANY.sub("", y).strip()
+        if clean_name(rest, "ingredient") in _GENERIC or not rest:
+            return ""
+        if rest != y and not _CATEGORY.search(clean_name(rest, "ingredient")):
+            y = rest
+    return y

@@ -1,0 +1,193 @@
+"""Relations read sentence by sentence, in every section of a document.
+
+The cue reader (:mod:`..knowledge.cues`) finds the constructions of a
+language that state a substitution, a stand-in/fallback or an optional item;
+this module applies it to every sentence of every block and **anchors** each
+cue: X must be something the document itself names — an ingredient or tool
+of the recipe, a role of the corpus, or (for stand-ins and fallbacks in
+procedure documents) a named system, tool or group the sentence is about.
+Y is cut from its slot; the extractors decide its entity and type.
+
+No section name is whitelisted: notes, tips, variations, FAQ, steps and
+lists are all read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..knowledge import cues
+from ..knowledge.text import DictLinker, has_cjk, sentence_spans
+from .document import Block
+
+READ_KINDS = ("paragraph", "item", "row")
+
+
+@dataclass(slots=True)
+class Found:
+    """One anchored relation read from a sentence.
+
+    ``kind``: ``substitute`` | ``standin`` | ``optional``; ``x`` the anchored
+    name (canonical when it came from the anchors, else the phrase as
+    written); ``anchored`` whether X is one of the document's own names;
+    ``ys`` the stand-in alternatives (each a phrase as written; a compound
+    "A and B" stays one); ``cond``/``ratio`` as stated; ``block`` and ``line``
+    (1-based) where it was read; ``confidence`` of the rule; ``rule`` the cue
+    rule id."""
+
+    kind: str
+    x: str
+    anchored: bool
+    ys: list[str]
+    cond: str
+    ratio: str
+    block: Block
+    line: int
+    confidence: float
+    rule: str
+
+
+def _last(anchors: DictLinker[str], text: str) -> str:
+    hits = anchors.scan(text) if text else []
+    return hits[-1].values[0] if hits else ""
+
+
+def _nearest(anchors: DictLinker[str], sent: str, pos: int) -> str:
+    """The anchored name closest to ``pos`` in ``sent`` (preceding names first)."""
+    hits = anchors.scan(sent)
+    if not hits:
+        return ""
+    before = [h for h in hits if h.end <= pos + 1]
+    h = before[-1] if before else hits[0]
+    return h.values[0]
+
+
+def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Callable[[int, Block], str] | None = None,
+                  skip: set[int] | None = None, unanchored: bool = False,
+                  explicit: Callable[[str], bool] | None = None, lists: set[int] | None = None,
+                  kinds: tuple[str, ...] = cues.KINDS) -> list[Found]:
+    """Every anchored relation of ``blocks`` (a parsed document's blocks).
+
+    ``anchors`` maps the document's own names (any surface) to canonical
+    names. ``focus(i, block)`` names the thing a block is about (a list
+    item's ingredient), used when a cue leaves X to the context ("Use dry
+    sherry instead."); the thing named last in the previous sentences of the
+    same block is the next fallback. ``skip`` holds block indices already
+    read by a stricter grammar. With ``unanchored`` (procedure documents) a
+    stand-in whose X names nothing known keeps X as written when it reads as
+    a name. ``explicit(x)`` accepts an X that a whole construction states
+    explicitly ("用 Y 代替 X", "X can be replaced with Y", "可加入 X") although
+    the anchors do not hold it — the document names it right there; the
+    extractor says what a valid name of its kind is. ``lists`` holds the
+    indices of the blocks that are entries of a list of things (ingredients,
+    equipment), where "X or Y" offers alternatives; by default every list
+    item. Only cues of ``kinds`` are returned."""
+    out: list[Found] = []
+    skip = skip or set()
+    for i, b in enumerate(blocks):
+        if i in skip or b.kind not in READ_KINDS or not b.text.strip():
+            continue
+        item = (i in lists) if lists is not None else b.kind == "item"
+        own = focus(i, b) if focus else ""
+        spans = sentence_spans(b.text)
+        for k, (s, e) in enumerate(spans):
+            sent = b.text[s:e]
+            line = b.line + b.text.count("\n", 0, s)
+            found = [c for c in cues.read(sent, in_item=item) if c.kind in kinds]
+            if not found:
+                continue
+            # the thing named last before this sentence in the block (read only when needed)
+            prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in reversed(spans[:k])) if x), "") or own
+            for c in found:
+                f = _anchor(c, sent, anchors, own, prev, unanchored, explicit)
+                if f is None:
+                    continue
+                x, anchored = f
+                ys = [] if c.kind == "optional" else cues.split_alternatives(c.y)
+                if c.kind != "optional" and not ys:
+                    continue
+                out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule))
+    return out
+
+
+def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,
+            unanchored: bool, explicit: Callable[[str], bool] | None) -> tuple[str, bool] | None:
+    """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
+    if c.kind == "optional" and c.x:
+        hit = _last(anchors, c.x)
+        if hit:
+            return hit, True
+        return (c.x, False) if explicit is not None and c.confidence >= 0.75 and explicit(c.x) else None
+    if c.kind == "optional":
+        if c.head:
+            hit = _last(anchors, c.head)
+            if hit:
+                return hit, True
+        if own:
+            return own, True
+        hit = _nearest(anchors, sent, c.start)
+        return (hit, True) if hit else None
+    for text in (c.x, c.head):
+        hit = _last(anchors, text)
+        if hit:
+            return hit, True
+    if own and (c.focus or c.head or c.item_only or not c.x):
+        return own, True
+    if c.focus and prev:
+        return prev, True
+    if c.x and explicit is not None and c.confidence >= 0.85 and not c.focus and explicit(c.x):
+        return c.x, False
+    if unanchored and c.kind == "standin":
+        x = c.x or c.head
+        if x and looks_like_name(x):
+            return x, False
+    return None
+
+
+_VERB_START = re.compile(r"^(?:is|are|was|were|be|been|has|have|had|do|does|did|can|will|would|should|must|may|might|"
+                         r"get|gets|make|makes|go|goes|take|takes|use|uses|need|needs|try|see|check|run|find)\b", re.I)
+
+
+def looks_like_name(phrase: str) -> bool:
+    """True for a short phrase that can name a thing: 1–6 words (or 1–12 CJK
+    characters), not starting with a verb or a pronoun, with a letter."""
+    p = phrase.strip()
+    if not p or not re.search(r"[^\W\d_]", p):
+        return False
+    if has_cjk(p):
+        return 1 <= len(p) <= 12
+    words = p.split()
+    return 1 <= len(words) <= 6 and not _VERB_START.match(p) and words[0].casefold() not in (
+        "i", "you", "we", "they", "he", "she", "it", "this", "that", "there", "which", "what", "who")
+
+
+_AUX = frozenset("is are was were be been being may might can could will would should must shall do does did has have "
+                 "had isn't aren't won't can't don't doesn't".split())
+_DISCOURSE = frozenset("for only skip example ok okay so then also just yes no note see this that these those there here "
+                       "it they we you he she".split())
+
+
+def thing_phrase(phrase: str, doc_text: str, heads: frozenset[str] = frozenset()) -> bool:
+    """True when ``phrase`` reads as the name of a thing the document names (a
+    system, channel, tool, team or person): not a clause (no auxiliary or
+    modal verb), not a discourse word, and either a proper name (a
+    capitalized word, a ``#channel`` or a ``code`` token) or a phrase that
+    the document uses more than once (``doc_text``, case-insensitive) — a
+    single lower-case word only when it is one of ``heads`` (person words)."""
+    p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
+    if not p or has_cjk(p):
+        return bool(p) and looks_like_name(p)
+    toks = p.split()
+    if any(t.casefold().strip(",.") in _AUX for t in toks) or toks[0].casefold() in _DISCOURSE:
+        return False
+    if not looks_like_name(p):
+        return False
+    if any(t[:1].isupper() or t.startswith(("#", "@", "`")) or re.search(r"[A-Z].*[A-Z]|\.\w", t) for t in toks):
+        return True
+    if len(toks) == 1 and not heads:
+        return False  # one lower-case word ("want", "service") is too vague to be named
+    if len(toks) == 1 and toks[0].casefold() not in heads:
+        return False
+    return doc_text.casefold().count(p.casefold()) >= 2
