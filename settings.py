@@ -45,6 +45,13 @@ class Settings(BaseSettings):
     context_budget_chars: int = Field(4000, ge=200)
     retrieval_limit: int = Field(8, ge=1, description="Max passages (hits) per answer.")
     answer_threads: int = Field(0, ge=0, description="Telegram: questions answered at once per process; 0 = 1 without an LLM (CPU-bound), 16 with one.")
+    source_urls: dict[str, str] = Field(
+        default_factory=dict,
+        description="Where cited documents live on the web, as JSON: a folder of the ingested corpus (a prefix of "
+                    "the cited doc path, e.g. 'corpora/cookbook' or 'cookbook') -> base URL. The doc's path below "
+                    "the folder is appended to the base; a base holding '{path}' (and '{line}') is a template, e.g. "
+                    "'https://github.com/o/r/blob/master/{path}?plain=1#L{line}'. A document's own front-matter "
+                    "'url' wins.")
 
     # conversation state (bot/state.py): memory, processed events, joined threads, reply roots, votes
     state_url: SecretStr | None = Field(
@@ -63,6 +70,7 @@ class Settings(BaseSettings):
     llm_timeout_s: float = Field(20.0, gt=0)
     llm_max_retries: int = Field(1, ge=0)
     llm_max_calls: int = Field(1, ge=0, description="LLM calls allowed per question (instructor re-asks count as part of one call).")
+    llm_max_answer_chars: int = Field(1200, ge=100, description="An LLM-written answer is cut at a sentence end within this many characters.")
 
     # LLM extraction at ingest (optional; needs an LLM configured above)
     llm_extract: bool = Field(False, description="Also extract facts with the LLM at ingest (rules stay the default; `ingest --llm`).")

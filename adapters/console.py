@@ -18,8 +18,7 @@ from typing import Callable
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
-from rich.table import Table
-
+from . import render
 from ..bot.answer import Answer
 from ..bot.message import IncomingMessage, ThreadKey
 from ..knowledge.records import cite
@@ -38,27 +37,20 @@ HELP = """[bold]Commands[/bold]
 Line editing: ←/→, Home/End, ↑/↓ for earlier questions, Ctrl-R to search them."""
 
 
-def render_answer(console: Console, ans: Answer, *, show_sources: bool = True) -> None:
-    """Print ``ans``: the text in a panel, then its facts and passages
-    (source doc:line, a PDF's page) as a compact table. All KB text is
-    escaped for rich."""
+def render_answer(console: Console, ans: Answer, *, show_sources: bool = True, evidence: bool = False) -> None:
+    """Print ``ans`` answer first: the text in a panel, then (``show_sources``)
+    a dim section with at most three sources (title, line, link), then the
+    follow-ups. ``evidence`` also prints every fact and passage (the full
+    evidence is always in ``threadgraph ask --json``). All KB text is escaped for rich."""
     style = "green" if ans.found else "yellow"
     title = f"{ans.intent} · {'found' if ans.found else 'no evidence'}"
     console.print(Panel(escape(ans.answer), title=title, border_style=style, expand=False))
-    if show_sources and (ans.facts or ans.passages):
-        t = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
-        t.add_column("id", style="dim", no_wrap=True)
-        t.add_column("evidence", ratio=3)
-        t.add_column("source", style="dim", overflow="fold")
-        for f in ans.facts[:8]:
-            props = ", ".join(f"{k}={v}" for k, v in f.properties.items() if k in ("required", "amount", "context_name", "condition", "via"))
-            t.add_row(f.id, escape(f"{f.subject} -{f.relation}-> {f.object}" + (f" ({props})" if props else "")),
-                      escape(cite(f.source.doc, f.source.line)))
-        for p in ans.passages[:3]:
-            snippet = " ".join(p.text.split())[:90]
-            where = f"§ {p.section}: " if p.section else ""
-            t.add_row(p.id[:10], escape(f"{where}{snippet}"), escape(cite(p.doc, p.line)))
-        console.print(t)
+    if show_sources:
+        for line in render.console_sources(ans):
+            console.print(f"[dim]📄 {escape(line)}[/dim]")
+    if evidence:
+        for line in render.evidence_lines(ans):
+            console.print(f"[dim]  • {escape(line)}[/dim]")
     if ans.follow_ups:
         console.print("[dim]try: " + escape(" | ".join(ans.follow_ups)) + "[/dim]")
 

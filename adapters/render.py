@@ -1,23 +1,35 @@
-"""Platform-neutral rendering helpers shared by the Slack and Telegram adapters.
+"""How an :class:`~threadgraph.bot.answer.Answer` is shown on each platform, and the
+platform-neutral helpers the adapters share.
 
-Nothing here imports a platform SDK. The functions turn an :class:`~threadgraph.bot.answer.Answer`
-into plain-text pieces (answer paragraphs, one line per fact, one line per source) and split long
-text into chunks that respect a platform's size limit, preferring paragraph boundaries, then line
-boundaries, then spaces, and only cutting inside a word as a last resort.
+Nothing here imports a platform SDK: Telegram messages are HTML strings with their inline keyboard
+as Bot API JSON, Slack messages are Block Kit dicts, the console gets plain lines.
+
+Every reply has the same shape, answer first: the answer text (split between messages only at
+paragraph, line or word boundaries, never inside a formatting tag), then at most three short
+sources (the document's title and section, the line, a link when the document has an address;
+"+N more" when the evidence comes from more documents), then the suggested follow-ups. The full
+evidence (every fact and passage) stays out of the reply: it is behind a "Sources" button
+(Telegram: an inline button whose callback sends :func:`telegram_sources_html`; Slack: a button
+beside 👍/👎 whose action posts :func:`slack_sources_blocks` to the clicking user) and in
+``threadgraph ask --json``.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import yaml
 
-from ..bot.answer import Answer, Fact
+from ..bot.answer import Answer, Citation, Fact
+from ..bot.citations import cited_docs, citation_title
+from ..bot.compose import excerpt, fact_line as fact_sentence
 from ..knowledge.records import cite
 
 Measure = Callable[[str], int]
@@ -136,6 +148,233 @@ def source_lines(answer: Answer) -> list[str]:
             seen.add(ref)
             out.append(ref)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Answer-first replies: the answer, at most three sources, the follow-ups; evidence on demand
+
+#: Telegram's limit on one message (characters of the HTML text).
+TELEGRAM_LIMIT = 4096
+#: Slack's limit on the text of one section block / context element.
+SLACK_TEXT_LIMIT = 3000
+#: Blocks of a Slack sources message at most (Slack allows 50).
+SLACK_SOURCE_BLOCKS = 40
+#: Prefix of the Telegram callback data of the "Sources" button (the answer id follows; ≤ 64 bytes).
+SOURCES_CALLBACK = "threadgraph_sources:"
+#: ``action_id`` of the Slack "Sources" button (its ``value`` is the answer id).
+SOURCES_ACTION = "threadgraph_sources"
+#: Characters of a passage shown in the full evidence.
+EVIDENCE_PASSAGE_CHARS = 300
+
+
+def _zh(answer: Answer) -> bool:
+    return answer.language == "zh"
+
+
+def _t(answer: Answer, zh: str, en: str) -> str:
+    return zh if _zh(answer) else en
+
+
+def line_label(answer: Answer, line: int) -> str:
+    """"第 12 行" / "line 12" (``""`` without a line)."""
+    if not line:
+        return ""
+    return _t(answer, f"第 {line} 行", f"line {line}")
+
+
+def more_sources(answer: Answer) -> int:
+    """How many more documents the evidence comes from than the sources shown."""
+    return max(0, cited_docs(answer.facts, answer.passages) - len(answer.sources))
+
+
+def sources_label(answer: Answer) -> str:
+    """The label of the "Sources" button: "📄 Sources (N)" / "📄 来源（N）"."""
+    n = len(answer.facts) + len(answer.passages)
+    return _t(answer, f"📄 来源（{n}）", f"📄 Sources ({n})")
+
+
+def has_evidence(answer: Answer) -> bool:
+    """The answer cites facts or passages (so a "Sources" button has something to show)."""
+    return bool(answer.facts or answer.passages)
+
+
+def console_sources(answer: Answer) -> list[str]:
+    """The console's source lines: ``title · line N · url`` for each shown source."""
+    out = []
+    for c in answer.sources:
+        parts = [c.title, line_label(answer, c.line), c.url or ""]
+        out.append(" · ".join(p for p in parts if p))
+    more = more_sources(answer)
+    if more:
+        out.append(_t(answer, f"另有 {more} 个来源（--json 查看全部证据）", f"+{more} more (all evidence with --json)"))
+    return out
+
+
+def evidence_lines(answer: Answer) -> list[str]:
+    """The full evidence as plain lines: one per fact (a sentence in the
+    answer's language, then its document, section and line) and one per passage
+    (its document and section, line, and an excerpt)."""
+    lang = "zh" if _zh(answer) else "en"
+    out = []
+    for f in answer.facts:
+        where = citation_title(f.source.doc, f.source.section, {})
+        out.append(f"{fact_sentence(lang, f)} — {where}" + (f", {line_label(answer, f.source.line)}" if f.source.line else ""))
+    for p in answer.passages:
+        where = citation_title(p.doc, p.section, {})
+        body = "; ".join(x.lstrip("-*• ").strip() for x in excerpt(p.text, "", EVIDENCE_PASSAGE_CHARS).splitlines() if x.strip())
+        out.append(f"{where}" + (f", {line_label(answer, p.line)}" if p.line else "") + f": {body}")
+    return out
+
+
+# -- Telegram ------------------------------------------------------------------------------------
+
+
+@dataclass
+class TelegramMessage:
+    """One Telegram message: ``html`` (parse mode HTML, every KB and user string
+    escaped, at most 4096 characters) and its ``reply_markup`` (an
+    ``InlineKeyboardMarkup`` as Bot API JSON, or ``None``)."""
+
+    html: str
+    reply_markup: dict | None = None
+
+
+def _tg_esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def _tg_len(text: str) -> int:
+    return len(_tg_esc(text))
+
+
+def _tg_link(title: str, url: str | None) -> str:
+    if url and url.startswith(("http://", "https://")):
+        return f'<a href="{html.escape(url, quote=True)}">{_tg_esc(title)}</a>'
+    return _tg_esc(title)
+
+
+def telegram_sources_line(answer: Answer) -> str:
+    """The HTML line of the shown sources: "📄 <a>Title</a> (line 12) · …" (+N more)."""
+    parts = []
+    for c in answer.sources:
+        label = line_label(answer, c.line)
+        parts.append(_tg_link(c.title, c.url) + (f" ({_tg_esc(label)})" if label else ""))
+    more = more_sources(answer)
+    if more:
+        parts.append(_tg_esc(_t(answer, f"另有 {more} 个", f"+{more} more")))
+    return "📄 " + " · ".join(parts) if parts else ""
+
+
+def sources_keyboard(answer: Answer, answer_id: str | None) -> dict | None:
+    """The inline keyboard with the "Sources" button (callback data
+    :data:`SOURCES_CALLBACK` + ``answer_id``), or ``None`` without an id or evidence."""
+    if not answer_id or not has_evidence(answer):
+        return None
+    return {"inline_keyboard": [[{"text": sources_label(answer), "callback_data": SOURCES_CALLBACK + answer_id}]]}
+
+
+def telegram_messages(answer: Answer, answer_id: str | None = None, limit: int = TELEGRAM_LIMIT) -> list[TelegramMessage]:
+    """The Telegram messages of ``answer``: the answer text (paragraphs; a
+    long one split at line or word boundaries), the sources line, the
+    follow-ups; messages are cut only between complete pieces, so each is
+    well-formed HTML. The last message carries the "Sources" keyboard."""
+    pieces: list[str] = []
+    for para in paragraphs(answer.answer) or ["…"]:
+        pieces += [_tg_esc(x) for x in split_text(para, limit, _tg_len)]
+    line = telegram_sources_line(answer)
+    if line and len(line) <= limit:
+        pieces.append(line)
+    if answer.follow_ups:
+        mark = "💬 " if answer.found else "❓ "
+        lines = [mark + _tg_esc(x) for q in answer.follow_ups for x in split_text(q, limit - len(mark), _tg_len)]
+        pieces += pack(lines, limit, "\n")
+    msgs = [TelegramMessage(h) for h in pack(pieces, limit, "\n\n")]
+    if msgs:
+        msgs[-1].reply_markup = sources_keyboard(answer, answer_id)
+    return msgs
+
+
+def telegram_sources_html(answer: Answer, limit: int = TELEGRAM_LIMIT) -> list[str]:
+    """The full evidence of ``answer`` as Telegram HTML messages (what the
+    "Sources" button sends): a heading, then one line per fact and passage."""
+    head = "<b>" + _tg_esc(_t(answer, "来源与证据", "Sources and evidence")) + "</b>"
+    lines = [head]
+    for c in answer.sources:
+        lines.append("📄 " + _tg_link(c.title, c.url) + (f" ({_tg_esc(line_label(answer, c.line))})" if c.line else ""))
+    for x in evidence_lines(answer):
+        lines += ["• " + _tg_esc(p) for p in split_text(x, limit - 2, _tg_len)]
+    if len(lines) == 1:
+        lines.append(_tg_esc(_t(answer, "这个回答没有引用证据。", "This answer cites no evidence.")))
+    return pack(lines, limit, "\n")
+
+
+# -- Slack ---------------------------------------------------------------------------------------
+
+
+def _sl_esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _sl_len(text: str) -> int:
+    return len(_sl_esc(text))
+
+
+def _sl_link(title: str, url: str | None) -> str:
+    if url and url.startswith(("http://", "https://")) and not re.search(r"[|<>\s]", url):
+        return f"<{url}|{_sl_esc(title).replace('|', '¦')}>"
+    return _sl_esc(title)
+
+
+def slack_sources_text(answer: Answer) -> str:
+    """The mrkdwn line of the shown sources ("📄 <url|Title> (line 12) · …", +N more)."""
+    parts = []
+    for c in answer.sources:
+        label = line_label(answer, c.line)
+        parts.append(_sl_link(c.title, c.url) + (f" ({_sl_esc(label)})" if label else ""))
+    more = more_sources(answer)
+    if more:
+        parts.append(_sl_esc(_t(answer, f"另有 {more} 个", f"+{more} more")))
+    return ("📄 " + " · ".join(parts))[:SLACK_TEXT_LIMIT] if parts else ""
+
+
+def slack_blocks(answer: Answer) -> list[dict[str, Any]]:
+    """The content blocks of ``answer`` (before any buttons): the answer text
+    in mrkdwn sections of at most 3000 characters, the sources in one context
+    block, the follow-ups in another. All KB and user text is escaped."""
+    blocks: list[dict] = [{"type": "section", "text": {"type": "mrkdwn", "text": _sl_esc(chunk)}}
+                          for chunk in split_text(answer.answer or "…", SLACK_TEXT_LIMIT, _sl_len)]
+    line = slack_sources_text(answer)
+    if line:
+        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": line}]})
+    if answer.follow_ups:
+        mark = "💬 " if answer.found else "❓ "
+        texts = pack([x for q in answer.follow_ups for x in split_text(mark + q, SLACK_TEXT_LIMIT, _sl_len)],
+                     SLACK_TEXT_LIMIT, "\n", _sl_len)
+        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": _sl_esc(x)} for x in texts[:10]]})
+    return blocks
+
+
+def slack_sources_button(answer: Answer, answer_id: str) -> dict[str, Any]:
+    """The "Sources" button element (``action_id`` :data:`SOURCES_ACTION`, ``value`` the answer id)."""
+    return {"type": "button", "action_id": SOURCES_ACTION, "value": answer_id,
+            "text": {"type": "plain_text", "text": sources_label(answer), "emoji": True}}
+
+
+def slack_sources_blocks(answer: Answer) -> list[dict[str, Any]]:
+    """The full evidence of ``answer`` as Block Kit (what the "Sources" button
+    posts): a heading section, then the evidence lines packed into sections of
+    at most 3000 characters (at most :data:`SLACK_SOURCE_BLOCKS` blocks)."""
+    head = "*" + _sl_esc(_t(answer, "来源与证据", "Sources and evidence")) + "*"
+    lines = [head] + ["📄 " + _sl_link(c.title, c.url) + (f" ({_sl_esc(line_label(answer, c.line))})" if c.line else "")
+                      for c in answer.sources]
+    for x in evidence_lines(answer):
+        lines += ["• " + _sl_esc(p) for p in split_text(x, SLACK_TEXT_LIMIT - 2, _sl_len)]
+    texts = pack(lines, SLACK_TEXT_LIMIT, "\n")
+    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": x}} for x in texts[:SLACK_SOURCE_BLOCKS]]
+    if len(texts) > SLACK_SOURCE_BLOCKS:
+        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": _sl_esc(
+            _t(answer, "……证据太多，其余见 --json。", "… more evidence than fits; see --json."))}]})
+    return blocks
 
 
 #: What the adapters say besides answers, from ``adapters/messages.yaml``.

@@ -12,11 +12,13 @@ Behaviour: answers ``app_mention`` events in channels and every message in DMs, 
 thread (``thread_ts``, else ``ts``); keeps answering later messages in a thread it joined without a
 new mention (``settings.slack_follow_threads``); acknowledges at once and answers on a background
 thread pool, showing a placeholder message that is then updated with the answer; ignores its own
-and other bots' messages; answers a retried delivery (same ``event_id``) once; joined threads and
-handled event ids live in the shared state (:mod:`threadgraph.bot.state`), so they survive a
-restart and are shared by every worker; renders the
-:class:`~threadgraph.bot.answer.Answer` as Block Kit with 👍/👎 buttons whose clicks are stored by
-:class:`~threadgraph.bot.feedback.FeedbackStore`; honours ``settings.slack_channel_allowlist``.
+and other bots' messages; answers a retried delivery (same ``event_id``) once; joined threads,
+handled event ids and recorded answers live in the shared state (:mod:`threadgraph.bot.state`), so
+they survive a restart and are shared by every worker; renders the
+:class:`~threadgraph.bot.answer.Answer` as Block Kit, answer first (text, at most three linked sources,
+follow-ups) with a "Sources" button (the full evidence, posted to the clicking user only) and 👍/👎
+buttons whose clicks are stored by the state's feedback store; honours
+``settings.slack_channel_allowlist``.
 """
 
 from __future__ import annotations
@@ -96,26 +98,21 @@ def vote_block(answer_id: str) -> dict:
 
 
 def render_answer(answer: Answer, answer_id: str | None = None) -> list[dict[str, Any]]:
-    """Render an ``Answer`` as one or more Slack messages.
+    """Render an ``Answer`` as one or more Slack messages, answer first.
 
     Returns a list of ``{"text": fallback, "blocks": [...]}`` dicts: the answer text in mrkdwn
-    section blocks of at most 3000 characters (split on paragraph boundaries), facts and sources
-    in context blocks, follow-up suggestions in a context block, and (when ``answer_id`` is
-    given) the vote buttons at the end of the last message. Every message has at most 50 blocks;
-    all KB and user text is escaped (``&``, ``<``, ``>``)."""
-    blocks: list[dict] = []
-    for chunk in render.split_text(answer.answer or "…", SECTION_LIMIT, _escaped_len):
-        blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": escape(chunk)}})
-    if answer.facts:
-        blocks.extend(_context_blocks([render.fact_line(f) for f in answer.facts], "📌 "))
-    sources = render.source_lines(answer)
-    if sources:
-        blocks.extend(_context_blocks(sources, "📄 "))
-    if answer.follow_ups:
-        label = "💬 " if answer.found else "❓ "
-        blocks.extend(_context_blocks(answer.follow_ups, label))
+    section blocks of at most 3000 characters (split on paragraph boundaries), at most three
+    sources in a context block, follow-up suggestions in a context block
+    (:func:`~threadgraph.adapters.render.slack_blocks`), and (when ``answer_id`` is given) the
+    "Sources" button (the full evidence, see :meth:`SlackAdapter.on_sources`) with the vote
+    buttons at the end of the last message. Every message has at most 50 blocks; all KB and
+    user text is escaped (``&``, ``<``, ``>``)."""
+    blocks: list[dict] = render.slack_blocks(answer)
     if answer_id:
-        blocks.append(vote_block(answer_id))
+        actions = vote_block(answer_id)
+        if render.has_evidence(answer):
+            actions["elements"].insert(0, render.slack_sources_button(answer, answer_id))
+        blocks.append(actions)
     messages = []
     for i in range(0, len(blocks), MAX_BLOCKS):
         part = blocks[i : i + MAX_BLOCKS]
@@ -312,6 +309,27 @@ class SlackAdapter:
         except Exception:  # noqa: BLE001
             log.exception("slack vote could not be stored")
 
+    def on_sources(self, body: dict, client: WebClient) -> None:
+        """A "Sources" click (``block_actions``): post the answer's full evidence
+        (:func:`~threadgraph.adapters.render.slack_sources_blocks`) to the clicking user only
+        (``chat.postEphemeral``, in the answer's thread). Never raises."""
+        try:
+            action = (body.get("actions") or [{}])[0]
+            answer = self.feedback.answer(action.get("value", ""))
+            channel = (body.get("channel") or {}).get("id", "")
+            user = (body.get("user") or {}).get("id", "")
+            message = body.get("message") or {}
+            thread_ts = message.get("thread_ts") or message.get("ts")
+            if answer is None:
+                blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": escape(
+                    "These sources are no longer available. (来源已不可用。)")}}]
+            else:
+                blocks = render.slack_sources_blocks(answer)
+            client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts,
+                                      text=blocks[0]["text"]["text"][:SECTION_LIMIT], blocks=blocks)
+        except Exception:  # noqa: BLE001
+            log.exception("slack sources could not be shown")
+
     # -- lifecycle ------------------------------------------------------------------------------
 
     def drain(self, timeout: float = 30.0) -> bool:
@@ -349,8 +367,9 @@ def install(app: App, bot, settings: Settings | None = None, feedback: FeedbackS
 
     Adds one global middleware (it queues the answer and always calls ``next()``, so the app's
     own middleware and listeners still run), quiet fallback listeners for ``app_mention`` and
-    ``message`` events that only acknowledge when no other listener of the app matches, and the
-    ``threadgraph_vote_up``/``threadgraph_vote_down`` action listener. ``settings`` defaults to
+    ``message`` events that only acknowledge when no other listener of the app matches, the
+    ``threadgraph_vote_up``/``threadgraph_vote_down`` action listener and the
+    ``threadgraph_sources`` action listener (the "Sources" button). ``settings`` defaults to
     ``bot.settings``; ``state`` and ``feedback`` as in :class:`SlackAdapter`. The app's own
     ``client`` (with its token) is used for replies."""
     adapter = SlackAdapter(bot, settings or getattr(bot, "settings", None), feedback, state=state)
@@ -379,6 +398,12 @@ def install(app: App, bot, settings: Settings | None = None, feedback: FeedbackS
         adapter.on_vote(body)
 
     app.action(VOTE_ACTION_RE)(threadgraph_vote)
+
+    def threadgraph_sources(ack, body, client):
+        ack()
+        adapter.on_sources(body, client)
+
+    app.action(render.SOURCES_ACTION)(threadgraph_sources)
     app.threadgraph_adapter = adapter  # type: ignore[attr-defined]
     return adapter
 

@@ -11,12 +11,14 @@ mentioned (``@username``), replied to, or asked via ``/ask``. Replies stay in th
 (``message_thread_id``). Thread key: chat plus topic, or the root of the reply chain in plain
 groups (a reply to the bot's answer continues the same memory), or the whole chat in private.
 Answers are sent in HTML parse mode with every user and KB string escaped, split at 4096
-characters on paragraph boundaries without breaking tags; the typing action is shown while
+characters on paragraph boundaries without breaking tags, answer first: the text, at most three
+linked sources, the follow-ups, and an inline "Sources" button whose callback sends the full
+evidence (the answer is recorded in the feedback store); the typing action is shown while
 working; ``RetryAfter`` (HTTP 429) is waited out. ``/start``, ``/help``, ``/reset``, ``/ask``.
-Reply roots and handled ``update_id`` s live in the shared state (:mod:`threadgraph.bot.state`):
-after a restart, or on another worker, a reply to the bot's answer continues its thread and a
-re-delivered update is not answered again (one waiting for a dead worker's lease is answered
-when the lease expires).
+Reply roots, handled ``update_id`` s and recorded answers live in the shared state
+(:mod:`threadgraph.bot.state`): after a restart, or on another worker, a reply to the bot's
+answer continues its thread, a re-delivered update is not answered again (one waiting for a dead
+worker's lease is answered when the lease expires) and a "Sources" click finds its answer.
 """
 
 from __future__ import annotations
@@ -27,13 +29,15 @@ import html
 import logging
 from concurrent.futures import ThreadPoolExecutor
 
-from telegram import Message, MessageEntity, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.constants import ChatAction, ChatType, ParseMode
 from telegram.error import RetryAfter
-from telegram.ext import AIORateLimiter, Application, CommandHandler, ContextTypes, MessageHandler, filters
+from telegram.ext import (AIORateLimiter, Application, CallbackQueryHandler, CommandHandler, ContextTypes,
+                          MessageHandler, filters)
 
 from . import render
 from ..bot.answer import Answer
+from ..bot.feedback import FeedbackStore
 from ..bot.message import IncomingMessage, ThreadKey
 from ..bot.state import Claim, StateStore, open_state
 from ..settings import Settings
@@ -62,26 +66,19 @@ def _wrapped(raw: str, open_tag: str = "", close_tag: str = "", prefix: str = ""
 
 
 def render_html(answer: Answer) -> list[str]:
-    """Render an ``Answer`` as Telegram HTML messages of at most 4096 characters each.
+    """Render an ``Answer`` as Telegram HTML messages of at most 4096 characters each, answer
+    first: the answer text (paragraphs), at most three linked sources, the follow-ups (see
+    :func:`~threadgraph.adapters.render.telegram_messages`); every string escaped, messages cut
+    only between complete pieces, so each is well-formed HTML on its own."""
+    return [m.html for m in render.telegram_messages(answer, None, MESSAGE_LIMIT)]
 
-    The answer text (paragraphs), facts (one per line, italic), sources (``<code>``) and
-    follow-up suggestions are each escaped with ``html.escape``; messages are cut only between
-    complete pieces, so every message is well-formed HTML on its own."""
-    pieces: list[str] = []
-    for para in render.paragraphs(answer.answer) or ["…"]:
-        pieces.extend(_wrapped(para))
-    if answer.facts:
-        lines = [p for f in answer.facts for p in _wrapped(render.fact_line(f), "<i>", "</i>", "📌 ")]
-        pieces.extend(render.pack(lines, MESSAGE_LIMIT, "\n"))
-    sources = render.source_lines(answer)
-    if sources:
-        lines = [p for s in sources for p in _wrapped(s, "<code>", "</code>", "📄 ")]
-        pieces.extend(render.pack(lines, MESSAGE_LIMIT, "\n"))
-    if answer.follow_ups:
-        mark = "💬 " if answer.found else "❓ "
-        lines = [p for q in answer.follow_ups for p in _wrapped(q, prefix=mark)]
-        pieces.extend(render.pack(lines, MESSAGE_LIMIT, "\n"))
-    return render.pack(pieces, MESSAGE_LIMIT, "\n\n")
+
+def keyboard(markup: dict | None) -> InlineKeyboardMarkup | None:
+    """The PTB ``InlineKeyboardMarkup`` of a Bot API JSON keyboard (``None`` stays ``None``)."""
+    if not markup:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(b["text"], callback_data=b.get("callback_data"), url=b.get("url"))
+                                  for b in row] for row in markup.get("inline_keyboard", [])])
 
 
 class TelegramAdapter:
@@ -92,12 +89,22 @@ class TelegramAdapter:
     ``state`` (reply-chain roots per ``(chat, message_id)``, handled update ids) defaults to
     :func:`~threadgraph.bot.state.open_state` of ``settings``."""
 
-    def __init__(self, bot, settings: Settings | None = None, state: StateStore | None = None):
+    def __init__(self, bot, settings: Settings | None = None, feedback: FeedbackStore | None = None,
+                 state: StateStore | None = None):
         self.bot = bot
         self.settings = settings or getattr(bot, "settings", None) or Settings()
         self.state = state or open_state(self.settings)
+        self._feedback = feedback
         self._answer_pool = ThreadPoolExecutor(max_workers=answer_threads(self.settings),
                                                thread_name_prefix="threadgraph-telegram")
+
+    @property
+    def feedback(self) -> FeedbackStore:
+        """Where sent answers are recorded (so a "Sources" click, on any worker, can show their
+        evidence): the state's feedback store unless given."""
+        if self._feedback is None:
+            self._feedback = self.state.feedback
+        return self._feedback
 
     # -- thread keys ---------------------------------------------------------------------------
 
@@ -187,6 +194,32 @@ class TelegramAdapter:
             text = render.APOLOGY_TEXT
         await self._send(message, _esc(text), update)
 
+    async def on_sources(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The "Sources" button (callback data ``threadgraph_sources:<answer id>``): acknowledge
+        the click, then send the answer's full evidence
+        (:func:`~threadgraph.adapters.render.telegram_sources_html`) as a reply to the answer."""
+        query = update.callback_query
+        if query is None:
+            return
+        answer_id = (query.data or "")[len(render.SOURCES_CALLBACK):]
+        try:
+            await query.answer()
+        except Exception:  # noqa: BLE001 - an expired query still gets its sources
+            log.debug("telegram callback %s could not be acknowledged", query.id, exc_info=True)
+        message = query.message
+        if not isinstance(message, Message):
+            return
+        try:
+            answer = await asyncio.to_thread(self.feedback.answer, answer_id)
+            if answer is None:
+                chunks = [_esc("These sources are no longer available. (来源已不可用。)")]
+            else:
+                chunks = render.telegram_sources_html(answer, MESSAGE_LIMIT)
+            for chunk in chunks:
+                await self._send(message, chunk, update)
+        except Exception:  # noqa: BLE001
+            log.exception("telegram update %s: sources of answer %s could not be sent", update.update_id, answer_id)
+
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Application error handler: logs the traceback with the update id."""
         update_id = getattr(update, "update_id", "?")
@@ -249,13 +282,19 @@ class TelegramAdapter:
                 thread=key, user=str(message.from_user.id if message.from_user else ""), text=text.strip(),
                 event_id=str(update.update_id), metadata={"platform": "telegram", "message_id": message.message_id})
             if not incoming.text:
-                chunks = [_esc(render.HELP_TEXT)]
+                chunks = [render.TelegramMessage(_esc(render.HELP_TEXT))]
             else:
                 answer = await asyncio.get_running_loop().run_in_executor(self._answer_pool, self.bot.answer, incoming)
-                chunks = render_html(answer)
+                answer_id = None
+                if render.has_evidence(answer):
+                    try:
+                        answer_id = await asyncio.to_thread(self.feedback.record_answer, answer, key)
+                    except Exception:  # noqa: BLE001 - the answer still goes out, without its button
+                        log.warning("telegram update %s: answer not recorded", update.update_id, exc_info=True)
+                chunks = render.telegram_messages(answer, answer_id, MESSAGE_LIMIT)
         except Exception:  # noqa: BLE001
             log.exception("telegram update %s (thread %s) failed in the core", update.update_id, key.key())
-            chunks = [_esc(render.APOLOGY_TEXT)]
+            chunks = [render.TelegramMessage(_esc(render.APOLOGY_TEXT))]
         finally:
             typing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -263,7 +302,7 @@ class TelegramAdapter:
         sent_ids: list[int] = []
         try:
             for chunk in chunks:
-                sent = await self._send(message, chunk, update)
+                sent = await self._send(message, chunk.html, update, keyboard(chunk.reply_markup))
                 if sent is not None:
                     sent_ids.append(sent.message_id)
         except Exception:  # noqa: BLE001
@@ -294,14 +333,16 @@ class TelegramAdapter:
         except asyncio.CancelledError:
             pass
 
-    async def _send(self, message: Message, html_text: str, update: Update) -> Message | None:
+    async def _send(self, message: Message, html_text: str, update: Update,
+                    reply_markup: InlineKeyboardMarkup | None = None) -> Message | None:
         """Reply with ``html_text`` (already escaped HTML) in the message's chat/topic, quoting in
-        groups; waits out ``RetryAfter`` up to ``MAX_SEND_RETRIES`` times."""
+        groups, with ``reply_markup`` when given; waits out ``RetryAfter`` up to
+        ``MAX_SEND_RETRIES`` times."""
         quote = message.chat.type != ChatType.PRIVATE
         for attempt in range(MAX_SEND_RETRIES + 1):
             try:
                 return await message.reply_text(html_text, parse_mode=ParseMode.HTML, do_quote=quote,
-                                                disable_web_page_preview=True)
+                                                disable_web_page_preview=True, reply_markup=reply_markup)
             except RetryAfter as exc:
                 if attempt == MAX_SEND_RETRIES:
                     raise
@@ -334,13 +375,15 @@ def install(application: Application, bot, settings: Settings | None = None, gro
     slow answer never holds up other updates; ``block=True`` makes
     ``application.process_update`` return only after the answer is sent (a webhook that
     acknowledges after answering). ``commands=False`` skips ``/start``, ``/help`` (keep the
-    app's own) but still adds ``/ask`` and ``/reset``. ``settings`` defaults to
-    ``bot.settings``, ``state`` to :func:`~threadgraph.bot.state.open_state` of it."""
+    app's own) but still adds ``/ask`` and ``/reset``. The "Sources" button's callback queries
+    (``threadgraph_sources:…``) are handled too. ``settings`` defaults to ``bot.settings``,
+    ``state`` to :func:`~threadgraph.bot.state.open_state` of it."""
     adapter = TelegramAdapter(bot, settings, state=state)
     handlers = [
         CommandHandler("ask", adapter.on_ask, block=block),
         CommandHandler("reset", adapter.on_reset, block=block),
         MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND, adapter.on_text, block=block),
+        CallbackQueryHandler(adapter.on_sources, pattern=f"^{render.SOURCES_CALLBACK}", block=block),
     ]
     if commands:
         handlers += [CommandHandler("start", adapter.on_start, block=block),

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from ..knowledge.facts import Fact, Source
 
-__all__ = ["Answer", "EntityRef", "Fact", "Passage", "Source"]
+__all__ = ["Answer", "Citation", "EntityRef", "Fact", "Passage", "Source"]
 
 
 class EntityRef(BaseModel):
@@ -35,13 +35,28 @@ class Passage(BaseModel):
     line: int = 0
 
 
+class Citation(BaseModel):
+    """A short human source line shown under an answer: the document's
+    ``title`` (with the section when it says more), the ``doc`` path, the
+    ``section``, the 1-based ``line`` and the document's ``url`` (``None``
+    when the document has no address)."""
+
+    title: str
+    doc: str
+    section: str = ""
+    line: int = 0
+    url: str | None = None
+
+
 class Answer(BaseModel):
     """What threadgraph replies.
 
     ``found`` is false when the KB holds no evidence; ``answer`` is text in the
     question's language; ``facts``/``passages`` are exactly the evidence used;
     ``follow_ups`` are suggested next questions (or "did you mean" candidates
-    when nothing was found)."""
+    when nothing was found). ``sources`` (optional, added later: readers of
+    older answers get ``[]``) are at most three short citations of that
+    evidence, one per document, as adapters show them under the answer."""
 
     thread: str
     question: str
@@ -53,3 +68,4 @@ class Answer(BaseModel):
     facts: list[Fact] = Field(default_factory=list)
     passages: list[Passage] = Field(default_factory=list)
     follow_ups: list[str] = Field(default_factory=list)
+    sources: list[Citation] = Field(default_factory=list)

@@ -8,6 +8,8 @@ question's. Each intent's own sentences live in its module under
 
 from __future__ import annotations
 
+import re
+
 from ..knowledge.facts import Fact
 from ..knowledge.text import cjk_bigrams, content_words, split_sentences
 
@@ -35,34 +37,115 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
+#: Longest single sentence an excerpt shows whole (longer ones are cut at a clause end).
+SENTENCE_CAP = 400
+_CLAUSE_END = re.compile(r"[，,；;：:、)）]")
+#: A list item or numbered step at the start of a line.
+_LIST_ITEM = re.compile(r"^(?:[-*•]\s|\d{1,3}(?:[.)]\s|、))")
+
+
+def whole_sentences(sentences: list[str], limit: int) -> str:
+    """As many of ``sentences`` as fit in ``limit`` characters, joined; never a
+    part of a sentence, except that a first sentence longer than both ``limit``
+    and :data:`SENTENCE_CAP` is cut at its last clause end before the cap
+    (marked "…")."""
+    out: list[str] = []
+    used = 0
+    for s in sentences:
+        s = " ".join(s.split())
+        if not s:
+            continue
+        sep = "" if not out else "\n" if _LIST_ITEM.match(s) else "" if out[-1][-1:] >= "\u2e80" else " "
+        if out and used + len(sep) + len(s) > limit:
+            break
+        if not out and len(s) > max(limit, SENTENCE_CAP):
+            head = s[:SENTENCE_CAP]
+            cut = max((m.end() for m in _CLAUSE_END.finditer(head)), default=0)
+            return (head[:cut] if cut > SENTENCE_CAP // 2 else head).rstrip("，,；;：: ") + "…"
+        out.append(sep + s)
+        used += len(sep) + len(s)
+    return "".join(out)
+
+
+def sentences_of(text: str) -> list[str]:
+    """The sentences of ``text`` line by line, a list item's marker ("- ",
+    "2. ") kept on its first sentence (so "2." is never a sentence of its own)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        m = _LIST_ITEM.match(line)
+        marker, rest = (line[:m.end()], line[m.end():]) if m else ("", line)
+        parts = split_sentences(rest) or ([""] if marker else [])
+        if parts:
+            parts[0] = (marker + parts[0]).strip()
+        out += [x for x in parts if x]
+    return out
+
+
+def best_sentence(sentences: list[str], question: str) -> tuple[int, int]:
+    """``(index, score)`` of the sentence sharing most terms with ``question``
+    (English content words, Chinese character bigrams); ``(0, 0)`` when none does."""
+    terms = content_words(question) + cjk_bigrams(question)
+    if not terms or not sentences:
+        return 0, 0
+    scores = [sum(1 for t in terms if t in x.casefold()) for x in sentences]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+    return (best, scores[best]) if scores[best] else (0, 0)
+
+
+def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
+    """Whole sentences of ``text``, at most ``limit`` characters (see
+    :func:`whole_sentences`), starting at the sentence that shares most terms
+    with ``question`` — the query-biased snippet of search engines (Tombros &
+    Sanderson, 1998) — or at the start when nothing matches."""
+    sentences = sentences_of(text)
+    i, _ = best_sentence(sentences, question)
+    return whole_sentences(sentences[i:], limit)
 
 
 def focused_snippet(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
-    """An excerpt of ``text`` of at most ``limit`` characters that starts at
-    the sentence sharing most terms with ``question`` (English content words,
-    Chinese character bigrams) — the query-biased snippet of search engines
-    (Tombros & Sanderson, 1998) — or at the start when nothing matches."""
-    terms = content_words(question) + cjk_bigrams(question)
-    sentences = split_sentences(text)
-    if not terms or len(sentences) < 2:
-        return snippet(text, limit)
-    low = [x.casefold() for x in sentences]
-    scores = [sum(1 for t in terms if t in x) for x in low]
-    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
-    if scores[best] == 0:
-        return snippet(text, limit)
-    return snippet(" ".join(sentences[best:]), limit)
+    """An excerpt of ``text`` of at most ``limit`` characters in whole sentences
+    that starts at the sentence sharing most terms with ``question`` (see :func:`excerpt`)."""
+    return excerpt(text, question, limit)
 
 
 def passages_text(lang: str, passages, limit: int = 2, question: str = "") -> str:
-    """Answer an open question with the best passages: short excerpts that
-    start at the sentence matching the question (the full passages travel in
-    ``Answer.passages``)."""
-    lines = [t(lang, "相关内容：", "From the knowledge base:")]
-    for p in passages[:limit]:
-        where = p.section or p.doc.rsplit("/", 1)[-1]
-        lines.append(f"- {where}: {focused_snippet(p.text, question, 200)}")
-    return "\n".join(lines)
+    """Answer an open question with the best passages, answer first: whole
+    sentences of the first passage starting at the one that matches the
+    question, then a shorter excerpt of the next passage with its section.
+    The full passages travel in ``Answer.passages``."""
+    shown = list(passages[:limit])
+    if not shown:
+        return ""
+    paras = [excerpt(shown[0].text, question, 320)]
+    for p in shown[1:]:
+        where = (p.section or "").split(" > ")[-1].strip()
+        body = excerpt(p.text, question, 200)
+        if body and body not in paras[0]:
+            paras.append(t(lang, f"另见「{where}」：{body}" if where else f"另见：{body}",
+                           f"See also “{where}”: {body}" if where else f"See also: {body}"))
+    return "\n\n".join(x for x in paras if x)
+
+
+def more_text(lang: str, n: int) -> str:
+    """" and N more" / "等 N 项" for a list cut short (``""`` when ``n`` ≤ 0)."""
+    if n <= 0:
+        return ""
+    return t(lang, f"，另有 {n} 项", f", and {n} more")
+
+
+def fit_names(names: list[str], budget: int, lang: str, most: int = 1000) -> tuple[list[str], int]:
+    """The leading ``names`` (at most ``most``) whose running-text list fits
+    ``budget`` characters, and how many were left out (at least one is kept)."""
+    out: list[str] = []
+    used = 0
+    for n in names:
+        add = len(n) + (1 if lang == "zh" else 2)
+        if out and (used + add > budget or len(out) >= most):
+            break
+        out.append(n)
+        used += add
+    return out, len(names) - len(out)
 
 
 def not_found_text(lang: str, what: str, suggestions: list[str]) -> str:
@@ -84,5 +167,5 @@ def fact_line(lang: str, f: Fact) -> str:
         req = f.properties.get("required")
         tag = "" if req is None else t(lang, "（必需）" if req else "（可选）", " (required)" if req else " (optional)")
         return t(lang, f"{f.subject} 包含 {f.object}{tag}", f"{f.subject} contains {f.object}{tag}")
-    pred = f.properties.get("predicate") or f.relation.lower()
-    return f"{snippet(f.subject, 80)} —{pred}→ {snippet(f.object, 80)}"
+    pred = (f.properties.get("predicate") or "").replace("_", " ")
+    return f"{snippet(f.subject, 80)}: {pred + ' ' if pred else ''}{snippet(f.object, 80)}"

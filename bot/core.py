@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 RETRIEVAL_MODES = ("hybrid", "graph", "vector")
 #: The entity types an LLM-named entity of each type may link to.
 _LLM_TYPES = {"recipe": CTX_TYPES, "ingredient": ITEM_TYPES, "tool": ITEM_TYPES, "role": ("role",), "document": ("document",)}
+#: Entity types whose names an LLM-written answer may only use when its cited evidence does.
+_GROUNDED_TYPES = ("recipe", "ingredient", "tool", "role")
 #: Memory slots filled from the resolved question: slot name → (query list, position).
 _SLOTS = (("ctx", "ctx", 0), ("ctx2", "ctx", 1), ("item", "items", 0), ("excluded", "excluded", 0), ("role", "roles", 0))
 
@@ -156,15 +158,26 @@ class ThreadGraphBot:
         return new
 
     def _llm_compose(self, llm, budget, ans: Answer) -> Answer:
+        """The LLM's wording of ``ans``, held to the evidence it cites (see
+        :mod:`threadgraph.bot.llm`); ``ans`` itself when the LLM gives nothing grounded."""
+        from .citations import citations
         from .llm import ground
 
-        got = llm.compose(ans.question, ans.language, ans.facts, ans.passages, ans.answer, budget=budget)
+        kb = self.kb.get()
+        linker = self._linker(kb)
+
+        def find_names(text: str) -> list[tuple[str, str]]:
+            return [(m.surface, m.name) for m in linker.scan(text, types=_GROUNDED_TYPES)]
+
+        got = llm.compose(ans.question, ans.language, ans.facts, ans.passages, ans.answer, budget=budget,
+                          find_names=find_names)
         if got is None:
             return ans
         facts, passages = ground(got, ans.facts, ans.passages)
         if not facts and not passages:
             return ans
-        return ans.model_copy(update={"answer": got.answer, "facts": facts, "passages": passages, "found": got.found})
+        return ans.model_copy(update={"answer": got.answer, "facts": facts, "passages": passages, "found": got.found,
+                                      "sources": citations(kb, self.settings, facts, passages)})
 
     def _remember(self, state: ThreadState, q: Query, ans: Answer, text: str) -> None:
         """Record the turn, the entities it named and the filled slots; the

@@ -69,6 +69,18 @@ class FeedbackStore:
             self._db.commit()
         return answer_id
 
+    def answer(self, answer_id: str) -> Answer | None:
+        """The answer recorded under ``answer_id`` (``None`` when unknown, e.g.
+        recorded by another deployment): what a "Sources" button shows."""
+        with self._lock:
+            row = self._db.execute("SELECT answer_json FROM answers WHERE answer_id = ?", (answer_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return Answer.model_validate_json(row[0])
+        except ValueError:
+            return None
+
     def vote(self, answer_id: str, vote: int, user: str, thread: ThreadKey | str | None = None) -> bool:
         """Store ``vote`` (``+1`` or ``-1``) by ``user`` on ``answer_id``; a user's later vote on
         the same answer replaces the earlier one. ``thread`` defaults to the answer's thread.

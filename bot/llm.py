@@ -21,11 +21,17 @@ type, HTTP status and attempt count only, never the exception text nor the key)
 and ``None`` is returned.
 
 Grounding: ``LLMAnswer`` is validated against the retrieved context passed as
-instructor's validation context (``{"fact_ids", "passage_ids", "language"}``).
-A cited id that was not retrieved, an empty answer, ``found=True`` without
-citations, or an answer not in the question's language is a validation error
-whose message lists the allowed ids; instructor appends it to the conversation
-and re-asks (bounded by ``llm_max_retries``).
+instructor's validation context (``{"fact_ids", "passage_ids", "language",
+"question", "evidence", "find_names", "max_chars"}``). The answer is first cut
+at a sentence end within ``settings.llm_max_answer_chars``. A cited id that was
+not retrieved, an empty answer, ``found=True`` without citations, an answer not
+in the question's language, or an answer naming an ingredient, role, name or
+number that neither the question nor the facts and passages it cites contain
+(:func:`~threadgraph.bot.llm_schema.grounding_problems`) is a validation error
+whose message lists what is wrong; instructor appends it to the conversation
+and re-asks (bounded by ``llm_max_retries``, default 1: one re-ask); when the
+re-ask fails too, ``compose`` returns ``None`` and the core keeps its
+deterministic answer.
 
 Budget: every ``understand``/``compose`` that reaches the network counts as one
 call in ``LLMClient.calls`` (instructor re-asks belong to the same call). For a
@@ -47,7 +53,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pydantic import BaseModel
 
@@ -55,6 +61,7 @@ from ..settings import SecretRedactor
 from .answer import Fact, Passage
 from .llm_schema import (
     COMPOSE_SYSTEM,
+    evidence_text,
     COMPOSE_USER,
     UNDERSTAND_SYSTEM,
     UNDERSTAND_USER,
@@ -238,20 +245,25 @@ class LLMClient:
         draft: str,
         *,
         budget: CallBudget | None = None,
+        find_names: Callable[[str], list] | None = None,
     ) -> LLMAnswer | None:
         """Write the answer to ``question`` from ``facts``/``passages`` only.
 
-        ``language`` is ``"zh"`` or ``"en"``; ``draft`` is the deterministic answer.
-        The result cites only ids present in ``facts``/``passages`` (enforced by
-        validation + instructor re-asks); use ``ground()`` to pick the cited
+        ``language`` is ``"zh"`` or ``"en"``; ``draft`` is the deterministic answer;
+        ``find_names(text)`` lists the KB names a text mentions (each must then be
+        in the cited evidence). The result cites only ids present in
+        ``facts``/``passages`` and names nothing they do not state (enforced by
+        validation + one instructor re-ask); its text is capped at
+        ``settings.llm_max_answer_chars``. Use ``ground()`` to pick the cited
         evidence. Returns ``None`` on any failure or when ``budget`` is spent."""
         if not self._take("compose", budget):
             return None
         lang = "zh" if language == "zh" else "en"
         fact_ids = [f.id for f in facts]
         passage_ids = [p.id for p in passages]
+        max_chars = int(getattr(self.settings, "llm_max_answer_chars", 1200))
         messages = [
-            {"role": "system", "content": COMPOSE_SYSTEM.format(language_name=_LANGUAGE_NAMES[lang])},
+            {"role": "system", "content": COMPOSE_SYSTEM.format(language_name=_LANGUAGE_NAMES[lang], max_chars=max_chars)},
             {
                 "role": "user",
                 "content": COMPOSE_USER.format(
@@ -264,5 +276,8 @@ class LLMClient:
                 ),
             },
         ]
-        context = {"fact_ids": fact_ids, "passage_ids": passage_ids, "language": lang}
+        evidence = {f.id: evidence_text(f) for f in facts}
+        evidence.update({p.id: f"{p.section}\n{p.text}" for p in passages})
+        context = {"fact_ids": fact_ids, "passage_ids": passage_ids, "language": lang, "question": question,
+                   "evidence": evidence, "find_names": find_names, "max_chars": max_chars}
         return self._run("compose", LLMAnswer, messages, context)

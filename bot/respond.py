@@ -14,7 +14,8 @@ from __future__ import annotations
 from ..knowledge import retrieval as R
 from . import intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
-from .compose import not_found_text, passages_text, t
+from .citations import citations
+from .compose import excerpt, not_found_text, passages_text, t
 from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, search_passages
 from .linker import Mention
 from .intents import Context, Draft
@@ -79,12 +80,13 @@ def compose(c: Context, d: Draft) -> Answer:
         d.facts = []
         d.passages = d.passages[:2] if d.passages and mode != "graph" and passages_support(q, d.hits) else []
         if d.passages:
-            d.text += "\n" + passages_text(lang, d.passages, limit=2, question=q.text)
+            d.text += "\n\n" + t(lang, "相关内容：", "Related: ") + excerpt(d.passages[0].text, q.text, 200)
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
+    facts = _dedupe(d.facts)[:MAX_FACTS]
     return Answer(
         thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=d.text, language=lang,
-        entities=entities, facts=_dedupe(d.facts)[:MAX_FACTS], passages=d.passages,
-        follow_ups=d.follow_ups,
+        entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
+        sources=citations(c.kb, c.settings, facts, d.passages),
     )
 
 

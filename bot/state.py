@@ -91,6 +91,9 @@ class VoteStore(Protocol):
     def record_answer(self, answer: Answer, thread: ThreadKey) -> str:
         """Remember a sent answer; returns its new ``answer_id`` (32 hex chars)."""
 
+    def answer(self, answer_id: str) -> Answer | None:
+        """The answer recorded under ``answer_id`` (None when unknown or expired)."""
+
     def vote(self, answer_id: str, vote: int, user: str, thread: ThreadKey | str | None = None) -> bool:
         """Store a ±1 vote; False when the answer is unknown, ``ValueError`` for another value."""
 
@@ -151,7 +154,7 @@ class StateStore(ABC):
     @abstractmethod
     def feedback(self) -> VoteStore:
         """Feedback: ``record_answer(answer, thread) -> answer_id`` (32 hex chars),
-        ``vote(answer_id, ±1, user, thread) -> bool`` (False when the answer is unknown; raises
+        ``answer(answer_id) -> Answer | None``, ``vote(answer_id, ±1, user, thread) -> bool`` (False when the answer is unknown; raises
         ``ValueError`` for another vote), ``votes() -> list[dict]`` (oldest first)."""
 
     # -- processed events ----------------------------------------------------------------------
@@ -490,6 +493,17 @@ class RedisFeedback:
         self._r.set(f"{self._prefix}answer:{answer_id}", json.dumps(row, ensure_ascii=False),
                     px=_ms(self.answer_ttl_s))
         return answer_id
+
+    def answer(self, answer_id: str) -> Answer | None:
+        """The answer recorded under ``answer_id`` (None when unknown or expired): what a
+        "Sources" button shows, on whichever worker the click lands."""
+        raw = self._r.get(f"{self._prefix}answer:{answer_id}")
+        if raw is None:
+            return None
+        try:
+            return Answer.model_validate(json.loads(raw)["answer"])
+        except (ValueError, KeyError, TypeError):
+            return None
 
     def vote(self, answer_id: str, vote: int, user: str, thread: ThreadKey | str | None = None) -> bool:
         """Store ``vote`` (``+1``/``-1``) by ``user`` on ``answer_id`` (a later vote of the same

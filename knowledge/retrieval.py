@@ -374,3 +374,17 @@ def delegations(graph: GraphStore, role_id: str) -> list[Fact]:
         {"id": role_id},
     )
     return [_fact(r, "RELATED", {"predicate": r["pred"]}) for r in rows]
+
+
+def doc_chunks(graph: GraphStore, doc: str, *, limit: int = 200):
+    """Every chunk of document ``doc`` in source order (at most ``limit``), as
+    :class:`~threadgraph.knowledge.vectors.Hit` with ``score`` 1.0: the whole
+    document, for answers that need all of a list or a procedure."""
+    from .vectors import Hit
+
+    rows = graph.query(
+        "MATCH (c:Chunk) WHERE c.doc = $doc RETURN c.id AS id, c.doc AS doc, c.section AS section, "
+        "c.text AS text, c.line AS line ORDER BY c.line LIMIT $limit",
+        {"doc": doc, "limit": limit},
+    )
+    return [Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []) for r in rows]

@@ -248,13 +248,15 @@ def test_vote_buttons_store_feedback_with_answer(core, fake, settings):
     h.deliver(mention(Q, ts="1710000080.000100"))
     update = fake.wait_for("chat.update")[0]
     actions = update["blocks"][-1]
-    assert [e["action_id"] for e in actions["elements"]] == ["threadgraph_vote_up", "threadgraph_vote_down"]
-    answer_id = actions["elements"][0]["value"]
+    assert [e["action_id"] for e in actions["elements"]] == ["threadgraph_sources", "threadgraph_vote_up",
+                                                             "threadgraph_vote_down"]
+    up = actions["elements"][1]
+    answer_id = up["value"]
     payload = {"type": "block_actions", "team": {"id": FakeSlack.TEAM}, "user": {"id": "U0042"},
                "api_app_id": "A0001", "token": "legacy", "trigger_id": "1.2.3",
                "channel": {"id": "C0001"}, "container": {"type": "message"},
                "message": {"ts": update["ts"], "thread_ts": "1710000080.000100", "text": "x"},
-               "actions": [{**actions["elements"][0], "block_id": "threadgraph_vote", "type": "button",
+               "actions": [{**up, "block_id": "threadgraph_vote", "type": "button",
                             "action_ts": "1710000081.0"}]}
     body = "payload=" + urllib.parse.quote(json.dumps(payload))
     headers = slack_headers(SECRET, body)
@@ -327,8 +329,37 @@ def test_render_splits_over_messages_at_50_blocks():
     all_blocks = [b for m in messages for b in m["blocks"]]
     assert all_blocks[-1]["type"] == "actions"  # buttons once, at the very end
     assert sum(b["type"] == "actions" for b in all_blocks) == 1
+    assert "".join(b["text"]["text"] for b in all_blocks if b["type"] == "section") == text.replace("\n\n", "")
+    # answer first: the 400 facts are not in the reply, they are behind the "Sources" button
+    assert all_blocks[-1]["elements"][0]["action_id"] == "threadgraph_sources"
     context_text = "\n".join(e["text"] for b in all_blocks if b["type"] == "context" for e in b["elements"])
-    assert all(f"原料{i} &lt;&amp;&gt;" in context_text for i in range(400))
+    assert "原料0" not in context_text
+
+
+def test_sources_button_posts_the_full_evidence_to_the_user(core, fake, settings):
+    h = Harness(tg_slack.create_app(core, settings), fake)
+    h.deliver(mention(Q, ts="1710000085.000100"))
+    update = fake.wait_for("chat.update")[0]
+    assert reply_text(update).startswith("做宫保鸡丁时，手枪腿可以用鸡胸肉代替。")  # answer first
+    context = [e["text"] for b in update["blocks"] if b["type"] == "context" for e in b["elements"]]
+    assert context[0] == "📄 宫保鸡丁 › 必备原料和工具 (第 11 行)"  # at most three short human sources
+    button = update["blocks"][-1]["elements"][0]
+    assert button["action_id"] == "threadgraph_sources"
+    payload = {"type": "block_actions", "team": {"id": FakeSlack.TEAM}, "user": {"id": "U0042"},
+               "api_app_id": "A0001", "token": "legacy", "trigger_id": "1.2.4",
+               "channel": {"id": "C0001"}, "container": {"type": "message"},
+               "message": {"ts": update["ts"], "thread_ts": "1710000085.000100", "text": "x"},
+               "actions": [{**button, "block_id": "threadgraph_vote", "type": "button", "action_ts": "1710000086.0"}]}
+    body = "payload=" + urllib.parse.quote(json.dumps(payload))
+    headers = slack_headers(SECRET, body)
+    headers["content-type"] = "application/x-www-form-urlencoded"
+    assert h.app.dispatch(BoltRequest(body=body, headers=headers)).status == 200
+    post = fake.wait_for("chat.postEphemeral")[0]
+    assert post["user"] == "U0042" and post["channel"] == "C0001" and post["thread_ts"] == "1710000085.000100"
+    blocks = post["blocks"] if isinstance(post["blocks"], list) else json.loads(post["blocks"])
+    evidence = unescape("\n".join(section_texts(blocks)))
+    assert evidence.startswith("*Sources and evidence*") is False and "来源与证据" in evidence
+    assert "手枪腿 可以用 鸡胸肉 代替（宫保鸡丁）" in evidence
 
 
 def _http_post(url: str, body: str, headers: dict) -> tuple[int, str]:

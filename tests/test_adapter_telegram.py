@@ -291,6 +291,27 @@ def test_mounted_on_existing_application_keeps_its_command(core, fake, settings)
     assert len(seen) == 1 and seen[0].thread.workspace == "42"
 
 
+def test_sources_button_sends_the_full_evidence(core, fake, settings):
+    with RunningServe(core, settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=1)})
+        reply = sent(fake)[0]
+        text = visible(reply["text"])
+        assert text.startswith("做宫保鸡丁时，手枪腿可以用鸡胸肉代替。")  # answer first
+        assert "📄 宫保鸡丁 › 必备原料和工具 (第 11 行)" in text  # a short human source, no repo path
+        assert "howtocook/" not in text and "⇄" not in text
+        button = reply["reply_markup"]["inline_keyboard"][0][0]
+        assert button["text"].startswith("📄 来源") and button["callback_data"].startswith("threadgraph_sources:")
+        bot_msg = {"message_id": 5001, "date": int(time.time()), "chat": {"id": 42, "type": "private"},
+                   "from": fake.bot_user(), "text": text}
+        fake.push({"callback_query": {"id": "cb-1", "chat_instance": "ci-1", "data": button["callback_data"],
+                                      "from": {"id": 7, "is_bot": False, "first_name": "Cook"}, "message": bot_msg}})
+        evidence = sent(fake, 2)[1]
+        assert fake.wait_for("answerCallbackQuery")[0]["callback_query_id"] == "cb-1"
+        ev = visible(evidence["text"])
+        assert ev.startswith("来源与证据") and "手枪腿 可以用 鸡胸肉 代替（宫保鸡丁）" in ev
+        assert evidence["chat_id"] == 42
+
+
 def test_render_html_escapes_and_respects_limit():
     text = "\n\n".join(["<b>" + "长" * 5000 + "</b> & more"] + ["短段落 & <i>"] * 3)
     answer = Answer(thread="t", question="q", intent="x", found=False, answer=text, follow_ups=["<script>?"])

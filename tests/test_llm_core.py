@@ -276,3 +276,81 @@ def test_invented_entity_stays_unknown_and_nothing_is_found(make_bot, fake, name
     assert ans.facts == []
     assert name in ans.answer
     assert "鸡胸肉" not in ans.answer and "代替。" not in ans.answer  # no substitute of another item offered
+
+
+# ------------------------------------------------------------------ (f) the answer text stays grounded
+
+
+def test_invented_ingredient_beside_a_real_citation_is_reasked_once_then_falls_back(make_bot, fake, baseline):
+    """"…独角兽肉或三文鱼" next to one real citation (手枪腿 → 鸡胸肉): the names are
+    not in the cited evidence, so the model is asked once more, then the
+    deterministic answer is used."""
+    base = baseline["q"]
+    fid, pid = sub_fact(base).id, base.passages[0].id
+    invented = {"answer": "宫保鸡丁里的手枪腿可以用鸡胸肉、独角兽肉或三文鱼代替。", "found": True,
+                "fact_ids": [fid], "passage_ids": [pid]}
+    bot = make_bot(fake)
+    assert bot.settings.llm_max_retries == 1
+    for _ in range(3):
+        fake.reply(invented)
+
+    ans = ask(bot, Q)
+
+    assert dump(ans) == dump(base)
+    assert "独角兽肉" not in ans.answer and "三文鱼" not in ans.answer
+    assert len(fake.requests) == 2 and llm_calls(fake.requests) == 1 and fake.pending == 1
+    feedback = "\n".join(str(m.get("content")) for m in fake.requests[1].messages[2:] if m.get("role") != "assistant")
+    assert "独角兽肉" in feedback and "三文鱼" in feedback and "鸡胸肉" not in feedback.split("names")[1][:40]
+
+
+def test_invented_ingredient_then_a_grounded_answer_keeps_the_grounded_one(make_bot, fake, baseline):
+    base = baseline["q"]
+    fid = sub_fact(base).id
+    fake.reply({"answer": "可以用独角兽肉代替手枪腿。", "found": True, "fact_ids": [fid], "passage_ids": []})
+    fake.reply({"answer": "可以用鸡胸肉代替手枪腿。", "found": True, "fact_ids": [fid], "passage_ids": []})
+
+    ans = ask(make_bot(fake), Q)
+
+    assert ans.answer == "可以用鸡胸肉代替手枪腿。" and [f.id for f in ans.facts] == [fid]
+    assert len(fake.requests) == 2
+    assert [c.doc for c in ans.sources] == [sub_fact(base).source.doc]  # the sources of what it cites
+
+
+def test_invented_amount_is_not_grounded(make_bot, fake, baseline):
+    """宫保鸡丁.md gives 手枪腿 "1 支（约 350g）"; 500g is nowhere in the evidence."""
+    base = baseline["q"]
+    fid = sub_fact(base).id
+    for _ in range(2):
+        fake.reply({"answer": "可以用 500g 鸡胸肉代替手枪腿。", "found": True, "fact_ids": [fid], "passage_ids": []})
+    ans = ask(make_bot(fake), Q)
+    assert dump(ans) == dump(base) and "500g" not in ans.answer
+
+
+def test_invented_role_in_english_falls_back(make_bot, fake):
+    q = "Who can stand in for the Incident Commander?"
+    base = ask(make_bot(), q)
+    assert base.found and "Deputy" in base.answer
+    fid = base.facts[0].id
+    for _ in range(2):
+        fake.reply({"answer": "The Deputy, the Chief Astronaut or the Scribe can stand in.", "found": True,
+                    "fact_ids": [fid], "passage_ids": []})
+    ans = ask(make_bot(fake), q)
+    assert ans.answer == base.answer and "Astronaut" not in ans.answer
+    assert len(fake.requests) == 2
+
+
+def test_overlong_answer_is_capped_at_a_sentence_end(make_bot, fake, baseline):
+    base = baseline["q"]
+    fid, pid = sub_fact(base).id, base.passages[0].id
+    sentence = "没有手枪腿的话，宫保鸡丁可以改用鸡胸肉来做。"
+    fake.reply({"answer": sentence * 120, "found": True, "fact_ids": [fid], "passage_ids": [pid]})
+    bot = make_bot(fake)
+
+    ans = ask(bot, Q)
+
+    limit = bot.settings.llm_max_answer_chars
+    assert len(sentence * 120) > 2 * limit
+    assert len(fake.requests) == 1  # capped, not re-asked
+    assert limit // 2 < len(ans.answer) <= limit
+    assert ans.answer.startswith(sentence) and ans.answer.endswith("。")
+    assert ans.answer == sentence * (len(ans.answer) // len(sentence))

@@ -298,9 +298,14 @@ def test_reingest_of_unchanged_text_makes_no_call(tmp_path, fake):
     assert first.ok and first.llm is not None
     assert (first.llm.calls, first.llm.tokens, first.llm.cache_hits, first.llm.facts) == (1, 150, 0, 2)
 
-    second = run_ingest([root], settings)                       # no behaviour queued: any call would fail
-    assert (second.llm.calls, second.llm.tokens, second.llm.cache_hits, second.llm.failed) == (0, 0, 1, 0)
-    assert len(fake.requests) == 1
+    again = run_ingest([root], settings)                        # nothing changed: no rebuild, no call
+    assert again.unchanged and len(fake.requests) == 1
+    # a new file forces a rebuild: the unchanged section comes from the cache, only the new one is asked
+    (root / "notes.md").write_text("# Notes\n\nKeep the pancakes warm in a low oven.\n", encoding="utf-8")
+    fake.reply_text(json.dumps({"facts": []}), usage=(50, 2))
+    second = run_ingest([root], settings)
+    assert (second.llm.calls, second.llm.tokens, second.llm.cache_hits, second.llm.failed) == (1, 52, 1, 0)
+    assert len(fake.requests) == 2
     graph = GraphStore(current_build(tmp_path / "data") / "graph.kuzu", read_only=True)
     try:
         rows = graph.query("MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE r.extractor = 'llm' "
@@ -315,10 +320,10 @@ def test_reingest_of_unchanged_text_makes_no_call(tmp_path, fake):
     (root / "pancakes.md").write_text(PANCAKES.replace("maple syrup", "honey"), encoding="utf-8")
     fake.reply_text(json.dumps({"facts": []}), usage=(100, 5))
     third = run_ingest([root], settings)
-    assert (third.llm.calls, third.llm.cache_hits, third.llm.tokens, third.llm.facts) == (1, 0, 105, 0)
+    assert (third.llm.calls, third.llm.cache_hits, third.llm.tokens, third.llm.facts) == (1, 1, 105, 0)  # notes.md cached
     cache = LLMFactCache(tmp_path / "data" / "cache" / "llm_extract.sqlite")
     try:
-        assert cache._db.execute("SELECT COUNT(*) FROM facts").fetchone()[0] == 2
+        assert cache._db.execute("SELECT COUNT(*) FROM facts").fetchone()[0] == 3
     finally:
         cache.close()
 

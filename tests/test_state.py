@@ -158,6 +158,8 @@ def test_feedback_votes(pair):
     key = ThreadKey(platform="slack", workspace="T1", channel="C1", thread="1.0")
     answer_id = a.feedback.record_answer(_answer("用鸡胸肉"), key)
     assert len(answer_id) == 32
+    assert b.feedback.answer(answer_id).answer == "用鸡胸肉"  # a "Sources" click on another worker
+    assert b.feedback.answer("f" * 32) is None
     assert b.feedback.vote(answer_id, 1, "U1") is True  # recorded by another worker
     assert b.feedback.vote(answer_id, -1, "U1") is True  # a later vote replaces the first
     assert a.feedback.vote(answer_id, 1, "U2", key) is True

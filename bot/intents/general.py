@@ -4,11 +4,23 @@ questions about known entities from their 1–2 hop neighbourhood."""
 
 from __future__ import annotations
 
+import re
+
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
+from ..answer import Passage
+from ..citations import doc_titles, human_title
 from ..compose import fact_line, join, t
 from ..evidence import content_words, within_budget
+from ..passages import best_structure, head_word, list_subject, list_text
 from .base import Context, Draft, Intent, recall_slot, register
+
+#: Documents (of the best passages) searched for the list a list question asks for.
+LIST_DOCS = 2
+#: Passages cited for a list answer at most.
+LIST_PASSAGES = 6
+#: Related facts written out in an answer at most (all of them stay in the evidence).
+RELATED_LINES = 5
 
 #: Questions up to this many characters that only name a role ask what it does.
 BARE_ROLE_CHARS = 40
@@ -54,17 +66,61 @@ class General(Intent):
         """Who is responsible."""
         d.text = responsible_text(c.lang, c.q.task, d.facts)
 
+    def use_passages(self, c: Context, d: Draft) -> None:
+        """A list question ("What are the severity levels?") is answered with
+        the list itself: the items of the table, bulleted list or top-level
+        sections of the best passages' documents whose caption matches it."""
+        if d.facts or not d.passages or c.mode != "hybrid":
+            return
+        subject = self.list_subject(c)
+        if subject is None:
+            return
+        docs = list(dict.fromkeys(p.doc for p in d.passages))[:LIST_DOCS]
+        titles = doc_titles(c.kb)
+        found = best_structure(c.q.text, [(human_title(titles.get(doc, "")), R.doc_chunks(c.graph, doc)) for doc in docs],
+                               head_word(subject))
+        if found is None:
+            return
+        d.text, shown = list_text(c.lang, subject, found)
+        hits = list({id(i.hit): i.hit for i in (shown or found.items)}.values())[:LIST_PASSAGES]
+        d.hits = hits
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                      for h in hits]
+        d.found = True
+        d.parts["list"] = True
+
+    def list_subject(self, c: Context) -> str | None:
+        """What a list question asks for ("severity levels"; ``""`` when it
+        names nothing), or ``None`` when the question asks for no list
+        (``list_questions`` in the data file)."""
+        lang = "zh" if c.lang == "zh" else "en"
+        q = c.q.text.strip().rstrip("?？。!！ ")
+        for pattern in self.data.get("list_questions", {}).get(lang, []):
+            m = re.search(pattern, q, re.I)
+            if not m:
+                continue
+            np = m.group("np").strip()
+            if lang == "en" and not re.search(r"[a-z]{2,}[^s]s\b", np, re.I):
+                continue  # "what are the ..." needs a plural: a list
+            return list_subject(q, lang, [pattern])
+        return None
+
     def extend(self, c: Context, d: Draft) -> None:
         """No facts yet about linked entities: their neighbourhood within the context budget."""
         q = c.q
-        if not (c.use_graph and not d.facts and q.named()):
+        if d.parts.get("list") or not (c.use_graph and not d.facts and q.named()):
             return
         ids = [m.id for m in q.named() if m.id]
         d.facts = within_budget(R.neighbourhood(c.graph, ids, per_hop=8), c.settings.context_budget_chars)
         if d.facts:
-            lines = list(dict.fromkeys(f"- {fact_line(c.lang, f)}" for f in d.facts))[:8]
+            # substitutions first (they answer most "what if I have no X" questions), then the rest
+            ranked = sorted(d.facts, key=lambda f: 0 if f.relation == "SUBSTITUTES" else 1)
+            lines = list(dict.fromkeys(f"- {fact_line(c.lang, f)}" for f in ranked))
+            shown, more = lines[:RELATED_LINES], len(lines) - RELATED_LINES
+            if more > 0:
+                shown.append(t(c.lang, f"（另有 {more} 条，见来源）", f"(and {more} more in the sources)"))
             head = d.text + "\n" if d.found and d.text else ""
-            d.text = head + t(c.lang, "相关事实：", "Related facts:") + "\n" + "\n".join(lines)
+            d.text = head + t(c.lang, "相关事实：", "Related facts:") + "\n" + "\n".join(shown)
             d.found = True
 
 

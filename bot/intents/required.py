@@ -1,14 +1,18 @@
-"""Intent ``required``: whether an ingredient is required or optional in a recipe."""
+"""Intent ``required``: whether an ingredient is required or optional in a
+recipe, answered first ("可以不放：…" / "Better not: …"), then the substitutes
+the KB records for it."""
 
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
-from ..compose import t
+from ..compose import join, t
 from .base import Context, Draft, Intent, register
 
 #: Ingredients cited when the asked one is not in the recipe's list.
 LISTED = 12
+#: Substitutes named at most.
+SUBSTITUTES = 3
 
 
 @register
@@ -19,32 +23,60 @@ class Required(Intent):
     needs = ("ingredient", "recipe")
 
     def retrieve(self, c: Context) -> Draft | None:
-        """The recipe's CONTAINS edge to the item (or a variant); without one,
-        the recipe's ingredient list as the evidence that it is not there."""
+        """The recipe's CONTAINS edge to the item (or a variant) and the
+        item's substitutes in this recipe or in general; without the edge, the
+        recipe's ingredient list as the evidence that it is not there."""
         ctx, item = c.ctx, c.item
         if not (ctx and ctx.id and item and item.id):
             return None
         edge = R.contains_edge(c.graph, ctx.id, c.item_ids)
         if edge:
-            return Draft(facts=edge, parts={"listed": True})
-        return Draft(facts=R.contains(c.graph, ctx.id)[:LISTED], parts={"listed": False})
+            subs = [f for f in R.substitutes(c.graph, c.item_ids, ctx.id)
+                    if f.properties.get("hop") != 2
+                    and f.properties.get("context", "") in ("", ctx.id)][:SUBSTITUTES]
+            return Draft(facts=edge[:1] + subs, parts={"listed": True, "subs": subs})
+        return Draft(facts=R.contains(c.graph, ctx.id)[:LISTED], parts={"listed": False, "subs": []})
 
     def compose(self, c: Context, d: Draft) -> None:
-        """Yes / optional with the amount, or "not in the list"."""
+        """The verdict with the right polarity, the amount, the substitutes."""
         ctx, item, lang = c.ctx, c.item, c.lang
+        omit = self.asks_to_omit(c.q.text, lang)
         if d.parts["listed"]:
-            d.text = required_text(lang, ctx.name, item.name, d.facts)
-            d.follow_ups = [t(lang, f"{ctx.name}没有{item.name}用什么代替？", f"What can replace {item.name} in {ctx.name}?")]
+            d.text = required_text(lang, ctx.name, item.name, d.facts, d.parts["subs"], omit=omit,
+                                   phrasing=self.data["phrasing"])
+            if not d.parts["subs"]:
+                d.follow_ups = [t(lang, f"{ctx.name}没有{item.name}用什么代替？", f"What can replace {item.name} in {ctx.name}?")]
         else:
-            d.text = t(lang, f"{ctx.name}的原料表里没有{item.name}。", f"{item.name} is not in the ingredient list of {ctx.name}.")
+            d.text = _fill(self.data["phrasing"], lang, "not_listed", omit, item=item.name, recipe=ctx.name)
+
+    def asks_to_omit(self, question: str, lang: str) -> bool:
+        """The question asks whether the item may be left out ("can I skip X?",
+        "可以不放X吗"), not whether it is needed (``omit_cues`` in the data file)."""
+        low = question.casefold()
+        return any(cue in low for cue in self.data["omit_cues"].get(lang, []))
 
 
-def required_text(lang: str, recipe: str, item: str, facts: list[Fact]) -> str:
-    """Whether ``item`` is required in ``recipe`` (from its first CONTAINS fact)."""
+def _fill(phrasing: dict, lang: str, key: str, omit: bool, **kw) -> str:
+    """The ``key`` template in ``lang`` (English: its ``omit_``/``need_`` form) filled with ``kw``."""
+    table = phrasing["zh" if lang == "zh" else "en"]
+    if lang != "zh":
+        key = ("omit_" if omit else "need_") + key
+    return table[key].format(**kw)
+
+
+def required_text(lang: str, recipe: str, item: str, facts: list[Fact], subs: list[Fact] | None = None, *,
+                  omit: bool = True, phrasing: dict | None = None) -> str:
+    """Whether ``item`` may be left out of ``recipe`` (from its first CONTAINS
+    fact), answer first, with the amount and the recorded substitutes."""
+    phrasing = phrasing or Required().data["phrasing"]
+    table = phrasing["zh" if lang == "zh" else "en"]
     f = facts[0]
     amt = f.properties.get("amount")
-    if f.properties.get("required", True):
-        return t(lang, f"是的，{f.object}是{recipe}的必需原料" + (f"（{amt}）" if amt else "") + "。",
-                 f"Yes: {f.object} is required in {recipe}" + (f" ({amt})" if amt else "") + ".")
-    return t(lang, f"不一定：{f.object}在{recipe}里是可选的" + (f"（{amt}）" if amt else "") + "。",
-             f"No: {f.object} is optional in {recipe}" + (f" ({amt})" if amt else "") + ".")
+    amount = table["amount"].format(amount=amt) if amt else ""
+    required = bool(f.properties.get("required", True))
+    text = _fill(phrasing, lang, "required" if required else "optional", omit, item=f.object, recipe=recipe, amount=amount)
+    names = list(dict.fromkeys(s.object for s in subs or []))
+    if names:
+        text += ("" if lang == "zh" else " ") + table["subs_required" if required else "subs_optional"].format(
+            subs=join(lang, names) if lang == "zh" else " or ".join(names))
+    return text

@@ -5,7 +5,7 @@ own sections and checklists, else the steps that name it, else passages).
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
-from ..compose import snippet, t
+from ..compose import excerpt, t
 from ..evidence import passages_support
 from .. import words
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
@@ -60,9 +60,9 @@ def responsibility_text(lang: str, role: str, facts, passages) -> str:
         for f in facts[:8]:
             # section CONTAINS step: the step text; step -RELATED-> role: the step (subject)
             step = f.properties.get("text") or (f.subject if f.relation == "RELATED" else f.object)
-            lines.append(f"- {snippet(step, 200)}")
+            lines.append(f"- {excerpt(step, '', 240)}")
     elif passages:
         lines.append(t(lang, f"关于{role}：", f"About the {role}:"))
         for i, p in enumerate(passages[:2]):
-            lines.append(f"- {snippet(p.text, 360 if i == 0 else 200)}")  # the describing section gets room
+            lines.append(f"- {excerpt(p.text, '', 360 if i == 0 else 200)}")  # the describing section gets room
     return "\n".join(lines)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
-from ..compose import snippet, t
+from ..answer import Passage
+from ..citations import doc_titles, human_title
+from ..compose import t
+from ..passages import procedure, procedure_text
 from .. import words
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
 
@@ -41,10 +44,26 @@ class Steps(Intent):
         d.text = steps_text(c.lang, d.parts["title"], d.facts)
 
     def use_passages(self, c: Context, d: Draft) -> None:
-        """No steps in the graph: passages from step sections first."""
-        if not d.facts and d.passages:
-            cues = [s.casefold() for s in self.data["step_sections"]]
-            d.passages.sort(key=lambda p: 0 if any(s in (p.section or "").casefold() for s in cues) else 1)
+        """No steps in the graph: the whole procedure of the named recipe's or
+        document's own file (every step section, in order and in full); else
+        passages from step sections first."""
+        if d.facts or not d.passages:
+            return
+        cues = [s.casefold() for s in self.data["step_sections"]]
+        d.passages.sort(key=lambda p: 0 if any(s in (p.section or "").casefold() for s in cues) else 1)
+        ctx = c.ctx
+        if c.mode != "hybrid" or not (ctx and ctx.doc):
+            return
+        sections = procedure(R.doc_chunks(c.graph, ctx.doc), self.data["step_sections"])
+        if not sections:
+            return
+        title = ctx.name if ctx.type == "recipe" else human_title(doc_titles(c.kb).get(ctx.doc, ctx.name))
+        d.text = procedure_text(c.lang, title, [(sec, text) for sec, text, _ in sections])
+        hits = [h for _, _, hs in sections for h in hs]
+        d.hits = hits
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                      for h in hits]
+        d.found = True
 
     def excerpt_question(self, c: Context) -> str:
         """Steps of a named thing are shown from the passage start."""
@@ -61,5 +80,5 @@ def steps_text(lang: str, title: str, facts: list[Fact]) -> str:
         if len(groups) > 1:
             lines.append(f"{section}:")
         for i, f in enumerate(steps, 1):
-            lines.append(f"{i}. {snippet(f.properties.get('text') or f.object, 200)}")
+            lines.append(f"{i}. {' '.join((f.properties.get('text') or f.object).split())}")
     return "\n".join(lines)

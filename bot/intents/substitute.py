@@ -80,15 +80,10 @@ class Substitute(Intent):
 
 def substitute_text(lang: str, item: str, recipe: str | None, facts: list[Fact], uses: list[Fact]) -> str:
     """Answer "what can replace ``item`` (in ``recipe``)" from SUBSTITUTES
-    facts, grouped: in this recipe, in general, in other recipes, two hops."""
+    facts, answer first and grouped: in this recipe, in general, in other
+    recipes (each substitute once, with the recipes that record it), two hops;
+    then whether the recipe needs the item at all."""
     lines = []
-    if uses:
-        u = uses[0]
-        req = u.properties.get("required")
-        lines.append(
-            t(lang, f"{u.subject}里的{u.object}是{'必需' if req else '可选'}原料。",
-              f"In {u.subject}, {u.object} is {'required' if req else 'optional'}.")
-        )
     here = [f for f in facts if recipe and f.properties.get("context_name") == recipe]
     general = [f for f in facts if not f.properties.get("context") and f.properties.get("hop") != 2]
     elsewhere = [f for f in facts if f.properties.get("context") and f.properties.get("context_name") != recipe and f.properties.get("hop") != 2]
@@ -98,24 +93,42 @@ def substitute_text(lang: str, item: str, recipe: str | None, facts: list[Fact],
         cond = f.properties.get("condition")
         return f"{f.object}（{cond}）" if (cond and lang == "zh") else (f"{f.object} ({cond})" if cond else f.object)
 
+    def merged(group: list[Fact]) -> list[str]:
+        return list(dict.fromkeys(fmt(f) for f in group))
+
     if here:
-        lines.append(t(lang, f"做{recipe}时，{item}可以用{join(lang, [fmt(f) for f in here])}代替。",
-                       f"In {recipe}, {item} can be replaced by {join(lang, [fmt(f) for f in here])}."))
+        lines.append(t(lang, f"做{recipe}时，{item}可以用{join(lang, merged(here))}代替。",
+                       f"In {recipe}, {item} can be replaced by {join(lang, merged(here))}."))
     if general:
-        lines.append(t(lang, f"一般来说，{item}可以用{join(lang, [fmt(f) for f in general])}代替。",
-                       f"In general, {item} can be replaced by {join(lang, [fmt(f) for f in general])}."))
+        lines.append(t(lang, f"一般来说，{item}可以用{join(lang, merged(general))}代替。",
+                       f"In general, {item} can be replaced by {join(lang, merged(general))}."))
     if elsewhere:
-        parts = [
-            t(lang, f"{f.object}（见{f.properties.get('context_name')}）", f"{f.object} (in {f.properties.get('context_name')})")
-            for f in elsewhere
-        ]
-        head = t(lang, "其他菜谱里" if (here or general) else f"知识库里没有{recipe}专门的说法，但其他菜谱里" if recipe else "菜谱里",
-                 "Other recipes" if (here or general) else (f"Nothing specific to {recipe}, but other recipes" if recipe else "Recipes"))
-        lines.append(t(lang, f"{head}用过的替代：{item} → {join(lang, parts)}。",
-                       f"{head} replace {item} with {join(lang, parts)}."))
+        where: dict[str, list[str]] = {}
+        for f in elsewhere:
+            ctxs = where.setdefault(f.object, [])
+            name = f.properties.get("context_name") or ""
+            if name and name not in ctxs:
+                ctxs.append(name)
+        parts = [t(lang, f"{o}（见{join(lang, cs[:2])}" + (f"等 {len(cs)} 道" if len(cs) > 2 else "") + "）",
+                   f"{o} (in {join(lang, cs[:2])}" + (f" and {len(cs) - 2} more" if len(cs) > 2 else "") + ")")
+                 if cs else o for o, cs in where.items()]
+        if here or general:
+            lines.append(t(lang, f"其他菜谱里还用过：{join(lang, parts)}。", f"Other recipes also use {join(lang, parts)}."))
+        elif recipe:
+            lines.append(t(lang, f"{recipe}没有专门的说法；其他菜谱里，{item}可以用{join(lang, parts)}代替。",
+                           f"Nothing specific to {recipe}, but other recipes replace {item} with {join(lang, parts)}."))
+        else:
+            lines.append(t(lang, f"{item}可以用{join(lang, parts)}代替。", f"{item} can be replaced by {join(lang, parts)}."))
     if two_hop:
-        parts = [t(lang, f"{f.object}（经由{f.properties.get('via')}）", f"{f.object} (via {f.properties.get('via')})") for f in two_hop]
+        parts = list(dict.fromkeys(t(lang, f"{f.object}（经由{f.properties.get('via')}）", f"{f.object} (via {f.properties.get('via')})") for f in two_hop))
         lines.append(t(lang, f"间接替代（两跳，仅供参考）：{join(lang, parts)}。", f"Indirect (two hops, less certain): {join(lang, parts)}."))
+    if uses:
+        u = uses[0]
+        req = u.properties.get("required")
+        lines.append(
+            t(lang, f"{u.subject}里的{u.object}是{'必需' if req else '可选'}原料。",
+              f"In {u.subject}, {u.object} is {'required' if req else 'optional'}.")
+        )
     return "\n".join(lines)
 
 

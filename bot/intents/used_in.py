@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
-from ..compose import join, t
+from ..compose import fit_names, join, more_text, t
 from .base import Context, Draft, Intent, register
 
-#: Recipes listed in one answer.
-LISTED = 20
+#: Recipes counted at most (the answer names those that fit and says how many more).
+COUNTED = 500
+#: Characters the listed recipe names may take in the answer.
+LIST_CHARS = 360
+#: Recipe names listed at most.
+LISTED = 30
 
 
 @register
@@ -19,19 +23,30 @@ class UsedIn(Intent):
     needs = ("ingredient",)
 
     def retrieve(self, c: Context) -> Draft | None:
-        """Up to :data:`LISTED` recipes that CONTAIN the item or a variant (one more tells "and more")."""
+        """Every recipe that CONTAINS the item or a variant (up to
+        :data:`COUNTED`), one fact per recipe (its first edge)."""
         if not (c.item and c.item.id):
             return None
-        facts = R.used_in(c.graph, c.item_ids, limit=LISTED + 1)
-        return Draft(facts=facts[:LISTED], parts={"more": len(facts) > LISTED})
+        facts = R.used_in(c.graph, c.item_ids, limit=COUNTED)
+        first: dict[str, Fact] = {}
+        for f in facts:
+            first.setdefault(f.subject, f)
+        # recipes named after the item first ("X炒鸡蛋" for 鸡蛋), then the others as retrieved
+        ranked = sorted(first.values(), key=lambda f: 0 if c.item.name in f.subject else 1)
+        return Draft(facts=ranked, parts={"total": len(first)})
 
     def compose(self, c: Context, d: Draft) -> None:
-        """The recipe names."""
-        d.text = used_in_text(c.lang, c.item.name, d.facts, d.parts["more"])
+        """How many recipes, and the names that fit (the facts are cut to them)."""
+        names, more = fit_names([f.subject for f in d.facts], LIST_CHARS, c.lang, LISTED)
+        d.facts = d.facts[:len(names)]
+        d.text = used_in_text(c.lang, c.item.name, names, more)
 
 
-def used_in_text(lang: str, item: str, facts: list[Fact], more: bool) -> str:
-    """List recipes that use ``item`` (``more``: the list is cut)."""
-    names = list(dict.fromkeys(f.subject for f in facts))
-    tail = t(lang, "等" if more else "", " and more" if more else "")
-    return t(lang, f"用到{item}的菜：{join(lang, names)}{tail}。", f"Recipes that use {item}: {join(lang, names)}{tail}.")
+def used_in_text(lang: str, item: str, names: list[str], more: int = 0) -> str:
+    """"N recipes use ``item``: a, b, … and M more" (``more``: names left out)."""
+    names = list(dict.fromkeys(names))
+    total = len(names) + max(more, 0)
+    head = t(lang, f"用到{item}的菜有 {total} 道：" if total > 1 else f"用到{item}的菜：",
+             f"{total} recipes use {item}: " if total > 1 else f"Recipes that use {item}: ")
+    listed = join(lang, names) if more <= 0 or lang == "zh" else ", ".join(names)
+    return head + listed + more_text(lang, more) + t(lang, "。", ".")
