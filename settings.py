@@ -60,7 +60,7 @@ class Settings(BaseSettings):
     state_key_prefix: str = Field("threadgraph:", description="Prefix of every Redis key (one Redis, many deployments).")
     state_event_ttl_s: float = Field(86400.0, gt=0, description="Seconds a handled event id stays known (re-deliveries within it are not answered again).")
     state_lease_s: float = Field(10.0, gt=0, description="Seconds an event claim outlives a dead worker (renewed while the worker lives).")
-    feedback_ttl_days: float = Field(90.0, gt=0, description="Days a sent answer is kept for votes (Redis backend).")
+    feedback_ttl_days: float = Field(7.0, gt=0, description="Days a sent answer is kept in Redis for its Sources button and votes (votes themselves are kept).")
 
     # LLM (optional)
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))

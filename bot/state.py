@@ -483,7 +483,7 @@ class RedisFeedback:
     ``{prefix}votes`` (field ``answer_id␟user`` → the vote row as JSON, kept until deleted).
     Same contract as :class:`~threadgraph.bot.feedback.FeedbackStore`."""
 
-    def __init__(self, client, prefix: str, answer_ttl_s: float = 90 * 86400):
+    def __init__(self, client, prefix: str, answer_ttl_s: float = 7 * 86400):
         self._r, self._prefix, self.answer_ttl_s = client, prefix, answer_ttl_s
 
     def record_answer(self, answer: Answer, thread: ThreadKey) -> str:
@@ -539,7 +539,7 @@ class RedisState(StateStore):
     backend = "redis"
 
     def __init__(self, url: str, *, prefix: str = "threadgraph:", socket_timeout: float = 5.0,
-                 answer_ttl_s: float = 90 * 86400, **kw: Any):
+                 answer_ttl_s: float = 7 * 86400, **kw: Any):
         super().__init__(**kw)
         import redis
 
