@@ -463,16 +463,20 @@ def serve(
     host: str = typer.Option("0.0.0.0", "--host", help="Address the HTTP endpoints listen on."),
     port: Optional[int] = typer.Option(None, "--port", help="HTTP port (default $PORT, then the platform's setting)."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+    workers: int = typer.Option(1, "--workers", min=1, help="Processes on this machine sharing the HTTP port (SO_REUSEPORT) and the state; restarted when they die."),
+    worker_index: Optional[int] = typer.Option(None, "--worker-index", hidden=True),
 ) -> None:
     """Run the Slack and/or Telegram bot (HTTP endpoints, Socket Mode, long
     polling). Logs the KB build and model at start and one line per answered
     message; exits 2 when no platform is configured."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from .adapters.serve import plan, serve as run_serve
+    from .adapters.serve import install_log_redaction, plan, serve as run_serve, serve_workers
+    from .bot.state import StateUnavailable
 
     settings = _settings(data_dir)
+    names = tuple(platforms or ["all"])
     try:
-        served = plan(settings, tuple(platforms or ["all"]), role)
+        served = plan(settings, names, role, worker_index or 0)
     except ValueError as exc:
         console.print(f"[red]error[/red]: {exc}")
         raise typer.Exit(2)
@@ -480,6 +484,14 @@ def serve(
         console.print("[red]error[/red]: no platform is configured: set SLACK_BOT_TOKEN (with SLACK_SIGNING_SECRET "
                       "or SLACK_APP_TOKEN) and/or TELEGRAM_BOT_TOKEN — see the README, section Slack and Telegram.")
         raise typer.Exit(2)
+    if workers > 1:
+        install_log_redaction(settings)
+        args = [*names, "--role", role, "--host", host]
+        if port is not None:
+            args += ["--port", str(port)]
+        if data_dir is not None:
+            args += ["--data-dir", str(data_dir)]
+        raise typer.Exit(serve_workers(workers, args))
     bot = _open_bot(settings)
     kb = bot.kb.get()
     log = logging.getLogger("threadgraph.serve")
@@ -488,8 +500,9 @@ def serve(
              kb.manifest.get("embedding_model") or "none (full-text search only)", served.slack or "off",
              served.telegram or "off")
     try:
-        run_serve(_LoggedBot(bot), settings, platforms=tuple(platforms or ["all"]), role=role, host=host, port=port)
-    except ValueError as exc:
+        run_serve(_LoggedBot(bot), settings, platforms=names, role=role, host=host, port=port,
+                  worker_index=worker_index)
+    except (ValueError, StateUnavailable) as exc:
         console.print(f"[red]error[/red]: {exc}")
         raise typer.Exit(2)
 

@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     memory_max_turns: int = Field(10, ge=1)
     context_budget_chars: int = Field(4000, ge=200)
     retrieval_limit: int = Field(8, ge=1, description="Max passages (hits) per answer.")
+    answer_threads: int = Field(0, ge=0, description="Telegram: questions answered at once per process; 0 = 1 without an LLM (CPU-bound), 16 with one.")
     source_urls: dict[str, str] = Field(
         default_factory=dict,
         description="Where cited documents live on the web, as JSON: a folder of the ingested corpus (a prefix of "
@@ -51,6 +52,15 @@ class Settings(BaseSettings):
                     "the folder is appended to the base; a base holding '{path}' (and '{line}') is a template, e.g. "
                     "'https://github.com/o/r/blob/master/{path}?plain=1#L{line}'. A document's own front-matter "
                     "'url' wins.")
+
+    # conversation state (bot/state.py): memory, processed events, joined threads, reply roots, votes
+    state_url: SecretStr | None = Field(
+        None, description="redis://[:password@]host:port/db (or rediss://, unix://) for shared state across "
+        "workers and machines; unset: SQLite files in the data dir.")
+    state_key_prefix: str = Field("threadgraph:", description="Prefix of every Redis key (one Redis, many deployments).")
+    state_event_ttl_s: float = Field(86400.0, gt=0, description="Seconds a handled event id stays known (re-deliveries within it are not answered again).")
+    state_lease_s: float = Field(10.0, gt=0, description="Seconds an event claim outlives a dead worker (renewed while the worker lives).")
+    feedback_ttl_days: float = Field(7.0, gt=0, description="Days a sent answer is kept in Redis for its Sources button and votes (votes themselves are kept).")
 
     # LLM (optional)
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))
@@ -84,6 +94,7 @@ class Settings(BaseSettings):
     telegram_webhook_url: str | None = None
     telegram_webhook_secret: SecretStr | None = None
     telegram_port: int = Field(8443)
+    telegram_rate_limit: bool = Field(True, description="Throttle sends in-process (PTB AIORateLimiter: 30 msg/s, 20 msg/min per group). Per process: with N workers the bot-wide limit is not enforced and Telegram's 429s are waited out instead.")
 
     @property
     def llm_enabled(self) -> bool:
@@ -97,12 +108,22 @@ class Settings(BaseSettings):
         return self.llm_extract and self.llm_enabled
 
     def secret_values(self) -> list[str]:
-        """The values of every ``SecretStr`` setting that is set (tokens, keys, signing secrets)."""
+        """The values of every ``SecretStr`` setting that is set (tokens, keys, signing secrets, the
+        state URL), plus the password inside ``state_url``."""
         out = []
         for name in type(self).model_fields:
             v = getattr(self, name)
             if isinstance(v, SecretStr) and v.get_secret_value():
                 out.append(v.get_secret_value())
+        if self.state_url is not None:
+            from urllib.parse import urlparse
+
+            try:
+                password = urlparse(self.state_url.get_secret_value()).password
+            except ValueError:
+                password = None
+            if password:
+                out.append(password)
         return out
 
 

@@ -15,7 +15,14 @@ Entry point for the CLI::
   A web and a worker process started from the same configuration never serve the same platform
   twice. When a role has nothing to serve, ``serve`` logs that and returns.
 * ``port``: HTTP port; default ``$PORT``, else ``settings.slack_port`` (Slack over HTTP) or
-  ``settings.telegram_port``. ``GET /healthz`` answers ``ok``.
+  ``settings.telegram_port``. ``GET /healthz`` answers ``ok``; ``GET /status`` a JSON object
+  (``pid``, ``worker``, ``kb`` build id, ``state`` backend without password).
+
+The Telegram webhook acknowledges an update only once its answer is sent: a worker that dies
+mid-answer leaves the update to Telegram's re-delivery, and the shared state
+(:mod:`threadgraph.bot.state`) answers it once. All conversation state lives there, so ``http``
+processes are stateless with ``THREADGRAPH_STATE_URL`` (Redis): run any number behind a load
+balancer, or :func:`serve_workers` (``threadgraph serve --workers N``) on one machine.
 
 SIGTERM / SIGINT stop intake, drain in-flight answers (up to ``drain_timeout`` seconds) and return.
 One failing update never stops the process (the adapters answer with an apology and log the
@@ -30,12 +37,16 @@ import json
 import logging
 import os
 import signal
+import subprocess
+import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 from aiohttp import web
 
+from ..bot.state import open_state
 from ..settings import SecretRedactor, Settings
 
 log = logging.getLogger("threadgraph.serve")
@@ -68,15 +79,19 @@ class Plan:
 
     @property
     def needs_http(self) -> bool:
+        """True when this process serves an HTTP endpoint (Slack Events API or Telegram webhook)."""
         return self.slack == "http" or self.telegram == "webhook"
 
     @property
     def empty(self) -> bool:
+        """True when there is nothing to serve."""
         return self.slack is None and self.telegram is None
 
 
-def plan(settings: Settings, platforms=("all",), role: str = "all") -> Plan:
+def plan(settings: Settings, platforms=("all",), role: str = "all", worker_index: int = 0) -> Plan:
     """Decide what to serve from ``settings``, ``platforms`` and ``role`` (see module doc).
+    Worker ``worker_index`` > 0 of ``serve --workers N`` leaves Telegram long polling to worker 0
+    (Telegram allows one poller per bot).
 
     Raises ``ValueError`` for an unknown platform or role, or a platform named explicitly
     whose token is missing."""
@@ -114,7 +129,9 @@ def plan(settings: Settings, platforms=("all",), role: str = "all") -> Plan:
             result.notes.append("Telegram skipped: TELEGRAM_BOT_TOKEN not set")
         else:
             mode = "webhook" if settings.telegram_webhook_url else "polling"
-            if role == "all" or (role == "http") == (mode == "webhook"):
+            if mode == "polling" and worker_index > 0 and role != "http":
+                result.notes.append(f"Telegram long polling runs in worker 0 only (this is worker {worker_index})")
+            elif role == "all" or (role == "http") == (mode == "webhook"):
                 result.telegram = mode
             else:
                 result.notes.append(f"Telegram ({mode}) is served by the {'http' if mode == 'webhook' else 'worker'} role")
@@ -131,12 +148,17 @@ def webhook_path(settings: Settings) -> str:
 class Server:
     """The running pieces of :func:`serve`, startable and stoppable from a running event loop
     (tests drive it directly). ``await start()`` then ``await stop()``; ``port`` is the bound
-    HTTP port (``None`` without HTTP)."""
+    HTTP port (``None`` without HTTP). ``worker_index`` (set by :func:`serve_workers`) binds
+    the port with ``SO_REUSEPORT`` beside the other workers; only worker 0 sets the Telegram
+    webhook and polls."""
 
     def __init__(self, bot, settings: Settings, platforms=("all",), role: str = "all",
-                 host: str = "0.0.0.0", port: int | None = None, drain_timeout: float = 30.0):
+                 host: str = "0.0.0.0", port: int | None = None, drain_timeout: float = 30.0,
+                 worker_index: int | None = None):
         self.bot, self.settings = bot, settings
-        self.plan = plan(settings, platforms, role)
+        self.worker_index = worker_index
+        self.plan = plan(settings, platforms, role, worker_index or 0)
+        self.state = open_state(settings)
         self.host = host
         self.requested_port = port
         self.port: int | None = None
@@ -156,6 +178,7 @@ class Server:
         ``GET /healthz``."""
         app = web.Application(client_max_size=2 * 1024 * 1024)
         app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/status", self._status)
         if self.plan.slack == "http":
             app.router.add_post("/slack/events", self._slack_events)
         if self.plan.telegram == "webhook":
@@ -164,6 +187,17 @@ class Server:
 
     async def _healthz(self, request: web.Request) -> web.Response:
         return web.Response(text="ok")
+
+    async def _status(self, request: web.Request) -> web.Response:
+        kb = None
+        try:
+            handle = getattr(self.bot, "kb", None)
+            if handle is not None:
+                kb = (await asyncio.to_thread(handle.get)).build.name
+        except Exception:  # noqa: BLE001 - status reports, never fails
+            log.debug("status: no knowledge base", exc_info=True)
+        return web.json_response({"pid": os.getpid(), "worker": self.worker_index, "kb": kb,
+                                  "state": self.state.describe()})
 
     async def _slack_events(self, request: web.Request) -> web.Response:
         from slack_bolt.request import BoltRequest
@@ -189,7 +223,13 @@ class Server:
         except Exception:  # noqa: BLE001
             log.warning("telegram webhook: unparsable update rejected", exc_info=True)
             return web.Response(status=400, text="bad update")
-        await self.application.update_queue.put(update)
+        try:
+            # blocking handlers (webhook build): returns once the answer is sent, so the 200 below
+            # acknowledges a delivered answer and a dead worker's update is re-delivered
+            await self.application.process_update(update)
+        except Exception:  # noqa: BLE001
+            log.exception("telegram webhook: update %s failed", getattr(update, "update_id", "?"))
+            return web.Response(status=500, text="failed")
         return web.Response(text="ok")
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -199,10 +239,12 @@ class Server:
         (e.g. ``auth.test`` or ``getMe`` failing)."""
         for note in self.plan.notes:
             log.info(note)
+        await asyncio.to_thread(self.state.ping)  # StateUnavailable: fail at start, not per message
+        log.info("conversation state: %s", self.state.describe())
         if self.plan.slack:
             from .slack import create_app
 
-            self.slack_app = await asyncio.to_thread(create_app, self.bot, self.settings)
+            self.slack_app = await asyncio.to_thread(create_app, self.bot, self.settings, None, self.state)
             self.slack_adapter = self.slack_app.threadgraph_adapter
             if self.plan.slack == "socket":
                 from slack_bolt.adapter.socket_mode import SocketModeHandler
@@ -215,7 +257,7 @@ class Server:
             from .telegram import build_application
 
             polling = self.plan.telegram == "polling"
-            self.application = build_application(self.bot, self.settings, updater=polling)
+            self.application = build_application(self.bot, self.settings, updater=polling, state=self.state)
             await self.application.initialize()
             await self.application.start()
             if polling:
@@ -223,7 +265,7 @@ class Server:
                     allowed_updates=["message", "edited_message", "callback_query"], poll_interval=0.0,
                     timeout=10, bootstrap_retries=3)
                 log.info("Telegram: long polling as @%s", self.application.bot.username)
-            else:
+            elif not self.worker_index:
                 await self.application.bot.set_webhook(
                     url=self.settings.telegram_webhook_url, secret_token=self._secret or None,
                     allowed_updates=["message", "edited_message", "callback_query"])
@@ -236,7 +278,7 @@ class Server:
                     self.settings.slack_port if self.plan.slack == "http" else self.settings.telegram_port)
             self._runner = web.AppRunner(self.web_app(), shutdown_timeout=self.drain_timeout, access_log=None)
             await self._runner.setup()
-            site = web.TCPSite(self._runner, self.host, port)
+            site = web.TCPSite(self._runner, self.host, port, reuse_port=self.worker_index is not None or None)
             await site.start()
             self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
             log.info("HTTP endpoints listening on %s:%s", self.host, self.port)
@@ -276,10 +318,10 @@ class Server:
 
 async def serve_async(bot, settings: Settings, platforms=("all",), role: str = "all", host: str = "0.0.0.0",
                       port: int | None = None, stop: asyncio.Event | None = None,
-                      drain_timeout: float = 30.0, started=None) -> None:
+                      drain_timeout: float = 30.0, started=None, worker_index: int | None = None) -> None:
     """Async form of :func:`serve`: runs until ``stop`` is set (or SIGTERM/SIGINT when this runs
     in the main thread), then drains and returns. ``started(server)`` is called once up."""
-    server = Server(bot, settings, platforms, role, host, port, drain_timeout)
+    server = Server(bot, settings, platforms, role, host, port, drain_timeout, worker_index)
     if server.plan.empty:
         for note in server.plan.notes:
             log.info(note)
@@ -308,13 +350,88 @@ async def serve_async(bot, settings: Settings, platforms=("all",), role: str = "
 
 
 def serve(bot, settings: Settings | None = None, platforms=("all",), role: str = "all", host: str = "0.0.0.0",
-          port: int | None = None, drain_timeout: float = 30.0) -> None:
+          port: int | None = None, drain_timeout: float = 30.0, worker_index: int | None = None) -> None:
     """Serve ``bot`` (a ``ThreadGraphBot``) until SIGTERM/SIGINT; see the module docstring.
 
     ``platforms``: iterable of ``"slack"``/``"telegram"``/``"all"`` (a single string is accepted);
     ``role``: ``"all"``, ``"http"`` (Procfile ``web``) or ``"worker"`` (Procfile ``worker``);
-    ``port``: HTTP port (default ``$PORT``, then the settings). Installs secret redaction on the
-    root log handlers. Raises ``ValueError`` on a bad platform/role or a missing token."""
+    ``port``: HTTP port (default ``$PORT``, then the settings); ``worker_index``: this process's
+    index under :func:`serve_workers`. Installs secret redaction on the root log handlers.
+    Raises ``ValueError`` on a bad platform/role or a missing token,
+    :class:`~threadgraph.bot.state.StateUnavailable` when the state backend does not answer."""
     settings = settings or getattr(bot, "settings", None) or Settings()
     install_log_redaction(settings)
-    asyncio.run(serve_async(bot, settings, platforms, role, host, port, drain_timeout=drain_timeout))
+    asyncio.run(serve_async(bot, settings, platforms, role, host, port, drain_timeout=drain_timeout,
+                            worker_index=worker_index))
+
+
+def serve_workers(workers: int, child_args: list[str], *, drain_timeout: float = 30.0,
+                  env: dict | None = None) -> int:
+    """Run ``workers`` processes of ``threadgraph serve <child_args> --worker-index i`` on one
+    machine until SIGTERM/SIGINT, then forward the signal, wait for their drains (up to
+    ``drain_timeout`` + 5 seconds) and return 0.
+
+    The workers bind the same HTTP port with ``SO_REUSEPORT`` (the kernel spreads connections),
+    each opens the current KB read-only (swapping to a new build within ~1 s of its
+    publication) and shares conversation state through :func:`~threadgraph.bot.state.open_state`
+    (SQLite in the data dir works on one machine; Redis anywhere). A worker that dies is
+    restarted (after 1 s, doubling to at most 30 s while it keeps dying within 10 s); a worker
+    exiting with status 2 (configuration error) stops them all and 2 is returned."""
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    stopping = threading.Event()
+    procs: dict[int, subprocess.Popen] = {}
+    started: dict[int, float] = {}
+    backoff: dict[int, float] = {}
+    restart_at: dict[int, float] = {}
+
+    def spawn(i: int) -> None:
+        cmd = [sys.executable, "-m", "threadgraph.cli", "serve", *child_args, "--worker-index", str(i)]
+        procs[i] = subprocess.Popen(cmd, env=env)
+        started[i] = time.monotonic()
+        log.info("worker %d started (pid %d)", i, procs[i].pid)
+
+    def on_signal(signum, frame):  # noqa: ARG001
+        stopping.set()
+
+    old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    code = 0
+    try:
+        for i in range(workers):
+            spawn(i)
+        while not stopping.wait(0.2):
+            now = time.monotonic()
+            for i, proc in list(procs.items()):
+                if i in restart_at:
+                    if now >= restart_at[i]:
+                        del restart_at[i]
+                        spawn(i)
+                    continue
+                rc = proc.poll()
+                if rc is None:
+                    continue
+                if rc == 2:
+                    log.error("worker %d exited with a configuration error: stopping", i)
+                    code = 2
+                    stopping.set()
+                    break
+                quick = now - started[i] < 10
+                backoff[i] = min(30.0, backoff.get(i, 0.5) * 2) if quick else 1.0
+                log.warning("worker %d (pid %d) exited with %s; restarting in %.0f s", i, proc.pid, rc, backoff[i])
+                restart_at[i] = now + backoff[i]
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + drain_timeout + 5
+        for proc in procs.values():
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                log.warning("worker pid %d did not stop in time: killed", proc.pid)
+                proc.kill()
+                proc.wait()
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    log.info("all %d workers stopped", workers)
+    return code

@@ -12,10 +12,12 @@ Behaviour: answers ``app_mention`` events in channels and every message in DMs, 
 thread (``thread_ts``, else ``ts``); keeps answering later messages in a thread it joined without a
 new mention (``settings.slack_follow_threads``); acknowledges at once and answers on a background
 thread pool, showing a placeholder message that is then updated with the answer; ignores its own
-and other bots' messages; answers a retried delivery (same ``event_id``) once; renders the
+and other bots' messages; answers a retried delivery (same ``event_id``) once; joined threads,
+handled event ids and recorded answers live in the shared state (:mod:`threadgraph.bot.state`), so
+they survive a restart and are shared by every worker; renders the
 :class:`~threadgraph.bot.answer.Answer` as Block Kit, answer first (text, at most three linked sources,
 follow-ups) with a "Sources" button (the full evidence, posted to the clicking user only) and 👍/👎
-buttons whose clicks are stored by :class:`~threadgraph.bot.feedback.FeedbackStore`; honours
+buttons whose clicks are stored by the state's feedback store; honours
 ``settings.slack_channel_allowlist``.
 """
 
@@ -34,10 +36,10 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from . import render
-from .render import TTLSet
 from ..bot.answer import Answer
 from ..bot.feedback import FeedbackStore
 from ..bot.message import IncomingMessage, ThreadKey
+from ..bot.state import Claim, StateStore, open_state
 from ..settings import Settings
 
 log = logging.getLogger("threadgraph.slack")
@@ -133,26 +135,27 @@ class _Job:
     user: str
     text: str
     retry_num: str = ""
+    claims: tuple[str, ...] = ()
 
 
 class SlackAdapter:
     """threadgraph's Slack behaviour, independent of how the ``App`` receives requests.
 
     ``bot`` is a ``ThreadGraphBot`` (anything with ``answer(IncomingMessage, retrieval) ->
-    Answer`` and ``reset(ThreadKey)``); ``feedback`` defaults to the store in
-    ``settings.data_dir``. Answers run on a private thread pool of ``max_workers``; call
-    :meth:`drain` to wait for in-flight answers (SIGTERM)."""
+    Answer`` and ``reset(ThreadKey)``); ``state`` (joined threads, handled event ids) defaults
+    to :func:`~threadgraph.bot.state.open_state` of ``settings``, ``feedback`` to the state's.
+    Answers run on a private thread pool of ``max_workers``; call :meth:`drain` to wait for
+    in-flight answers (SIGTERM)."""
 
     def __init__(self, bot, settings: Settings | None = None, feedback: FeedbackStore | None = None,
-                 max_workers: int = 8):
+                 max_workers: int = 8, state: StateStore | None = None):
         self.bot = bot
         self.settings = settings or getattr(bot, "settings", None) or Settings()
-        self.feedback = feedback or FeedbackStore.for_data_dir(self.settings.data_dir)
+        self.state = state or open_state(self.settings)
+        self.feedback = feedback or self.state.feedback
         self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="threadgraph-slack")
         self._inflight: set[Future] = set()
         self._inflight_lock = threading.Lock()
-        self._seen_events = TTLSet(ttl=3600)  # event_id and channel:ts of messages answered
-        self._joined = TTLSet(ttl=self.settings.memory_ttl_days * 86400, max_size=100_000)
         self._closed = False
 
     # -- request side (runs inside Bolt's dispatch: must be quick) --------------------------
@@ -168,6 +171,8 @@ class SlackAdapter:
                 return
             if self._closed:
                 log.warning("slack event %s dropped: adapter is shutting down", job.event_id)
+                for claim in job.claims:  # another worker may answer a re-delivery
+                    self.state.release_event(claim)
                 return
             client = context.client
             fut = self._pool.submit(self._run_job, job, client)
@@ -207,8 +212,8 @@ class SlackAdapter:
             if channel_type == "im":
                 pass  # every DM message
             elif (self.settings.slack_follow_threads and event.get("thread_ts")
-                  and f"{channel}:{event['thread_ts']}" in self._joined
-                  and not (mention and mention in text)):
+                  and not (mention and mention in text)
+                  and self.state.is_joined(f"slack:{team}:{channel}:{event['thread_ts']}")):
                 pass  # a later message in a thread we joined (a mention comes as app_mention too)
             else:
                 return None
@@ -217,23 +222,42 @@ class SlackAdapter:
             log.debug("slack event %s in channel %s ignored: not on the allowlist", event_id, channel)
             return None
         # a retried delivery carries the same event_id; a mention also arrives as message.*
-        if event_id and not self._seen_events.add_if_new(f"event:{event_id}"):
-            log.info("slack event %s already handled (retry %s)", event_id,
-                     _header(headers, "x-slack-retry-num") or "-")
-            return None
-        if not self._seen_events.add_if_new(f"msg:{channel}:{event.get('ts', '')}"):
-            return None
+        keys = ([f"slack:event:{event_id}"] if event_id else []) + [f"slack:msg:{team}:{channel}:{event.get('ts', '')}"]
+        claims: list[str] = []
+        for claim in keys:
+            got = self.state.claim_event(claim)
+            if got is not Claim.NEW:
+                log.info("slack event %s already %s (retry %s)", event_id or "-",
+                         "handled" if got is Claim.DONE else "being answered",
+                         _header(headers, "x-slack-retry-num") or "-")
+                for held in claims:  # the other key stays answered by whoever holds it
+                    self.state.release_event(held)
+                return None
+            claims.append(claim)
         if bot_user_id:
             text = re.sub(rf"<@{re.escape(bot_user_id)}(\|[^>]*)?>", "", text)
         text = unescape(text).strip()
         key = ThreadKey(platform="slack", workspace=team, channel=channel, thread=thread_ts)
         return _Job(event_id=event_id, key=key, channel=channel, thread_ts=thread_ts, user=user,
-                    text=text, retry_num=_header(headers, "x-slack-retry-num"))
+                    text=text, retry_num=_header(headers, "x-slack-retry-num"), claims=tuple(claims))
 
     # -- work side (thread pool) ------------------------------------------------------------
 
     def _run_job(self, job: _Job, client: WebClient) -> None:
-        self._joined.add(f"{job.channel}:{job.thread_ts}")
+        try:
+            self._answer_job(job, client)
+        finally:
+            for claim in job.claims:
+                try:
+                    self.state.finish_event(claim)
+                except Exception:  # noqa: BLE001 - the lease expires by itself
+                    log.exception("slack event %s: could not be marked handled", job.event_id)
+
+    def _answer_job(self, job: _Job, client: WebClient) -> None:
+        try:
+            self.state.join_thread(f"slack:{job.key.workspace}:{job.channel}:{job.thread_ts}")
+        except Exception:  # noqa: BLE001 - answering matters more than following the thread
+            log.exception("slack event %s: thread could not be marked joined", job.event_id)
         placeholder_ts = None
         try:
             resp = client.chat_postMessage(channel=job.channel, thread_ts=job.thread_ts, text=PLACEHOLDER_TEXT)
@@ -337,7 +361,8 @@ def _header(headers: dict, name: str) -> str:
     return str(v)
 
 
-def install(app: App, bot, settings: Settings | None = None, feedback: FeedbackStore | None = None) -> SlackAdapter:
+def install(app: App, bot, settings: Settings | None = None, feedback: FeedbackStore | None = None,
+            state: StateStore | None = None) -> SlackAdapter:
     """Mount threadgraph on an existing Bolt ``App``; returns the :class:`SlackAdapter`.
 
     Adds one global middleware (it queues the answer and always calls ``next()``, so the app's
@@ -345,8 +370,9 @@ def install(app: App, bot, settings: Settings | None = None, feedback: FeedbackS
     ``message`` events that only acknowledge when no other listener of the app matches, the
     ``threadgraph_vote_up``/``threadgraph_vote_down`` action listener and the
     ``threadgraph_sources`` action listener (the "Sources" button). ``settings`` defaults to
-    ``bot.settings``. The app's own ``client`` (with its token) is used for replies."""
-    adapter = SlackAdapter(bot, settings or getattr(bot, "settings", None), feedback)
+    ``bot.settings``; ``state`` and ``feedback`` as in :class:`SlackAdapter`. The app's own
+    ``client`` (with its token) is used for replies."""
+    adapter = SlackAdapter(bot, settings or getattr(bot, "settings", None), feedback, state=state)
 
     def threadgraph_middleware(body, context, request, next):  # noqa: A002 - Bolt's argument name
         adapter.on_request(body, context, getattr(request, "headers", {}) or {})
@@ -400,7 +426,8 @@ def _others_match(app: App, body: dict, mine: list) -> bool:
     return False
 
 
-def create_app(bot, settings: Settings | None = None, feedback: FeedbackStore | None = None) -> App:
+def create_app(bot, settings: Settings | None = None, feedback: FeedbackStore | None = None,
+               state: StateStore | None = None) -> App:
     """A fresh Bolt ``App`` with threadgraph installed (the standalone form).
 
     The Web API client uses ``settings.slack_bot_token`` and ``settings.slack_api_url`` and
@@ -420,5 +447,5 @@ def create_app(bot, settings: Settings | None = None, feedback: FeedbackStore | 
     app = App(client=client, signing_secret=signing or "unused-in-socket-mode",
               request_verification_enabled=not (socket_mode and not signing),
               process_before_response=True, name="threadgraph")
-    install(app, bot, settings, feedback)
+    install(app, bot, settings, feedback, state)
     return app

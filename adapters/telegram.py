@@ -13,9 +13,12 @@ groups (a reply to the bot's answer continues the same memory), or the whole cha
 Answers are sent in HTML parse mode with every user and KB string escaped, split at 4096
 characters on paragraph boundaries without breaking tags, answer first: the text, at most three
 linked sources, the follow-ups, and an inline "Sources" button whose callback sends the full
-evidence (the answer is recorded in the :class:`~threadgraph.bot.feedback.FeedbackStore`); the
-typing action is shown while working; ``RetryAfter`` (HTTP 429) is waited out. ``/start``,
-``/help``, ``/reset``, ``/ask``.
+evidence (the answer is recorded in the feedback store); the typing action is shown while
+working; ``RetryAfter`` (HTTP 429) is waited out. ``/start``, ``/help``, ``/reset``, ``/ask``.
+Reply roots, handled ``update_id`` s and recorded answers live in the shared state
+(:mod:`threadgraph.bot.state`): after a restart, or on another worker, a reply to the bot's
+answer continues its thread, a re-delivered update is not answered again (one waiting for a dead
+worker's lease is answered when the lease expires) and a "Sources" click finds its answer.
 """
 
 from __future__ import annotations
@@ -24,8 +27,7 @@ import asyncio
 import contextlib
 import html
 import logging
-import threading
-from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.constants import ChatAction, ChatType, ParseMode
@@ -34,10 +36,10 @@ from telegram.ext import (AIORateLimiter, Application, CallbackQueryHandler, Com
                           MessageHandler, filters)
 
 from . import render
-from .render import TTLSet
 from ..bot.answer import Answer
 from ..bot.feedback import FeedbackStore
 from ..bot.message import IncomingMessage, ThreadKey
+from ..bot.state import Claim, StateStore, open_state
 from ..settings import Settings
 
 log = logging.getLogger("threadgraph.telegram")
@@ -83,39 +85,35 @@ class TelegramAdapter:
     """threadgraph's Telegram behaviour; its coroutine methods are PTB handler callbacks.
 
     ``bot`` is a ``ThreadGraphBot`` (``answer(IncomingMessage, retrieval) -> Answer``,
-    ``reset(ThreadKey)``), called in a worker thread. Keeps a bounded map from
-    ``(chat, message_id)`` to the reply-chain root (in memory)."""
+    ``reset(ThreadKey)``), called on a private pool of :func:`answer_threads` threads.
+    ``state`` (reply-chain roots per ``(chat, message_id)``, handled update ids) defaults to
+    :func:`~threadgraph.bot.state.open_state` of ``settings``."""
 
-    def __init__(self, bot, settings: Settings | None = None, max_roots: int = 100_000,
-                 feedback: FeedbackStore | None = None):
+    def __init__(self, bot, settings: Settings | None = None, feedback: FeedbackStore | None = None,
+                 state: StateStore | None = None):
         self.bot = bot
         self.settings = settings or getattr(bot, "settings", None) or Settings()
+        self.state = state or open_state(self.settings)
         self._feedback = feedback
-        self._roots: OrderedDict[tuple[int, int], int] = OrderedDict()
-        self._roots_lock = threading.Lock()
-        self._max_roots = max_roots
-        self._seen_updates = TTLSet(ttl=3600)
+        self._answer_pool = ThreadPoolExecutor(max_workers=answer_threads(self.settings),
+                                               thread_name_prefix="threadgraph-telegram")
 
     @property
     def feedback(self) -> FeedbackStore:
-        """Where sent answers are recorded (so a "Sources" click can show their evidence):
-        ``{data_dir}/feedback.sqlite`` unless given."""
+        """Where sent answers are recorded (so a "Sources" click, on any worker, can show their
+        evidence): the state's feedback store unless given."""
         if self._feedback is None:
-            self._feedback = FeedbackStore.for_data_dir(self.settings.data_dir)
+            self._feedback = self.state.feedback
         return self._feedback
 
     # -- thread keys ---------------------------------------------------------------------------
 
     def _remember_root(self, chat_id: int, message_id: int, root: int) -> None:
-        with self._roots_lock:
-            self._roots[(chat_id, message_id)] = root
-            self._roots.move_to_end((chat_id, message_id))
-            while len(self._roots) > self._max_roots:
-                self._roots.popitem(last=False)
+        self.state.set_reply_root(chat_id, message_id, root)
 
     def _root_of(self, chat_id: int, message_id: int) -> int:
-        with self._roots_lock:
-            return self._roots.get((chat_id, message_id), message_id)
+        root = self.state.reply_root(chat_id, message_id)
+        return message_id if root is None else root
 
     def thread_key(self, message: Message) -> ThreadKey:
         """The memory key for ``message``: chat (private), chat + topic (forum topic), or chat +
@@ -229,11 +227,51 @@ class TelegramAdapter:
 
     # -- answering -------------------------------------------------------------------------
 
+    async def _claim(self, update: Update) -> tuple[bool, str | None]:
+        """Claim ``update`` in the shared state: ``(answer it?, claim key to finish)``. Waits
+        (without blocking the loop) while another worker's lease lives, up to 3 leases. A state
+        failure answers anyway, unclaimed (a duplicate is better than a lost answer)."""
+        key = f"telegram:{update.get_bot().id}:update:{update.update_id}"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 3 * self.state.lease_s
+        while True:
+            try:
+                got = self.state.claim_event(key)
+            except Exception:  # noqa: BLE001
+                log.warning("telegram update %s: state unavailable, answering without de-duplication",
+                            update.update_id, exc_info=True)
+                return True, None
+            if got is Claim.NEW:
+                return True, key
+            if got is Claim.DONE:
+                log.info("telegram update %s already handled", update.update_id)
+                return False, None
+            if loop.time() >= deadline:
+                log.warning("telegram update %s still being answered elsewhere; left to that worker", update.update_id)
+                return False, None
+            await asyncio.sleep(0.2)
+
     async def _answer(self, update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
-        message = update.effective_message
-        if not self._seen_updates.add_if_new(f"{message.chat_id}:{message.message_id}"):
-            log.info("telegram update %s already handled", update.update_id)
+        proceed, claim = await self._claim(update)
+        if not proceed:
             return
+        unfinished = [claim] if claim is not None else []
+        try:
+            await self._answer_claimed(update, text, unfinished)
+        finally:
+            self._finish(update, unfinished)
+
+    def _finish(self, update: Update, unfinished: list[str]) -> None:
+        """Mark the claimed update handled (once: ``unfinished`` is emptied)."""
+        while unfinished:
+            claim = unfinished.pop()
+            try:
+                self.state.finish_event(claim)
+            except Exception:  # noqa: BLE001 - the lease expires by itself
+                log.exception("telegram update %s: could not be marked handled", update.update_id)
+
+    async def _answer_claimed(self, update: Update, text: str, unfinished: list[str]) -> None:
+        message = update.effective_message
         key = self.thread_key(message)
         if key.thread and message.chat.type != ChatType.PRIVATE and not message.is_topic_message:
             self._remember_root(message.chat_id, message.message_id, int(key.thread))
@@ -246,7 +284,7 @@ class TelegramAdapter:
             if not incoming.text:
                 chunks = [render.TelegramMessage(_esc(render.HELP_TEXT))]
             else:
-                answer = await asyncio.to_thread(self.bot.answer, incoming)
+                answer = await asyncio.get_running_loop().run_in_executor(self._answer_pool, self.bot.answer, incoming)
                 answer_id = None
                 if render.has_evidence(answer):
                     try:
@@ -261,15 +299,23 @@ class TelegramAdapter:
             typing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await typing
+        sent_ids: list[int] = []
         try:
             for chunk in chunks:
                 sent = await self._send(message, chunk.html, update, keyboard(chunk.reply_markup))
-                if sent is not None and key.thread and not message.is_topic_message \
-                        and message.chat.type != ChatType.PRIVATE:
-                    self._remember_root(message.chat_id, sent.message_id, int(key.thread))
+                if sent is not None:
+                    sent_ids.append(sent.message_id)
         except Exception:  # noqa: BLE001
             log.exception("telegram update %s (thread %s): reply could not be delivered", update.update_id,
                           key.key())
+        # handled as soon as the reply is out: a worker dying now must not have it answered again
+        self._finish(update, unfinished)
+        if key.thread and not message.is_topic_message and message.chat.type != ChatType.PRIVATE:
+            try:
+                for mid in sent_ids:
+                    self._remember_root(message.chat_id, mid, int(key.thread))
+            except Exception:  # noqa: BLE001 - a reply to this answer then starts a new thread
+                log.exception("telegram update %s: reply roots could not be stored", update.update_id)
 
     async def _typing_once(self, message: Message) -> None:
         try:
@@ -307,6 +353,13 @@ class TelegramAdapter:
         return None
 
 
+def answer_threads(settings: Settings) -> int:
+    """Threads answering at once in one process: ``settings.answer_threads``, or when 0, 1 without
+    an LLM (answers are CPU-bound and the GIL runs one at a time: more threads only add switching
+    and delay the event loop, e.g. recording a sent reply) and 16 with one (answers wait on it)."""
+    return settings.answer_threads or (16 if settings.llm_enabled else 1)
+
+
 def _strip_mention(text: str, username: str) -> str:
     import re
 
@@ -314,36 +367,42 @@ def _strip_mention(text: str, username: str) -> str:
 
 
 def install(application: Application, bot, settings: Settings | None = None, group: int = 1,
-            commands: bool = True) -> TelegramAdapter:
+            commands: bool = True, block: bool = False, state: StateStore | None = None) -> TelegramAdapter:
     """Add threadgraph's handlers to an existing PTB ``Application``; returns the adapter.
 
     Handlers go into handler ``group`` (default 1, so a catch-all text handler of the app in
     group 0 does not hide them and vice versa) and run non-blocking (``block=False``), so one
-    slow answer never holds up other updates. ``commands=False`` skips ``/start``, ``/help``
-    (keep the app's own) but still adds ``/ask`` and ``/reset``. The "Sources" button's callback
-    queries (``threadgraph_sources:…``) are handled too. ``settings`` defaults to ``bot.settings``."""
-    adapter = TelegramAdapter(bot, settings)
+    slow answer never holds up other updates; ``block=True`` makes
+    ``application.process_update`` return only after the answer is sent (a webhook that
+    acknowledges after answering). ``commands=False`` skips ``/start``, ``/help`` (keep the
+    app's own) but still adds ``/ask`` and ``/reset``. The "Sources" button's callback queries
+    (``threadgraph_sources:…``) are handled too. ``settings`` defaults to ``bot.settings``,
+    ``state`` to :func:`~threadgraph.bot.state.open_state` of it."""
+    adapter = TelegramAdapter(bot, settings, state=state)
     handlers = [
-        CommandHandler("ask", adapter.on_ask, block=False),
-        CommandHandler("reset", adapter.on_reset, block=False),
-        MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND, adapter.on_text, block=False),
-        CallbackQueryHandler(adapter.on_sources, pattern=f"^{render.SOURCES_CALLBACK}", block=False),
+        CommandHandler("ask", adapter.on_ask, block=block),
+        CommandHandler("reset", adapter.on_reset, block=block),
+        MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND, adapter.on_text, block=block),
+        CallbackQueryHandler(adapter.on_sources, pattern=f"^{render.SOURCES_CALLBACK}", block=block),
     ]
     if commands:
-        handlers += [CommandHandler("start", adapter.on_start, block=False),
-                     CommandHandler("help", adapter.on_help, block=False)]
+        handlers += [CommandHandler("start", adapter.on_start, block=block),
+                     CommandHandler("help", adapter.on_help, block=block)]
     application.add_handlers(handlers, group=group)
     application.bot_data["threadgraph_adapter"] = adapter
     return adapter
 
 
-def build_application(bot, settings: Settings | None = None, updater: bool = True) -> Application:
+def build_application(bot, settings: Settings | None = None, updater: bool = True,
+                      state: StateStore | None = None) -> Application:
     """A fresh PTB ``Application`` for ``settings.telegram_bot_token`` with threadgraph installed.
 
     Points at ``{settings.telegram_api_url}/bot`` (files at ``.../file/bot``), waits out 429s
-    via ``AIORateLimiter(max_retries=3)``, processes updates concurrently and logs failed
-    updates with their id. ``updater=False`` builds it without an ``Updater`` (webhook served
-    by our own HTTP server). Raises ``ValueError`` when ``TELEGRAM_BOT_TOKEN`` is missing."""
+    via ``AIORateLimiter(max_retries=3)`` (unless ``settings.telegram_rate_limit`` is off),
+    processes updates concurrently and logs failed updates with their id. ``updater=False``
+    builds it without an ``Updater`` for a webhook served by our own HTTP server, with blocking
+    handlers (``process_update`` returns once the answer is sent). Raises ``ValueError`` when
+    ``TELEGRAM_BOT_TOKEN`` is missing."""
     settings = settings or getattr(bot, "settings", None) or Settings()
     if settings.telegram_bot_token is None:
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
@@ -352,11 +411,12 @@ def build_application(bot, settings: Settings | None = None, updater: bool = Tru
                .token(settings.telegram_bot_token.get_secret_value())
                .base_url(f"{root}/bot")
                .base_file_url(f"{root}/file/bot")
-               .rate_limiter(AIORateLimiter(max_retries=3))
                .concurrent_updates(True))
+    if settings.telegram_rate_limit:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
     if not updater:
         builder = builder.updater(None)
     application = builder.build()
-    adapter = install(application, bot, settings)
+    adapter = install(application, bot, settings, block=not updater, state=state)
     application.add_error_handler(adapter.on_error)
     return application

@@ -25,6 +25,7 @@ from .memory import RememberedEntity, ThreadMemory, ThreadState
 from .message import IncomingMessage, ThreadKey
 from .query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 from .resolve import resolve
+from .state import StateStore, open_state
 from .respond import compose, retrieve
 from ..knowledge.text import detect_language
 from .understand import understand
@@ -45,21 +46,22 @@ class ThreadGraphBot:
 
     ``ThreadGraphBot(settings)`` opens the KB in ``settings.data_dir`` lazily
     (read-only, reloaded when ``threadgraph ingest`` swaps in a new build) and
-    the thread memory (SQLite in the data dir). ``answer`` is synchronous and
+    the conversation state (:func:`~threadgraph.bot.state.open_state`: SQLite
+    in the data dir, or Redis at ``THREADGRAPH_STATE_URL``); ``memory`` (any
+    ``load``/``save``/``reset`` store) overrides the state's thread memory, and
+    ``state`` is then None unless given. ``answer`` is synchronous and
     thread-safe; adapters call it from a worker thread.
     """
 
-    def __init__(self, settings=None, *, kb: KBHandle | None = None, memory: ThreadMemory | None = None, embedder=None):
+    def __init__(self, settings=None, *, kb: KBHandle | None = None, memory: ThreadMemory | None = None, embedder=None,
+                 state: StateStore | None = None):
         from ..settings import Settings
 
         self.settings = settings or Settings()
         data_dir = Path(self.settings.data_dir)
         self.kb = kb or KBHandle(data_dir, self.settings, embedder=embedder)
-        self.memory = memory or ThreadMemory(
-            data_dir / "memory.sqlite",
-            ttl_s=self.settings.memory_ttl_days * 86400,
-            max_turns=self.settings.memory_max_turns,
-        )
+        self.state = state if state is not None or memory is not None else open_state(self.settings)
+        self.memory = memory or self.state.memory
         self._linkers: dict[str, Linker] = {}
         self._lock = threading.Lock()
         self._llm = None
