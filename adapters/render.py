@@ -134,12 +134,55 @@ def source_lines(answer: Answer) -> list[str]:
     return out
 
 
-#: What the adapters say besides answers, from ``adapters/messages.yaml``.
-_MESSAGES = yaml.safe_load(Path(__file__).with_name("messages.yaml").read_text(encoding="utf-8"))
-#: The reply to /help and /start: what the bot answers, an example question, the commands.
-HELP_TEXT: str = _MESSAGES["help"]
+#: What the adapters say besides answers, from ``adapters/messages.yaml``: name → {lang: text}.
+_MESSAGES: dict[str, dict[str, str]] = yaml.safe_load(
+    Path(__file__).with_name("messages.yaml").read_text(encoding="utf-8"))
+#: Languages the adapters' own messages are written in (the first is the fallback).
+LANGUAGES = ("en", "zh")
+
+
+def language(code: str | None) -> str:
+    """The message language for a platform language code (Telegram's ``language_code``, an IETF
+    tag such as ``"zh-hans"``, ``"zh-TW"`` or ``"en"``): ``"zh"`` for any Chinese tag, else
+    ``"en"``. ``None`` or ``""`` gives ``"en"``."""
+    primary = (code or "").replace("_", "-").split("-")[0].strip().lower()
+    return primary if primary in LANGUAGES else LANGUAGES[0]
+
+
+def message(name: str, lang: str = "en") -> str:
+    """The adapters' message ``name`` (a key of ``messages.yaml``) in ``lang`` (``"en"`` or
+    ``"zh"``; any other falls back to English). Raises ``KeyError`` for an unknown name."""
+    texts = _MESSAGES[name]
+    return texts.get(lang) or texts[LANGUAGES[0]]
+
+
+#: The reply to /help and /start in English: what the bot answers, an example question, the commands.
+HELP_TEXT: str = message("help", "en")
 #: The reply when answering failed.
-APOLOGY_TEXT: str = _MESSAGES["apology"]
+APOLOGY_TEXT: str = message("apology", "en")
+#: Longest answer text an adapter delivers (characters); longer text is cut (see :func:`cap_answer`).
+MAX_ANSWER_CHARS = 12_000
+
+
+def cap_answer(answer: Answer, limit: int = MAX_ANSWER_CHARS) -> Answer:
+    """``answer`` with its text cut to at most ``limit`` characters (plus a short "answer
+    shortened" note in the answer's language), at the last paragraph, line, sentence or space
+    boundary in the last quarter before the limit; ``answer`` itself when it fits. Bounds what
+    one answer can cost on a platform: e.g. a 200,000-character LLM answer becomes at most
+    ``limit`` characters, i.e. a few messages."""
+    text = answer.answer or ""
+    if len(text) <= limit:
+        return answer
+    head = text[:limit]
+    cut = -1
+    for sep in ("\n\n", "\n", "。", ". ", "！", "? ", "？", " "):
+        i = head.rfind(sep)
+        if i >= limit * 3 // 4:
+            cut = i + (len(sep) if sep in ("。", "！", "？") else 0)
+            break
+    head = head[:cut] if cut > 0 else head
+    note = message("answer_cut", "zh" if answer.language == "zh" else "en")
+    return answer.model_copy(update={"answer": head.rstrip() + "\n\n" + note})
 
 
 class TTLSet:

@@ -166,15 +166,35 @@ class Server:
         return web.Response(text="ok")
 
     async def _slack_events(self, request: web.Request) -> web.Response:
+        """``POST /slack/events``: the signature is checked on the raw bytes first (401 when it is
+        missing or wrong), then the body is parsed (400 when it is not UTF-8, JSON or a form Bolt
+        reads); only a signed, well-formed request reaches Bolt. A rejected request is logged as
+        one line with its size, never with its body or a traceback."""
         from slack_bolt.request import BoltRequest
+        from slack_sdk.signature import SignatureVerifier
 
-        body = await request.text()
-        bolt_req = BoltRequest(body=body, query=request.query_string,
-                               headers={k.lower(): v for k, v in request.headers.items()})
+        raw = await request.read()
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        verifier = SignatureVerifier(self.settings.slack_signing_secret.get_secret_value())
+        try:
+            signed = verifier.is_valid(raw, headers.get("x-slack-request-timestamp"), headers.get("x-slack-signature"))
+        except (ValueError, TypeError):  # e.g. a timestamp that is not a number
+            signed = False
+        if not signed:
+            log.warning("slack events: request with a missing or invalid signature rejected (%d bytes)", len(raw))
+            return web.json_response({"error": "invalid request"}, status=401)
+        try:
+            bolt_req = BoltRequest(body=raw.decode("utf-8"), query=request.query_string, headers=headers)
+            if not isinstance(bolt_req.body, dict):
+                raise ValueError("body is not an object")
+        except Exception as exc:  # noqa: BLE001 - any parse failure is the client's fault
+            log.warning("slack events: signed request with a malformed body rejected (%d bytes, %s)", len(raw),
+                        type(exc).__name__)
+            return web.json_response({"error": "malformed request body"}, status=400)
         resp = await asyncio.to_thread(self.slack_app.dispatch, bolt_req)
-        headers = {k: v[0] for k, v in resp.headers.items() if v and k.lower() != "content-length"}
+        out_headers = {k: v[0] for k, v in resp.headers.items() if v and k.lower() != "content-length"}
         return web.Response(status=resp.status, body=resp.body.encode() if isinstance(resp.body, str) else resp.body,
-                            headers=headers)
+                            headers=out_headers)
 
     async def _telegram_webhook(self, request: web.Request) -> web.Response:
         from telegram import Update
