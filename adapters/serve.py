@@ -284,6 +284,9 @@ class Server:
                     await app.updater.stop()
                 if app.running:
                     await asyncio.wait_for(app.stop(), timeout=self.drain_timeout)  # awaits in-flight handlers
+                adapter = app.bot_data.get("threadgraph_adapter")
+                if adapter is not None:
+                    await adapter.aclose()
                 await app.shutdown()
             except Exception:  # noqa: BLE001
                 log.exception("stopping Telegram failed")

@@ -69,6 +69,13 @@ class FeedbackStore:
             self._db.commit()
         return answer_id
 
+    def answer(self, answer_id: str) -> dict | None:
+        """The recorded answer ``answer_id`` as its parsed JSON (the public ``Answer`` shape), or
+        None when unknown (e.g. recorded by another deployment)."""
+        with self._lock:
+            row = self._db.execute("SELECT answer_json FROM answers WHERE answer_id = ?", (answer_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
     def vote(self, answer_id: str, vote: int, user: str, thread: ThreadKey | str | None = None) -> bool:
         """Store ``vote`` (``+1`` or ``-1``) by ``user`` on ``answer_id``; a user's later vote on
         the same answer replaces the earlier one. ``thread`` defaults to the answer's thread.

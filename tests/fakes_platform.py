@@ -389,6 +389,8 @@ class FakeTelegram(_Server):
         self.updates: queue.Queue = queue.Queue()
         self.max_poll = max_poll
         self.valid_token = valid_token
+        #: Every Message the fake returned for sendMessage/editMessageText, in order.
+        self.sent: list[dict] = []
         self._message_id = 5000
         self._update_id = 100
 
@@ -499,14 +501,17 @@ class FakeTelegram(_Server):
                 msg["is_topic_message"] = True
             if isinstance(params.get("reply_markup"), dict):
                 msg["reply_markup"] = params["reply_markup"]
+            with self.lock:
+                self.sent.append(copy.deepcopy(msg))
             return 200, {"ok": True, "result": msg}
         return 200, {"ok": True, "result": True}
 
 
-def tg_message(text: str, chat_id: int = 42, user_id: int = 7, message_id: int | None = None,
+def tg_message(text: str | None, chat_id: int = 42, user_id: int = 7, message_id: int | None = None,
                chat_type: str | None = None, thread_id: int | None = None, reply_to: dict | None = None,
-               entities: list | None = None) -> dict:
-    """A Telegram ``Message`` JSON object (private chat when ``chat_id > 0``)."""
+               entities: list | None = None, language_code: str = "zh", **extra) -> dict:
+    """A Telegram ``Message`` JSON object (private chat when ``chat_id > 0``); ``text=None`` for a
+    message without text (give e.g. ``photo=[...]`` or ``sticker={...}`` in ``extra``)."""
     ctype = chat_type or ("private" if chat_id > 0 else "supergroup")
     chat = {"id": chat_id, "type": ctype}
     if ctype != "private":
@@ -514,9 +519,11 @@ def tg_message(text: str, chat_id: int = 42, user_id: int = 7, message_id: int |
     if thread_id is not None:
         chat["is_forum"] = True
     msg = {"message_id": message_id or int(time.time() * 1000) % 1_000_000, "date": int(time.time()),
-           "chat": chat, "from": {"id": user_id, "is_bot": False, "first_name": "Cook", "language_code": "zh"},
-           "text": text}
-    if text.startswith("/"):
+           "chat": chat, "from": {"id": user_id, "is_bot": False, "first_name": "Cook",
+                                  "language_code": language_code}, **extra}
+    if text is not None:
+        msg["text"] = text
+    if text and text.startswith("/"):
         cmd = text.split()[0]
         msg["entities"] = [{"type": "bot_command", "offset": 0, "length": len(cmd)}]
     if entities:
@@ -527,6 +534,15 @@ def tg_message(text: str, chat_id: int = 42, user_id: int = 7, message_id: int |
     if reply_to is not None:
         msg["reply_to_message"] = reply_to
     return msg
+
+
+def tg_callback(message: dict, data: str, user_id: int = 7, language_code: str = "zh") -> dict:
+    """A ``callback_query`` update payload: a click on an inline button with ``data`` under the
+    bot's ``message`` (a Message dict as the fake returned it from sendMessage)."""
+    return {"callback_query": {"id": f"cq{time.monotonic_ns()}", "chat_instance": "ci-1", "data": data,
+                               "from": {"id": user_id, "is_bot": False, "first_name": "Cook",
+                                        "language_code": language_code},
+                               "message": message}}
 
 
 # ---------------------------------------------------------------------------------------------
