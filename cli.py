@@ -296,19 +296,26 @@ def serve(
     role: str = typer.Option("all", "--role", help="all, http (Events API + webhook) or worker (Socket Mode + polling)."),
     host: str = typer.Option("0.0.0.0", "--host"),
     port: Optional[int] = typer.Option(None, "--port", help="HTTP port (default $PORT, then the platform's setting)."),
+    insecure_webhook: bool = typer.Option(False, "--insecure-webhook",
+                                          help="Serve the Telegram webhook without THREADGRAPH_TELEGRAM_WEBHOOK_SECRET (accepts forged updates)."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir"),
 ) -> None:
     """Run the Slack and/or Telegram bot (HTTP endpoints, Socket Mode, long polling)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from .adapters.serve import serve as run_serve
+    from .adapters.serve import install_log_redaction, serve as run_serve
 
     settings = _settings(data_dir)
+    redactor = install_log_redaction(settings)
     bot = _open_bot(settings)
     try:
-        run_serve(bot, settings, platforms=tuple(platforms or ["all"]), role=role, host=host, port=port)
+        run_serve(bot, settings, platforms=tuple(platforms or ["all"]), role=role, host=host, port=port,
+                  insecure_webhook=insecure_webhook)
     except ValueError as exc:
-        console.print(f"[red]error[/red]: {exc}")
+        console.print(f"[red]error[/red]: {redactor.redact(str(exc))}")
         raise typer.Exit(2)
+    except Exception:  # noqa: BLE001 - through the redacting log handler, never a raw traceback
+        logging.getLogger("threadgraph.serve").exception("serve failed")
+        raise typer.Exit(1)
 
 
 @app.command("eval")

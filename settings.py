@@ -83,14 +83,23 @@ class Settings(BaseSettings):
 
 class SecretRedactor(logging.Filter):
     """Logging filter replacing each known secret value with ``***`` in a
-    record's formatted message (the record's ``args`` are then cleared).
+    record's formatted message (the record's ``args`` are then cleared), its
+    exception text and its stack text.
+
+    Exceptions matter as much as messages: SDKs put tokens into exception
+    messages (python-telegram-bot's ``InvalidToken: The token `…` was
+    rejected by the server.``), and a handler prints ``exc_info`` as a
+    traceback. A record with ``exc_info`` whose formatted traceback holds a
+    secret gets the redacted traceback as ``exc_text`` and ``exc_info`` set to
+    None, so every standard formatter prints the redacted text.
 
     Used on the root handlers by ``threadgraph serve`` and on the loggers of
     the LLM libraries (instructor logs ``str(exception)`` on failures; an
     upstream error body may echo a key). Values shorter than ``min_len``
-    characters are ignored (they would redact ordinary words). A record whose
-    message cannot be formatted is passed on unchanged; the filter never drops
-    a record."""
+    characters are ignored (they would redact ordinary words); for a
+    Telegram-style token ``<bot id>:<secret>`` the secret part is redacted on
+    its own too. A record whose message cannot be formatted is passed on
+    unchanged; the filter never drops a record."""
 
     def __init__(self, secrets: Iterable[str] = (), *, min_len: int = 6) -> None:
         super().__init__()
@@ -108,18 +117,35 @@ class SecretRedactor(logging.Filter):
         """Redact ``secret`` from now on (ignored when shorter than ``min_len``)."""
         if secret and len(secret) >= self.min_len:
             self.secrets.add(secret)
+            tail = secret.partition(":")[2]
+            if tail and len(tail) >= self.min_len:
+                self.secrets.add(tail)
+
+    def redact(self, text: str) -> str:
+        """``text`` with every known secret replaced by ``***`` (longest first)."""
+        for s in sorted(self.secrets, key=len, reverse=True):
+            if s in text:
+                text = text.replace(s, "***")
+        return text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Redact ``record`` in place; always returns True."""
+        """Redact ``record`` in place (message, exception, stack); always returns True."""
         if not self.secrets:
             return True
         try:
             msg = record.getMessage()
         except Exception:  # pragma: no cover - a malformed record is left as it is
             return True
-        redacted = msg
-        for s in self.secrets:
-            redacted = redacted.replace(s, "***")
+        redacted = self.redact(msg)
         if redacted != msg:
             record.msg, record.args = redacted, ()
+        if record.exc_info and record.exc_info[1] is not None:
+            text = record.exc_text or logging.Formatter().formatException(record.exc_info)
+            clean = self.redact(text)
+            if clean != text:
+                record.exc_info, record.exc_text = None, clean
+        elif record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
         return True

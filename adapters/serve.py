@@ -16,6 +16,14 @@ Entry point for the CLI::
   twice. When a role has nothing to serve, ``serve`` logs that and returns.
 * ``port``: HTTP port; default ``$PORT``, else ``settings.slack_port`` (Slack over HTTP) or
   ``settings.telegram_port``. ``GET /healthz`` answers ``ok``.
+* ``insecure_webhook``: the Telegram webhook refuses to start without
+  ``THREADGRAPH_TELEGRAM_WEBHOOK_SECRET`` (anyone who finds the URL could post forged updates
+  and make the bot message any chat); ``True`` (CLI ``--insecure-webhook``) starts it anyway,
+  with a warning.
+
+A token the platform rejects at start (Telegram ``getMe``, Slack ``auth.test``) is reported as a
+``ValueError`` naming the setting, never with the SDK's exception text (python-telegram-bot's
+says "The token `<token>` was rejected").
 
 SIGTERM / SIGINT stop intake, drain in-flight answers (up to ``drain_timeout`` seconds) and return.
 One failing update never stops the process (the adapters answer with an apology and log the
@@ -29,6 +37,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import signal
 import threading
 from dataclasses import dataclass, field
@@ -41,18 +50,22 @@ from ..settings import SecretRedactor, Settings
 log = logging.getLogger("threadgraph.serve")
 
 ROLES = ("all", "http", "worker")
+#: What Telegram accepts as a webhook secret token.
+WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 def install_log_redaction(settings: Settings) -> SecretRedactor:
     """Attach a :class:`~threadgraph.settings.SecretRedactor` for the secrets of ``settings`` to
-    every root handler, and quiet ``httpx`` (it logs request URLs, which contain the Telegram
-    token) to WARNING. Returns the filter."""
+    every root handler (once: a handler that already redacts these secrets is left alone), and
+    quiet ``httpx`` (it logs request URLs, which contain the Telegram token) to WARNING. Returns
+    the filter."""
     flt = SecretRedactor.for_settings(settings)
     root = logging.getLogger()
     if not root.handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for h in root.handlers:
-        h.addFilter(flt)
+        if not any(isinstance(f, SecretRedactor) and f.secrets >= flt.secrets for f in h.filters):
+            h.addFilter(flt)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     return flt
 
@@ -75,11 +88,13 @@ class Plan:
         return self.slack is None and self.telegram is None
 
 
-def plan(settings: Settings, platforms=("all",), role: str = "all") -> Plan:
+def plan(settings: Settings, platforms=("all",), role: str = "all", insecure_webhook: bool = False) -> Plan:
     """Decide what to serve from ``settings``, ``platforms`` and ``role`` (see module doc).
 
-    Raises ``ValueError`` for an unknown platform or role, or a platform named explicitly
-    whose token is missing."""
+    Raises ``ValueError`` for an unknown platform or role, a platform named explicitly whose
+    token is missing, or a Telegram webhook to serve without a valid
+    ``THREADGRAPH_TELEGRAM_WEBHOOK_SECRET`` (1-256 of ``A-Z a-z 0-9 _ -``) unless
+    ``insecure_webhook``."""
     if isinstance(platforms, str):
         platforms = (platforms,)
     names = set()
@@ -116,6 +131,18 @@ def plan(settings: Settings, platforms=("all",), role: str = "all") -> Plan:
             mode = "webhook" if settings.telegram_webhook_url else "polling"
             if role == "all" or (role == "http") == (mode == "webhook"):
                 result.telegram = mode
+                secret = settings.telegram_webhook_secret.get_secret_value() if settings.telegram_webhook_secret else ""
+                if mode == "webhook" and secret and not WEBHOOK_SECRET_RE.fullmatch(secret):
+                    raise ValueError("THREADGRAPH_TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, "
+                                     "0-9, _ and - (Telegram refuses others)")
+                if mode == "webhook" and not secret:
+                    if not insecure_webhook:
+                        raise ValueError(
+                            "the Telegram webhook needs THREADGRAPH_TELEGRAM_WEBHOOK_SECRET (a random token of "
+                            "A-Z, a-z, 0-9, _ and -): without it anyone who finds the URL can post forged "
+                            "updates. Pass --insecure-webhook to run without it anyway")
+                    result.notes.append("WARNING: the Telegram webhook runs WITHOUT a secret token "
+                                        "(--insecure-webhook): forged updates are accepted")
             else:
                 result.notes.append(f"Telegram ({mode}) is served by the {'http' if mode == 'webhook' else 'worker'} role")
     return result
@@ -134,9 +161,10 @@ class Server:
     HTTP port (``None`` without HTTP)."""
 
     def __init__(self, bot, settings: Settings, platforms=("all",), role: str = "all",
-                 host: str = "0.0.0.0", port: int | None = None, drain_timeout: float = 30.0):
+                 host: str = "0.0.0.0", port: int | None = None, drain_timeout: float = 30.0,
+                 insecure_webhook: bool = False):
         self.bot, self.settings = bot, settings
-        self.plan = plan(settings, platforms, role)
+        self.plan = plan(settings, platforms, role, insecure_webhook)
         self.host = host
         self.requested_port = port
         self.port: int | None = None
@@ -218,11 +246,16 @@ class Server:
         """Build and start everything in the plan. Raises on configuration or start-up errors
         (e.g. ``auth.test`` or ``getMe`` failing)."""
         for note in self.plan.notes:
-            log.info(note)
+            (log.warning if note.startswith("WARNING") else log.info)(note)
         if self.plan.slack:
+            from slack_sdk.errors import SlackApiError
+
             from .slack import create_app
 
-            self.slack_app = await asyncio.to_thread(create_app, self.bot, self.settings)
+            try:
+                self.slack_app = await asyncio.to_thread(create_app, self.bot, self.settings)
+            except SlackApiError as exc:
+                raise ValueError(f"Slack refused SLACK_BOT_TOKEN at auth.test ({exc.response.get('error')})") from None
             self.slack_adapter = self.slack_app.threadgraph_adapter
             if self.plan.slack == "socket":
                 from slack_bolt.adapter.socket_mode import SocketModeHandler
@@ -235,8 +268,16 @@ class Server:
             from .telegram import build_application
 
             polling = self.plan.telegram == "polling"
+            from telegram.error import InvalidToken
+
             self.application = build_application(self.bot, self.settings, updater=polling)
-            await self.application.initialize()
+            try:
+                await self.application.initialize()
+            except InvalidToken:
+                # PTB's message quotes the token: report without it (and without the chained traceback)
+                self.application = None
+                raise ValueError("Telegram rejected TELEGRAM_BOT_TOKEN (getMe: Unauthorized); "
+                                 "check the token @BotFather gave you") from None
             await self.application.start()
             if polling:
                 await self.application.updater.start_polling(
@@ -299,10 +340,10 @@ class Server:
 
 async def serve_async(bot, settings: Settings, platforms=("all",), role: str = "all", host: str = "0.0.0.0",
                       port: int | None = None, stop: asyncio.Event | None = None,
-                      drain_timeout: float = 30.0, started=None) -> None:
+                      drain_timeout: float = 30.0, started=None, insecure_webhook: bool = False) -> None:
     """Async form of :func:`serve`: runs until ``stop`` is set (or SIGTERM/SIGINT when this runs
     in the main thread), then drains and returns. ``started(server)`` is called once up."""
-    server = Server(bot, settings, platforms, role, host, port, drain_timeout)
+    server = Server(bot, settings, platforms, role, host, port, drain_timeout, insecure_webhook)
     if server.plan.empty:
         for note in server.plan.notes:
             log.info(note)
@@ -331,13 +372,16 @@ async def serve_async(bot, settings: Settings, platforms=("all",), role: str = "
 
 
 def serve(bot, settings: Settings | None = None, platforms=("all",), role: str = "all", host: str = "0.0.0.0",
-          port: int | None = None, drain_timeout: float = 30.0) -> None:
+          port: int | None = None, drain_timeout: float = 30.0, insecure_webhook: bool = False) -> None:
     """Serve ``bot`` (a ``ThreadGraphBot``) until SIGTERM/SIGINT; see the module docstring.
 
     ``platforms``: iterable of ``"slack"``/``"telegram"``/``"all"`` (a single string is accepted);
     ``role``: ``"all"``, ``"http"`` (Procfile ``web``) or ``"worker"`` (Procfile ``worker``);
-    ``port``: HTTP port (default ``$PORT``, then the settings). Installs secret redaction on the
-    root log handlers. Raises ``ValueError`` on a bad platform/role or a missing token."""
+    ``port``: HTTP port (default ``$PORT``, then the settings); ``insecure_webhook``: serve a
+    Telegram webhook without a secret token. Installs secret redaction on the root log handlers.
+    Raises ``ValueError`` on a bad platform/role, a missing or rejected token, or a webhook
+    without a secret (see the module docstring)."""
     settings = settings or getattr(bot, "settings", None) or Settings()
     install_log_redaction(settings)
-    asyncio.run(serve_async(bot, settings, platforms, role, host, port, drain_timeout=drain_timeout))
+    asyncio.run(serve_async(bot, settings, platforms, role, host, port, drain_timeout=drain_timeout,
+                            insecure_webhook=insecure_webhook))

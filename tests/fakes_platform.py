@@ -577,7 +577,8 @@ class RunningServe:
     """``threadgraph.adapters.serve.serve_async`` running on a :class:`LoopThread` until
     :meth:`close`, which sets the stop event and waits for the drain to finish."""
 
-    def __init__(self, bot, settings, platforms=("all",), role="all", port: int | None = 0, drain_timeout=10.0):
+    def __init__(self, bot, settings, platforms=("all",), role="all", port: int | None = 0, drain_timeout=10.0,
+                 **kw):
         from threadgraph.adapters.serve import serve_async
 
         self.lt = LoopThread()
@@ -590,15 +591,20 @@ class RunningServe:
             started.set()
 
         self.future = self.lt.submit(serve_async(bot, settings, platforms, role, host="127.0.0.1", port=port,
-                                                 stop=self.stop, drain_timeout=drain_timeout, started=on_started))
+                                                 stop=self.stop, drain_timeout=drain_timeout, started=on_started,
+                                                 **kw))
         deadline = time.monotonic() + 20
-        while not started.is_set():
-            if self.future.done():
-                self.future.result()  # raises the start-up error
-                raise AssertionError("serve_async returned before starting")
-            if time.monotonic() > deadline:
-                raise AssertionError("serve_async did not start")
-            time.sleep(0.02)
+        try:
+            while not started.is_set():
+                if self.future.done():
+                    self.future.result()  # raises the start-up error
+                    raise AssertionError("serve_async returned before starting")
+                if time.monotonic() > deadline:
+                    raise AssertionError("serve_async did not start")
+                time.sleep(0.02)
+        except BaseException:
+            self.lt.close()
+            raise
 
     async def _make_event(self):
         import asyncio

@@ -527,3 +527,76 @@ def test_huge_answer_is_capped_before_delivery(core, fake, settings):
     assert 1 <= len(msgs) <= 4 and fake.rejections == []
     body = "\n\n".join(visible(m["text"]) for m in msgs)
     assert "（回答太长，已截断）" in body
+
+
+# ---------------------------------------------------------------------------------------------
+# Secure by default (issue 14)
+
+
+def test_webhook_refuses_to_start_without_a_secret(core, fake, settings):
+    """With no secret the webhook accepted forged updates (anyone could make the bot message any
+    chat id), and nothing warned at start."""
+    s = settings.model_copy(update={"telegram_webhook_url": "https://bot.example.com/tg/hook"})
+    with pytest.raises(ValueError, match="--insecure-webhook"):
+        RunningServe(core, s, ("telegram",), role="http")
+    assert fake.calls == []  # refused before talking to Telegram
+    bad = s.model_copy(update={"telegram_webhook_secret": SecretStr("not allowed!")})
+    with pytest.raises(ValueError, match="A-Z, a-z, 0-9"):
+        RunningServe(core, bad, ("telegram",), role="http")
+
+
+def test_insecure_webhook_flag_starts_with_a_warning(core, fake, settings, caplog):
+    import logging
+
+    caplog.set_level(logging.INFO)
+    seen: list = []
+    s = settings.model_copy(update={"telegram_webhook_url": "https://bot.example.com/tg/hook"})
+    with RunningServe(derive_bot(core, seen=seen), s, ("telegram",), role="http", insecure_webhook=True) as running:
+        url = f"http://127.0.0.1:{running.server.port}/tg/hook"
+        assert _post(url, {"update_id": 901, "message": tg_message(Q, chat_id=42, message_id=1)}, None) == 200
+        sent(fake)
+    assert "secret_token" not in fake.calls_to("setWebhook")[0]
+    assert any(r.levelno == logging.WARNING and "WITHOUT a secret token" in r.getMessage() for r in caplog.records)
+    assert len(seen) == 1
+
+
+def _serve_cli(fake, kb_dir, tmp_path, env_extra: dict, args=("serve", "telegram")):
+    import os
+    import subprocess
+    import sys
+
+    from conftest import TINY_MODEL, TINY_NAME
+
+    data = tmp_path / "data"
+    (data / "kb").mkdir(parents=True, exist_ok=True)
+    if not (data / "kb" / "current").exists():
+        os.symlink(kb_dir / "kb" / "current", data / "kb" / "current")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "THREADGRAPH_TELEGRAM_API_URL": fake.root,
+           "THREADGRAPH_DATA_DIR": str(data), "THREADGRAPH_EMBEDDING_MODEL": TINY_NAME,
+           "THREADGRAPH_EMBEDDING_MODEL_PATH": str(TINY_MODEL), **env_extra}
+    for k in ("OPENAI_API_KEY", "SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "THREADGRAPH_TELEGRAM_WEBHOOK_SECRET"):
+        if k not in env_extra:
+            env.pop(k, None)
+    return subprocess.run([sys.executable, "-m", "threadgraph.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)
+
+
+def test_cli_webhook_without_secret_exits_2(fake, kb_dir, tmp_path):
+    r = _serve_cli(fake, kb_dir, tmp_path, {"TELEGRAM_BOT_TOKEN": TOKEN,
+                                            "THREADGRAPH_TELEGRAM_WEBHOOK_URL": "https://bot.example.com/tg/hook"})
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "THREADGRAPH_TELEGRAM_WEBHOOK_SECRET" in r.stderr and "--insecure-webhook" in r.stderr
+    assert fake.calls == []
+
+
+def test_rejected_token_never_reaches_the_log(kb_dir, tmp_path):
+    """PTB raises InvalidToken("The token `<token>` was rejected by the server.") when getMe is
+    refused; the traceback printed the token."""
+    wrong = "987654:WRONG-secret-token-part-xyz"
+    with FakeTelegram(valid_token=TOKEN) as strict:
+        r = _serve_cli(strict, kb_dir, tmp_path, {"TELEGRAM_BOT_TOKEN": wrong})
+        assert [m for m, _ in strict.calls] == ["getMe!rejected"]
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "Telegram rejected TELEGRAM_BOT_TOKEN" in r.stderr
+    assert "WRONG-secret-token-part-xyz" not in r.stderr + r.stdout
+    assert "987654" not in r.stderr + r.stdout
