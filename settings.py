@@ -40,6 +40,13 @@ class Settings(BaseSettings):
     memory_max_turns: int = Field(10, ge=1)
     context_budget_chars: int = Field(4000, ge=200)
     retrieval_limit: int = Field(8, ge=1, description="Max passages (hits) per answer.")
+    max_question_chars: int = Field(
+        1000, ge=50, description="Characters of a message the bot reads; a longer one is answered from its first "
+        "max_question_chars characters and the answer says so (bounds the work per message).")
+    understand_deadline_ms: float = Field(
+        150.0, gt=0, description="Time the phrase patterns of one question may take; past it the remaining "
+        "patterns are skipped and the question is answered as a general one (a safety net: no pattern "
+        "needs more than a few ms on a capped question).")
 
     # LLM (optional)
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))

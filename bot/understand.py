@@ -7,27 +7,46 @@ handler reads the slots (entity linking: :mod:`threadgraph.bot.linker`).
 When none matches, the elliptical follow-up patterns are tried; a question
 matching nothing is ``general`` and its entities come from a longest-match
 scan of the whole text.
+
+Bounded work: the patterns see the text with its whitespace runs (newlines
+included) collapsed to one space, every slot a pattern leaves open in the
+middle is length-bounded in its YAML file, and the patterns stop at a
+``deadline``; the caller bounds the text's length
+(``Settings.max_question_chars``). ``benchmarks/adversarial.py`` measures the
+worst inputs found.
 """
 
 from __future__ import annotations
+
+import logging
+import time
 
 from ..knowledge.text import detect_language
 from . import intents, words
 from .linker import Linker
 from .query import Understanding
 
+log = logging.getLogger(__name__)
 
-def understand(text: str, linker: Linker) -> Understanding:
+
+def understand(text: str, linker: Linker, *, deadline: float | None = None) -> Understanding:
     """Parse ``text`` into an :class:`Understanding` using rules only.
 
     Memory is not consulted here (see :mod:`threadgraph.bot.resolve`);
     ``follow_up`` marks texts that need it (pronouns, "那…呢", "and …?").
+    ``deadline`` (a ``time.monotonic()`` value) stops trying phrase patterns
+    once passed: the question then reads as ``general`` (entities still come
+    from the longest-match scan).
     """
     raw = text.strip()
     lang = detect_language(raw) or "en"  # no letters at all: answer in English
-    body = raw.rstrip("？?。.!！ ")
+    body = " ".join(raw.split()).rstrip("？?。.!！ ")
     u = Understanding(text=raw, intent="general", language=lang)
     for rule in intents.rules(lang) + intents.fallback_rules(lang):
+        if deadline is not None and time.monotonic() > deadline:
+            log.warning("understanding stopped at its deadline before pattern %s (%d characters): "
+                        "answering as a general question", rule.id, len(body))
+            break
         m = rule.regex.search(body)
         if m:
             u.intent, u.rule = rule.handler.name, rule.id

@@ -516,3 +516,22 @@ def _http_status(req) -> int:
             return resp.status
     except urllib.error.HTTPError as exc:
         return exc.code
+
+
+def test_random_40k_message_is_cut_and_other_channels_answered(core, fake, settings):
+    """A random 40,000-character Slack message took 49 s (Slack expects an ack within 3 s and
+    retries), and other conversations waited."""
+    import random
+
+    rng = random.Random(14)
+    chars = [chr(c) for c in range(0x4E00, 0x9FA5)] + list("abcdefghij ,.?，？的了吗")
+    noise = "".join(rng.choice(chars) for _ in range(40_000))
+    h = Harness(tg_slack.create_app(core, settings), fake)
+    body = slack_event_body(mention(noise, ts="1710000700.000100"), "EvNOISE")
+    t0 = time.monotonic()
+    assert h.app.dispatch(BoltRequest(body=body, headers=slack_headers(SECRET, body))).status == 200
+    assert time.monotonic() - t0 < 3.0  # acknowledged at once; the answer runs on the pool
+    h.deliver(mention(Q, ts="1710000701.000100", channel="C0002"))
+    updates = {u["channel"]: u for u in fake.wait_for("chat.update", 2, timeout=15)}
+    assert "鸡胸肉" in reply_text(updates["C0002"])
+    assert reply_text(updates["C0001"]).startswith("（消息太长，我只读了前 1000 个字。）")  # mostly CJK: read as Chinese

@@ -600,3 +600,16 @@ def test_rejected_token_never_reaches_the_log(kb_dir, tmp_path):
     assert "Telegram rejected TELEGRAM_BOT_TOKEN" in r.stderr
     assert "WRONG-secret-token-part-xyz" not in r.stderr + r.stdout
     assert "987654" not in r.stderr + r.stdout
+
+
+def test_crafted_message_never_holds_up_other_chats(core, fake, settings):
+    """A crafted 4,092-character message (one Telegram message) took 27 s in the intent
+    regexes, and every other chat waited."""
+    crafted = (" no" * 1364)[:4092]
+    with RunningServe(core, settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message(crafted, chat_id=50, message_id=1)})
+        fake.push({"message": tg_message(Q, chat_id=51, message_id=2)})
+        msgs = sent(fake, 2, timeout=15)
+    by_chat = {m["chat_id"]: visible(m["text"]) for m in msgs}
+    assert "鸡胸肉" in by_chat[51]
+    assert by_chat[50].startswith("(Your message is long: I read only its first 1000 characters.)")
