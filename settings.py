@@ -44,9 +44,9 @@ class Settings(BaseSettings):
         1000, ge=50, description="Characters of a message the bot reads; a longer one is answered from its first "
         "max_question_chars characters and the answer says so (bounds the work per message).")
     understand_deadline_ms: float = Field(
-        150.0, gt=0, description="Time the phrase patterns of one question may take; past it the remaining "
-        "patterns are skipped and the question is answered as a general one (a safety net: no pattern "
-        "needs more than a few ms on a capped question).")
+        150.0, gt=0, description="CPU time (of the answering thread) the phrase patterns of one question may "
+        "take; past it the remaining patterns are skipped and the question is answered as a general one "
+        "(a safety net: no pattern needs more than a few ms on a capped question).")
 
     # LLM (optional)
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))

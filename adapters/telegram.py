@@ -176,7 +176,6 @@ class TelegramAdapter:
         self._seen_updates = TTLSet(ttl=3600)
         self._typing_bot: Bot | None = None
         self._typing_paused: dict[int, float] = {}  # chat id -> monotonic time typing may resume
-        self._tasks: set[asyncio.Task] = set()
 
     # -- thread keys ---------------------------------------------------------------------------
 
@@ -201,7 +200,8 @@ class TelegramAdapter:
             thread = str(message.message_thread_id)
         else:
             reply = message.reply_to_message
-            root = self._root_of(message.chat_id, reply.message_id) if reply else message.message_id
+            # a reply continues its chain; a message of ours (a button's) is in the chain it answered
+            root = self._root_of(message.chat_id, reply.message_id if reply else message.message_id)
             thread = str(root)
         return ThreadKey(platform="telegram", workspace=chat, channel=chat, thread=thread)
 

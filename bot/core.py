@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from pathlib import Path
 
 from ..knowledge.kb import KBHandle, KBNotFound, KnowledgeBase
@@ -96,7 +95,7 @@ class ThreadGraphBot:
         state = self.memory.load(key)
         state.turn += 1
         linker = self._linker(kb)
-        u = understand(text, linker, deadline=time.monotonic() + self.settings.understand_deadline_ms / 1000)
+        u = understand(text, linker, cpu_budget_s=self.settings.understand_deadline_ms / 1000)
         budget = None
         llm = self._llm_client()
         if llm is not None:

@@ -116,7 +116,9 @@ class LenientJSONModel(BaseModel):
     object can be found either."""
 
     @classmethod
-    def model_validate_json(cls, json_data, *, strict=None, context=None, **kwargs):  # noqa: D102
+    def model_validate_json(cls, json_data, *, strict=None, context=None, **kwargs):
+        """``BaseModel.model_validate_json`` that, when ``json_data`` (str or bytes) is not JSON,
+        validates the last JSON object found in it instead (see the class docstring)."""
         try:
             return super().model_validate_json(json_data, strict=strict, context=context, **kwargs)
         except ValidationError as exc:

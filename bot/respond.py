@@ -15,7 +15,7 @@ from ..knowledge import retrieval as R
 from . import intents
 from .answer import Answer, EntityRef, Fact, Passage
 from .compose import not_found_text, passages_text, t
-from .evidence import VECTOR_FOUND_MIN, passages_support, search_passages
+from .evidence import VECTOR_FOUND_MIN, passages_support, query_text, search_passages
 from .intents import Context, Draft
 
 #: Facts an answer carries at most.
@@ -79,12 +79,21 @@ def compose(c: Context, d: Draft) -> Answer:
     )
 
 
+#: Characters and (estimated) model tokens of an unknown phrase named, looked up for "did you
+#: mean" and embedded: a longer phrase is no name.
+MAX_UNKNOWN_CHARS = 40
+MAX_UNKNOWN_TOKENS = 16
+
+
 def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
     """"No evidence about X" and the "did you mean" names: for an unknown
     phrase, near KB names (fuzzy, then nearest name embeddings ≥ 0.92)."""
     q, lang = c.q, c.lang
     if q.unknown:
         what = q.unknown[0].surface
+        short = query_text(what[:MAX_UNKNOWN_CHARS], MAX_UNKNOWN_TOKENS)
+        if short != what:  # a long phrase is no name: bounded work, short answer
+            what = short + "…"
         sugg = c.linker.suggest(what)
         if c.kb.embedder is not None and len(sugg) < 3:
             vec = c.kb.embedder.embed_query(what)

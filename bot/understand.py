@@ -10,8 +10,10 @@ scan of the whole text.
 
 Bounded work: the patterns see the text with its whitespace runs (newlines
 included) collapsed to one space, every slot a pattern leaves open in the
-middle is length-bounded in its YAML file, and the patterns stop at a
-``deadline``; the caller bounds the text's length
+middle is length-bounded in its YAML file, and the patterns stop once they
+have used ``cpu_budget_s`` seconds of the thread's CPU time (not wall time: a
+busy machine must not change how a question is read); the caller bounds the
+text's length
 (``Settings.max_question_chars``). ``benchmarks/adversarial.py`` measures the
 worst inputs found.
 """
@@ -29,22 +31,23 @@ from .query import Understanding
 log = logging.getLogger(__name__)
 
 
-def understand(text: str, linker: Linker, *, deadline: float | None = None) -> Understanding:
+def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) -> Understanding:
     """Parse ``text`` into an :class:`Understanding` using rules only.
 
     Memory is not consulted here (see :mod:`threadgraph.bot.resolve`);
     ``follow_up`` marks texts that need it (pronouns, "那…呢", "and …?").
-    ``deadline`` (a ``time.monotonic()`` value) stops trying phrase patterns
-    once passed: the question then reads as ``general`` (entities still come
-    from the longest-match scan).
+    ``cpu_budget_s`` (seconds of this thread's CPU time, ``time.thread_time``)
+    stops trying phrase patterns once spent: the question then reads as
+    ``general`` (entities still come from the longest-match scan).
     """
+    deadline = None if cpu_budget_s is None else time.thread_time() + cpu_budget_s
     raw = text.strip()
     lang = detect_language(raw) or "en"  # no letters at all: answer in English
     body = " ".join(raw.split()).rstrip("？?。.!！ ")
     u = Understanding(text=raw, intent="general", language=lang)
     for rule in intents.rules(lang) + intents.fallback_rules(lang):
-        if deadline is not None and time.monotonic() > deadline:
-            log.warning("understanding stopped at its deadline before pattern %s (%d characters): "
+        if deadline is not None and time.thread_time() > deadline:
+            log.warning("understanding stopped at its CPU deadline before pattern %s (%d characters): "
                         "answering as a general question", rule.id, len(body))
             break
         m = rule.regex.search(body)

@@ -112,10 +112,10 @@ def test_understanding_stops_at_its_deadline(bot, caplog):
     from threadgraph.bot.understand import understand
 
     linker = bot._linker(bot.kb.get())
-    on_time = understand(Q, linker, deadline=time.monotonic() + 60)
+    on_time = understand(Q, linker, cpu_budget_s=60)
     assert on_time.intent == "substitute" and on_time.rule == "substitute/zh/20"
     caplog.set_level(logging.WARNING)
-    late = understand(Q, linker, deadline=time.monotonic() - 1)
+    late = understand(Q, linker, cpu_budget_s=-1)
     assert late.intent == "general" and late.rule == ""
     assert any(n.name == "宫保鸡丁" for n in late.mentions)  # entities still found by the scan
     assert any("deadline" in r.getMessage() for r in caplog.records)
@@ -141,3 +141,17 @@ def test_patterns_mention_their_bounds_in_the_data_files():
             if re.search(r"\(\?P<\w+>(?:\.|\[\^[^\]]*\])\+\?\)", rest):
                 open_inner.append(rule.id)
     assert open_inner == []
+
+
+def test_a_long_question_is_searched_by_its_start():
+    """Embedding costs ~1 ms of CPU per model token: the passage search embeds at most 64
+    (estimated) tokens of the question; every real question fits whole."""
+    from threadgraph.bot.evidence import query_text
+
+    assert query_text(Q) == Q
+    assert query_text("who can stand in for the Incident Commander if they are away?") == \
+        "who can stand in for the Incident Commander if they are away?"
+    assert query_text("，" * 1000) == "，" * 64
+    assert query_text(" no" * 1000) == (" no" * 64).strip()
+    assert query_text("宫保鸡丁" * 100) == ("宫保鸡丁" * 16)
+    assert query_text("supercalifragilistic " * 50) == ("supercalifragilistic " * 10).strip()  # 5 tokens a word
