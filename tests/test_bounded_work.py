@@ -152,6 +152,6 @@ def test_a_long_question_is_searched_by_its_start():
     assert query_text("who can stand in for the Incident Commander if they are away?") == \
         "who can stand in for the Incident Commander if they are away?"
     assert query_text("，" * 1000) == "，" * 64
-    assert query_text(" no" * 1000) == (" no" * 64).strip()
+    assert query_text(" no" * 1000) == " no" * 64
     assert query_text("宫保鸡丁" * 100) == ("宫保鸡丁" * 16)
     assert query_text("supercalifragilistic " * 50) == ("supercalifragilistic " * 10).strip()  # 5 tokens a word
