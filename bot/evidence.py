@@ -24,9 +24,9 @@ VECTOR_FOUND_MIN = 0.86
 _IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
 #: Model tokens of the question a passage search embeds and full-text searches (estimated by
 #: :func:`token_estimate`). Embedding costs ~1 ms of CPU per token with e5-small on 2 cores, so the
-#: rest of a long message is left out of the search (bounded work per message); 64 tokens hold
-#: every question of the evaluation sets whole (the longest is ~30).
-QUERY_TOKENS = 64
+#: rest of a long message is left out of the search (bounded work per message); 48 tokens hold
+#: every question of the evaluation sets whole (the longest is ~35).
+QUERY_TOKENS = 48
 #: Identifiers searched for verbatim per question (each is one more full-text search).
 MAX_IDENTIFIERS = 3
 _TOKEN_PIECES = re.compile(r"[A-Za-z0-9]+|\s+|.", re.S)

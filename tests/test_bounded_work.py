@@ -144,14 +144,14 @@ def test_patterns_mention_their_bounds_in_the_data_files():
 
 
 def test_a_long_question_is_searched_by_its_start():
-    """Embedding costs ~1 ms of CPU per model token: the passage search embeds at most 64
+    """Embedding costs ~1 ms of CPU per model token: the passage search embeds at most 48
     (estimated) tokens of the question; every real question fits whole."""
     from threadgraph.bot.evidence import query_text
 
     assert query_text(Q) == Q
     assert query_text("who can stand in for the Incident Commander if they are away?") == \
         "who can stand in for the Incident Commander if they are away?"
-    assert query_text("，" * 1000) == "，" * 64
-    assert query_text(" no" * 1000) == " no" * 64
-    assert query_text("宫保鸡丁" * 100) == ("宫保鸡丁" * 16)
-    assert query_text("supercalifragilistic " * 50) == ("supercalifragilistic " * 12).strip()  # 5 tokens a word: 12 fit
+    assert query_text("，" * 1000) == "，" * 48
+    assert query_text(" no" * 1000) == " no" * 48
+    assert query_text("宫保鸡丁" * 100) == ("宫保鸡丁" * 12)
+    assert query_text("supercalifragilistic " * 50) == ("supercalifragilistic " * 9).strip()  # 5 tokens a word: 9 fit
