@@ -32,6 +32,10 @@ class Settings(BaseSettings):
         None, description="Local model folder (model.onnx + tokenizer); when set no hub is contacted."
     )
     embedding_batch_size: int = Field(16, ge=1, description="Passages per model call (small batches of length-sorted texts pad least).")
+    query_embedding_threads: int = Field(
+        1, ge=0, description="ONNX Runtime threads embedding a question while serving (0: the runtime's default, "
+        "all cores). One thread costs ~4x less CPU per question (the default pool's workers spin after each "
+        "run) for a few ms more latency; ingest keeps the default.")
     alias_csv: Path | None = Field(None, description="Extra alias table (CSV: alias,canonical[,type]) merged over the bundled one.")
     fuzzy_threshold: float = Field(90.0, ge=0, le=100, description="rapidfuzz WRatio score above which two names merge.")
 
