@@ -297,6 +297,68 @@ def _open_bot(settings: Settings):
 
 
 RETRIEVAL_HELP = "hybrid (graph + passages, default), graph (Cypher only) or vector (LanceDB hits only)."
+#: Longest ``ask --jsonl`` input line (bytes); a longer line is an error and is skipped.
+MAX_JSONL_LINE_BYTES = 1 << 20
+
+
+def _jsonl_requests(stream, thread: str, retrieval: str):
+    """Read ``ask --jsonl`` requests from the binary ``stream``, one per line.
+
+    Yields ``(line number, request, error)`` for every non-blank line: ``request`` is
+    ``{"thread": str, "text": str, "retrieval": str}`` (defaults ``thread`` and ``retrieval``
+    from the command line) and ``error`` None, or ``request`` None and ``error`` a short reason
+    that never quotes the input: a line over :data:`MAX_JSONL_LINE_BYTES`, not UTF-8, not JSON
+    (including JSON nested too deeply to parse), not an object with a ``"text"`` string, an
+    unknown ``retrieval``, or text/thread holding a lone surrogate (not encodable Unicode)."""
+    import json
+
+    from .bot.core import RETRIEVAL_MODES
+
+    lineno = 0
+    while True:
+        raw = stream.readline(MAX_JSONL_LINE_BYTES + 1)
+        if not raw:
+            return
+        lineno += 1
+        if len(raw) > MAX_JSONL_LINE_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # skip the rest of the long line
+                raw = stream.readline(MAX_JSONL_LINE_BYTES)
+            yield lineno, None, f"line longer than {MAX_JSONL_LINE_BYTES} bytes"
+            continue
+        if not raw.strip():
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield lineno, None, f"not UTF-8 (bad byte at offset {exc.start})"
+            continue
+        try:
+            req = json.loads(line)
+        except RecursionError:
+            yield lineno, None, "JSON nested too deeply"
+            continue
+        except ValueError as exc:
+            yield lineno, None, f"not JSON ({getattr(exc, 'msg', 'invalid')})"
+            continue
+        if not isinstance(req, dict) or not isinstance(req.get("text"), str):
+            yield lineno, None, 'expected an object with a "text" string'
+            continue
+        mode = req.get("retrieval", retrieval)
+        if mode not in RETRIEVAL_MODES:
+            yield lineno, None, f"unknown retrieval (use {', '.join(RETRIEVAL_MODES)})"
+            continue
+        key = req.get("thread", thread)
+        if not isinstance(key, (str, int)) or isinstance(key, bool):
+            yield lineno, None, '"thread" must be a string'
+            continue
+        key = str(key)
+        try:
+            req["text"].encode("utf-8")
+            key.encode("utf-8")
+        except UnicodeEncodeError:
+            yield lineno, None, "text or thread holds a lone surrogate (not valid Unicode)"
+            continue
+        yield lineno, {"thread": key, "text": req["text"], "retrieval": mode}, None
 
 
 @app.command()
@@ -304,7 +366,7 @@ def ask(
     question: Optional[str] = typer.Argument(None, help="The question (omit with --jsonl)."),
     thread: str = typer.Option("cli", "--thread", help="Thread key; memory persists across invocations with the same key."),
     as_json: bool = typer.Option(False, "--json", help="Print the Answer as JSON (the public contract)."),
-    jsonl: bool = typer.Option(False, "--jsonl", help='Read {"thread": ..., "text": ...} lines on stdin, write one answer JSON per line.'),
+    jsonl: bool = typer.Option(False, "--jsonl", help='Read {"thread": ..., "text": ...[, "retrieval": ...]} lines on stdin, write one answer JSON (or {"error": ..., "line": N}) per line.'),
     retrieval: str = typer.Option("hybrid", "--retrieval", help=RETRIEVAL_HELP),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     verbose: bool = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP),
@@ -322,21 +384,19 @@ def ask(
     bot = _open_bot(_settings(data_dir))
     if jsonl:
         failed = 0
-        for lineno, line in enumerate(sys.stdin, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                req = json.loads(line)
-                if not isinstance(req, dict) or not isinstance(req.get("text"), str):
-                    raise ValueError('expected an object with a "text" string')
-            except ValueError as exc:
-                failed += 1
-                print(json.dumps({"error": f"stdin line {lineno}: {exc}"}, ensure_ascii=False), flush=True)
-                continue
-            key = ThreadKey.parse(str(req.get("thread", thread)))
-            ans = bot.answer(IncomingMessage(thread=key, text=req["text"]), retrieval=req.get("retrieval", retrieval))
-            print(ans.model_dump_json(), flush=True)
+        for lineno, req, error in _jsonl_requests(sys.stdin.buffer, thread, retrieval):
+            if error is None:
+                try:
+                    ans = bot.answer(IncomingMessage(thread=ThreadKey.parse(req["thread"]), text=req["text"]),
+                                     retrieval=req["retrieval"])
+                    print(ans.model_dump_json(), flush=True)
+                    continue
+                except Exception as exc:  # noqa: BLE001 - one bad line never ends the stream
+                    logging.getLogger("threadgraph.cli").debug("stdin line %d failed", lineno, exc_info=True)
+                    error = f"could not be answered ({type(exc).__name__})"
+            failed += 1
+            print(json.dumps({"error": f"stdin line {lineno}: {error}", "line": lineno}, ensure_ascii=False),
+                  flush=True)
         raise typer.Exit(1 if failed else 0)
     if not question:
         console.print("[red]error[/red]: give a QUESTION or --jsonl")
@@ -465,6 +525,8 @@ def serve(
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     workers: int = typer.Option(1, "--workers", min=1, help="Processes on this machine sharing the HTTP port (SO_REUSEPORT) and the state; restarted when they die."),
     worker_index: Optional[int] = typer.Option(None, "--worker-index", hidden=True),
+    insecure_webhook: bool = typer.Option(False, "--insecure-webhook",
+                                          help="Serve the Telegram webhook without THREADGRAPH_TELEGRAM_WEBHOOK_SECRET (accepts forged updates)."),
 ) -> None:
     """Run the Slack and/or Telegram bot (HTTP endpoints, Socket Mode, long
     polling). Logs the KB build and model at start and one line per answered
@@ -474,23 +536,25 @@ def serve(
     from .bot.state import StateUnavailable
 
     settings = _settings(data_dir)
+    redactor = install_log_redaction(settings)
     names = tuple(platforms or ["all"])
     try:
-        served = plan(settings, names, role, worker_index or 0)
+        served = plan(settings, names, role, worker_index or 0, insecure_webhook)
     except ValueError as exc:
-        console.print(f"[red]error[/red]: {exc}")
+        console.print(f"[red]error[/red]: {redactor.redact(str(exc))}")
         raise typer.Exit(2)
     if settings.slack_bot_token is None and settings.telegram_bot_token is None:
         console.print("[red]error[/red]: no platform is configured: set SLACK_BOT_TOKEN (with SLACK_SIGNING_SECRET "
                       "or SLACK_APP_TOKEN) and/or TELEGRAM_BOT_TOKEN — see the README, section Slack and Telegram.")
         raise typer.Exit(2)
     if workers > 1:
-        install_log_redaction(settings)
         args = [*names, "--role", role, "--host", host]
         if port is not None:
             args += ["--port", str(port)]
         if data_dir is not None:
             args += ["--data-dir", str(data_dir)]
+        if insecure_webhook:
+            args.append("--insecure-webhook")
         raise typer.Exit(serve_workers(workers, args))
     bot = _open_bot(settings)
     kb = bot.kb.get()
@@ -501,10 +565,13 @@ def serve(
              served.telegram or "off")
     try:
         run_serve(_LoggedBot(bot), settings, platforms=names, role=role, host=host, port=port,
-                  worker_index=worker_index)
+                  worker_index=worker_index, insecure_webhook=insecure_webhook)
     except (ValueError, StateUnavailable) as exc:
-        console.print(f"[red]error[/red]: {exc}")
+        console.print(f"[red]error[/red]: {redactor.redact(str(exc))}")
         raise typer.Exit(2)
+    except Exception:  # noqa: BLE001 - through the redacting log handler, never a raw traceback
+        log.exception("serve failed")
+        raise typer.Exit(1)
 
 
 @app.command("eval")

@@ -36,6 +36,10 @@ class Settings(BaseSettings):
         128, ge=16, le=512,
         description="Tokens of each passage that are embedded (its heading path and beginning; the whole text stays "
                     "in full-text search). 512 embeds whole passages, at about twice the cost.")
+    query_embedding_threads: int = Field(
+        1, ge=0, description="ONNX Runtime threads embedding a question while serving (0: the runtime's default, "
+        "all cores). One thread costs ~4x less CPU per question (the default pool's workers spin after each "
+        "run) for a few ms more latency; ingest keeps the default.")
     alias_csv: Path | None = Field(None, description="Extra alias table (CSV: alias,canonical[,type]) merged over the bundled one.")
     fuzzy_threshold: float = Field(90.0, ge=0, le=100, description="rapidfuzz WRatio score above which two names merge.")
 
@@ -61,6 +65,13 @@ class Settings(BaseSettings):
     state_event_ttl_s: float = Field(86400.0, gt=0, description="Seconds a handled event id stays known (re-deliveries within it are not answered again).")
     state_lease_s: float = Field(10.0, gt=0, description="Seconds an event claim outlives a dead worker (renewed while the worker lives).")
     feedback_ttl_days: float = Field(7.0, gt=0, description="Days a sent answer is kept in Redis for its Sources button and votes (votes themselves are kept).")
+    max_question_chars: int = Field(
+        1000, ge=50, description="Characters of a message the bot reads; a longer one is answered from its first "
+        "max_question_chars characters and the answer says so (bounds the work per message).")
+    understand_deadline_ms: float = Field(
+        150.0, gt=0, description="CPU time (of the answering thread) the phrase patterns of one question may "
+        "take; past it the remaining patterns are skipped and the question is answered as a general one "
+        "(a safety net: no pattern needs more than a few ms on a capped question).")
 
     # LLM (optional)
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))
@@ -129,14 +140,23 @@ class Settings(BaseSettings):
 
 class SecretRedactor(logging.Filter):
     """Logging filter replacing each known secret value with ``***`` in a
-    record's formatted message (the record's ``args`` are then cleared).
+    record's formatted message (the record's ``args`` are then cleared), its
+    exception text and its stack text.
+
+    Exceptions matter as much as messages: SDKs put tokens into exception
+    messages (python-telegram-bot's ``InvalidToken: The token `…` was
+    rejected by the server.``), and a handler prints ``exc_info`` as a
+    traceback. A record with ``exc_info`` whose formatted traceback holds a
+    secret gets the redacted traceback as ``exc_text`` and ``exc_info`` set to
+    None, so every standard formatter prints the redacted text.
 
     Used on the root handlers by ``threadgraph serve`` and on the loggers of
     the LLM libraries (instructor logs ``str(exception)`` on failures; an
     upstream error body may echo a key). Values shorter than ``min_len``
-    characters are ignored (they would redact ordinary words). A record whose
-    message cannot be formatted is passed on unchanged; the filter never drops
-    a record."""
+    characters are ignored (they would redact ordinary words); for a
+    Telegram-style token ``<bot id>:<secret>`` the secret part is redacted on
+    its own too. A record whose message cannot be formatted is passed on
+    unchanged; the filter never drops a record."""
 
     def __init__(self, secrets: Iterable[str] = (), *, min_len: int = 6) -> None:
         super().__init__()
@@ -154,18 +174,35 @@ class SecretRedactor(logging.Filter):
         """Redact ``secret`` from now on (ignored when shorter than ``min_len``)."""
         if secret and len(secret) >= self.min_len:
             self.secrets.add(secret)
+            tail = secret.partition(":")[2]
+            if tail and len(tail) >= self.min_len:
+                self.secrets.add(tail)
+
+    def redact(self, text: str) -> str:
+        """``text`` with every known secret replaced by ``***`` (longest first)."""
+        for s in sorted(self.secrets, key=len, reverse=True):
+            if s in text:
+                text = text.replace(s, "***")
+        return text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Redact ``record`` in place; always returns True."""
+        """Redact ``record`` in place (message, exception, stack); always returns True."""
         if not self.secrets:
             return True
         try:
             msg = record.getMessage()
         except Exception:  # pragma: no cover - a malformed record is left as it is
             return True
-        redacted = msg
-        for s in self.secrets:
-            redacted = redacted.replace(s, "***")
+        redacted = self.redact(msg)
         if redacted != msg:
             record.msg, record.args = redacted, ()
+        if record.exc_info and record.exc_info[1] is not None:
+            text = record.exc_text or logging.Formatter().formatException(record.exc_info)
+            clean = self.redact(text)
+            if clean != text:
+                record.exc_info, record.exc_text = None, clean
+        elif record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
         return True

@@ -243,8 +243,13 @@ def _tg_esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def _u16(text: str) -> int:
+    """Length in UTF-16 code units, as Telegram counts message length (an emoji counts 2)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
 def _tg_len(text: str) -> int:
-    return len(_tg_esc(text))
+    return _u16(_tg_esc(text))
 
 
 def _tg_link(title: str, url: str | None) -> str:
@@ -274,7 +279,7 @@ def sources_keyboard(answer: Answer, answer_id: str | None) -> dict | None:
 
 
 def telegram_messages(answer: Answer, answer_id: str | None = None, limit: int = TELEGRAM_LIMIT) -> list[TelegramMessage]:
-    """The Telegram messages of ``answer``: the answer text (paragraphs; a
+    """The Telegram messages of ``answer`` (each at most ``limit`` UTF-16 code units of HTML): the answer text (paragraphs; a
     long one split at line or word boundaries), the sources line, the
     follow-ups; messages are cut only between complete pieces, so each is
     well-formed HTML. The last message carries the "Sources" keyboard."""
@@ -282,13 +287,13 @@ def telegram_messages(answer: Answer, answer_id: str | None = None, limit: int =
     for para in paragraphs(answer.answer) or ["…"]:
         pieces += [_tg_esc(x) for x in split_text(para, limit, _tg_len)]
     line = telegram_sources_line(answer)
-    if line and len(line) <= limit:
+    if line and _u16(line) <= limit:
         pieces.append(line)
     if answer.follow_ups:
         mark = "💬 " if answer.found else "❓ "
-        lines = [mark + _tg_esc(x) for q in answer.follow_ups for x in split_text(q, limit - len(mark), _tg_len)]
-        pieces += pack(lines, limit, "\n")
-    msgs = [TelegramMessage(h) for h in pack(pieces, limit, "\n\n")]
+        lines = [mark + _tg_esc(x) for q in answer.follow_ups for x in split_text(q, limit - _u16(mark), _tg_len)]
+        pieces += pack(lines, limit, "\n", _u16)
+    msgs = [TelegramMessage(h) for h in pack(pieces, limit, "\n\n", _u16)]
     if msgs:
         msgs[-1].reply_markup = sources_keyboard(answer, answer_id)
     return msgs
@@ -305,7 +310,7 @@ def telegram_sources_html(answer: Answer, limit: int = TELEGRAM_LIMIT) -> list[s
         lines += ["• " + _tg_esc(p) for p in split_text(x, limit - 2, _tg_len)]
     if len(lines) == 1:
         lines.append(_tg_esc(_t(answer, "这个回答没有引用证据。", "This answer cites no evidence.")))
-    return pack(lines, limit, "\n")
+    return pack(lines, limit, "\n", _u16)
 
 
 # -- Slack ---------------------------------------------------------------------------------------
@@ -377,12 +382,55 @@ def slack_sources_blocks(answer: Answer) -> list[dict[str, Any]]:
     return blocks
 
 
-#: What the adapters say besides answers, from ``adapters/messages.yaml``.
-_MESSAGES = yaml.safe_load(Path(__file__).with_name("messages.yaml").read_text(encoding="utf-8"))
-#: The reply to /help and /start: what the bot answers, an example question, the commands.
-HELP_TEXT: str = _MESSAGES["help"]
+#: What the adapters say besides answers, from ``adapters/messages.yaml``: name → {lang: text}.
+_MESSAGES: dict[str, dict[str, str]] = yaml.safe_load(
+    Path(__file__).with_name("messages.yaml").read_text(encoding="utf-8"))
+#: Languages the adapters' own messages are written in (the first is the fallback).
+LANGUAGES = ("en", "zh")
+
+
+def language(code: str | None) -> str:
+    """The message language for a platform language code (Telegram's ``language_code``, an IETF
+    tag such as ``"zh-hans"``, ``"zh-TW"`` or ``"en"``): ``"zh"`` for any Chinese tag, else
+    ``"en"``. ``None`` or ``""`` gives ``"en"``."""
+    primary = (code or "").replace("_", "-").split("-")[0].strip().lower()
+    return primary if primary in LANGUAGES else LANGUAGES[0]
+
+
+def message(name: str, lang: str = "en") -> str:
+    """The adapters' message ``name`` (a key of ``messages.yaml``) in ``lang`` (``"en"`` or
+    ``"zh"``; any other falls back to English). Raises ``KeyError`` for an unknown name."""
+    texts = _MESSAGES[name]
+    return texts.get(lang) or texts[LANGUAGES[0]]
+
+
+#: The reply to /help and /start in English: what the bot answers, an example question, the commands.
+HELP_TEXT: str = message("help", "en")
 #: The reply when answering failed.
-APOLOGY_TEXT: str = _MESSAGES["apology"]
+APOLOGY_TEXT: str = message("apology", "en")
+#: Longest answer text an adapter delivers (characters); longer text is cut (see :func:`cap_answer`).
+MAX_ANSWER_CHARS = 12_000
+
+
+def cap_answer(answer: Answer, limit: int = MAX_ANSWER_CHARS) -> Answer:
+    """``answer`` with its text cut to at most ``limit`` characters (plus a short "answer
+    shortened" note in the answer's language), at the last paragraph, line, sentence or space
+    boundary in the last quarter before the limit; ``answer`` itself when it fits. Bounds what
+    one answer can cost on a platform: e.g. a 200,000-character LLM answer becomes at most
+    ``limit`` characters, i.e. a few messages."""
+    text = answer.answer or ""
+    if len(text) <= limit:
+        return answer
+    head = text[:limit]
+    cut = -1
+    for sep in ("\n\n", "\n", "。", ". ", "！", "? ", "？", " "):
+        i = head.rfind(sep)
+        if i >= limit * 3 // 4:
+            cut = i + (len(sep) if sep in ("。", "！", "？") else 0)
+            break
+    head = head[:cut] if cut > 0 else head
+    note = message("answer_cut", "zh" if answer.language == "zh" else "en")
+    return answer.model_copy(update={"answer": head.rstrip() + "\n\n" + note})
 
 
 class TTLSet:

@@ -23,6 +23,14 @@ mid-answer leaves the update to Telegram's re-delivery, and the shared state
 (:mod:`threadgraph.bot.state`) answers it once. All conversation state lives there, so ``http``
 processes are stateless with ``THREADGRAPH_STATE_URL`` (Redis): run any number behind a load
 balancer, or :func:`serve_workers` (``threadgraph serve --workers N``) on one machine.
+* ``insecure_webhook``: the Telegram webhook refuses to start without
+  ``THREADGRAPH_TELEGRAM_WEBHOOK_SECRET`` (anyone who finds the URL could post forged updates
+  and make the bot message any chat); ``True`` (CLI ``--insecure-webhook``) starts it anyway,
+  with a warning.
+
+A token the platform rejects at start (Telegram ``getMe``, Slack ``auth.test``) is reported as a
+``ValueError`` naming the setting, never with the SDK's exception text (python-telegram-bot's
+says "The token `<token>` was rejected").
 
 SIGTERM / SIGINT stop intake, drain in-flight answers (up to ``drain_timeout`` seconds) and return.
 One failing update never stops the process (the adapters answer with an apology and log the
@@ -36,6 +44,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -52,18 +61,22 @@ from ..settings import SecretRedactor, Settings
 log = logging.getLogger("threadgraph.serve")
 
 ROLES = ("all", "http", "worker")
+#: What Telegram accepts as a webhook secret token.
+WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 def install_log_redaction(settings: Settings) -> SecretRedactor:
     """Attach a :class:`~threadgraph.settings.SecretRedactor` for the secrets of ``settings`` to
-    every root handler, and quiet ``httpx`` (it logs request URLs, which contain the Telegram
-    token) to WARNING. Returns the filter."""
+    every root handler (once: a handler that already redacts these secrets is left alone), and
+    quiet ``httpx`` (it logs request URLs, which contain the Telegram token) to WARNING. Returns
+    the filter."""
     flt = SecretRedactor.for_settings(settings)
     root = logging.getLogger()
     if not root.handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for h in root.handlers:
-        h.addFilter(flt)
+        if not any(isinstance(f, SecretRedactor) and f.secrets >= flt.secrets for f in h.filters):
+            h.addFilter(flt)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     return flt
 
@@ -88,13 +101,16 @@ class Plan:
         return self.slack is None and self.telegram is None
 
 
-def plan(settings: Settings, platforms=("all",), role: str = "all", worker_index: int = 0) -> Plan:
+def plan(settings: Settings, platforms=("all",), role: str = "all", worker_index: int = 0,
+         insecure_webhook: bool = False) -> Plan:
     """Decide what to serve from ``settings``, ``platforms`` and ``role`` (see module doc).
     Worker ``worker_index`` > 0 of ``serve --workers N`` leaves Telegram long polling to worker 0
     (Telegram allows one poller per bot).
 
-    Raises ``ValueError`` for an unknown platform or role, or a platform named explicitly
-    whose token is missing."""
+    Raises ``ValueError`` for an unknown platform or role, a platform named explicitly whose
+    token is missing, or a Telegram webhook to serve without a valid
+    ``THREADGRAPH_TELEGRAM_WEBHOOK_SECRET`` (1-256 of ``A-Z a-z 0-9 _ -``) unless
+    ``insecure_webhook``."""
     if isinstance(platforms, str):
         platforms = (platforms,)
     names = set()
@@ -133,6 +149,18 @@ def plan(settings: Settings, platforms=("all",), role: str = "all", worker_index
                 result.notes.append(f"Telegram long polling runs in worker 0 only (this is worker {worker_index})")
             elif role == "all" or (role == "http") == (mode == "webhook"):
                 result.telegram = mode
+                secret = settings.telegram_webhook_secret.get_secret_value() if settings.telegram_webhook_secret else ""
+                if mode == "webhook" and secret and not WEBHOOK_SECRET_RE.fullmatch(secret):
+                    raise ValueError("THREADGRAPH_TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, "
+                                     "0-9, _ and - (Telegram refuses others)")
+                if mode == "webhook" and not secret:
+                    if not insecure_webhook:
+                        raise ValueError(
+                            "the Telegram webhook needs THREADGRAPH_TELEGRAM_WEBHOOK_SECRET (a random token of "
+                            "A-Z, a-z, 0-9, _ and -): without it anyone who finds the URL can post forged "
+                            "updates. Pass --insecure-webhook to run without it anyway")
+                    result.notes.append("WARNING: the Telegram webhook runs WITHOUT a secret token "
+                                        "(--insecure-webhook): forged updates are accepted")
             else:
                 result.notes.append(f"Telegram ({mode}) is served by the {'http' if mode == 'webhook' else 'worker'} role")
     return result
@@ -154,10 +182,10 @@ class Server:
 
     def __init__(self, bot, settings: Settings, platforms=("all",), role: str = "all",
                  host: str = "0.0.0.0", port: int | None = None, drain_timeout: float = 30.0,
-                 worker_index: int | None = None):
+                 worker_index: int | None = None, insecure_webhook: bool = False):
         self.bot, self.settings = bot, settings
         self.worker_index = worker_index
-        self.plan = plan(settings, platforms, role, worker_index or 0)
+        self.plan = plan(settings, platforms, role, worker_index or 0, insecure_webhook)
         self.state = open_state(settings)
         self.host = host
         self.requested_port = port
@@ -200,15 +228,35 @@ class Server:
                                   "state": self.state.describe()})
 
     async def _slack_events(self, request: web.Request) -> web.Response:
+        """``POST /slack/events``: the signature is checked on the raw bytes first (401 when it is
+        missing or wrong), then the body is parsed (400 when it is not UTF-8, JSON or a form Bolt
+        reads); only a signed, well-formed request reaches Bolt. A rejected request is logged as
+        one line with its size, never with its body or a traceback."""
         from slack_bolt.request import BoltRequest
+        from slack_sdk.signature import SignatureVerifier
 
-        body = await request.text()
-        bolt_req = BoltRequest(body=body, query=request.query_string,
-                               headers={k.lower(): v for k, v in request.headers.items()})
+        raw = await request.read()
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        verifier = SignatureVerifier(self.settings.slack_signing_secret.get_secret_value())
+        try:
+            signed = verifier.is_valid(raw, headers.get("x-slack-request-timestamp"), headers.get("x-slack-signature"))
+        except (ValueError, TypeError):  # e.g. a timestamp that is not a number
+            signed = False
+        if not signed:
+            log.warning("slack events: request with a missing or invalid signature rejected (%d bytes)", len(raw))
+            return web.json_response({"error": "invalid request"}, status=401)
+        try:
+            bolt_req = BoltRequest(body=raw.decode("utf-8"), query=request.query_string, headers=headers)
+            if not isinstance(bolt_req.body, dict):
+                raise ValueError("body is not an object")
+        except Exception as exc:  # noqa: BLE001 - any parse failure is the client's fault
+            log.warning("slack events: signed request with a malformed body rejected (%d bytes, %s)", len(raw),
+                        type(exc).__name__)
+            return web.json_response({"error": "malformed request body"}, status=400)
         resp = await asyncio.to_thread(self.slack_app.dispatch, bolt_req)
-        headers = {k: v[0] for k, v in resp.headers.items() if v and k.lower() != "content-length"}
+        out_headers = {k: v[0] for k, v in resp.headers.items() if v and k.lower() != "content-length"}
         return web.Response(status=resp.status, body=resp.body.encode() if isinstance(resp.body, str) else resp.body,
-                            headers=headers)
+                            headers=out_headers)
 
     async def _telegram_webhook(self, request: web.Request) -> web.Response:
         from telegram import Update
@@ -220,8 +268,8 @@ class Server:
         try:
             data = json.loads(await request.text())
             update = Update.de_json(data, self.application.bot)
-        except Exception:  # noqa: BLE001
-            log.warning("telegram webhook: unparsable update rejected", exc_info=True)
+        except Exception as exc:  # noqa: BLE001 - one line, never the body (user text)
+            log.warning("telegram webhook: unparsable update rejected (%s)", type(exc).__name__)
             return web.Response(status=400, text="bad update")
         try:
             # blocking handlers (webhook build): returns once the answer is sent, so the 200 below
@@ -238,13 +286,18 @@ class Server:
         """Build and start everything in the plan. Raises on configuration or start-up errors
         (e.g. ``auth.test`` or ``getMe`` failing)."""
         for note in self.plan.notes:
-            log.info(note)
+            (log.warning if note.startswith("WARNING") else log.info)(note)
         await asyncio.to_thread(self.state.ping)  # StateUnavailable: fail at start, not per message
         log.info("conversation state: %s", self.state.describe())
         if self.plan.slack:
+            from slack_sdk.errors import SlackApiError
+
             from .slack import create_app
 
-            self.slack_app = await asyncio.to_thread(create_app, self.bot, self.settings, None, self.state)
+            try:
+                self.slack_app = await asyncio.to_thread(create_app, self.bot, self.settings, None, self.state)
+            except SlackApiError as exc:
+                raise ValueError(f"Slack refused SLACK_BOT_TOKEN at auth.test ({exc.response.get('error')})") from None
             self.slack_adapter = self.slack_app.threadgraph_adapter
             if self.plan.slack == "socket":
                 from slack_bolt.adapter.socket_mode import SocketModeHandler
@@ -257,8 +310,16 @@ class Server:
             from .telegram import build_application
 
             polling = self.plan.telegram == "polling"
+            from telegram.error import InvalidToken
+
             self.application = build_application(self.bot, self.settings, updater=polling, state=self.state)
-            await self.application.initialize()
+            try:
+                await self.application.initialize()
+            except InvalidToken:
+                # PTB's message quotes the token: report without it (and without the chained traceback)
+                self.application = None
+                raise ValueError("Telegram rejected TELEGRAM_BOT_TOKEN (getMe: Unauthorized); "
+                                 "check the token @BotFather gave you") from None
             await self.application.start()
             if polling:
                 await self.application.updater.start_polling(
@@ -306,6 +367,9 @@ class Server:
                     await app.updater.stop()
                 if app.running:
                     await asyncio.wait_for(app.stop(), timeout=self.drain_timeout)  # awaits in-flight handlers
+                adapter = app.bot_data.get("threadgraph_adapter")
+                if adapter is not None:
+                    await adapter.aclose()
                 await app.shutdown()
             except Exception:  # noqa: BLE001
                 log.exception("stopping Telegram failed")
@@ -318,10 +382,11 @@ class Server:
 
 async def serve_async(bot, settings: Settings, platforms=("all",), role: str = "all", host: str = "0.0.0.0",
                       port: int | None = None, stop: asyncio.Event | None = None,
-                      drain_timeout: float = 30.0, started=None, worker_index: int | None = None) -> None:
+                      drain_timeout: float = 30.0, started=None, worker_index: int | None = None,
+                      insecure_webhook: bool = False) -> None:
     """Async form of :func:`serve`: runs until ``stop`` is set (or SIGTERM/SIGINT when this runs
     in the main thread), then drains and returns. ``started(server)`` is called once up."""
-    server = Server(bot, settings, platforms, role, host, port, drain_timeout, worker_index)
+    server = Server(bot, settings, platforms, role, host, port, drain_timeout, worker_index, insecure_webhook)
     if server.plan.empty:
         for note in server.plan.notes:
             log.info(note)
@@ -350,19 +415,22 @@ async def serve_async(bot, settings: Settings, platforms=("all",), role: str = "
 
 
 def serve(bot, settings: Settings | None = None, platforms=("all",), role: str = "all", host: str = "0.0.0.0",
-          port: int | None = None, drain_timeout: float = 30.0, worker_index: int | None = None) -> None:
+          port: int | None = None, drain_timeout: float = 30.0, worker_index: int | None = None,
+          insecure_webhook: bool = False) -> None:
     """Serve ``bot`` (a ``ThreadGraphBot``) until SIGTERM/SIGINT; see the module docstring.
 
     ``platforms``: iterable of ``"slack"``/``"telegram"``/``"all"`` (a single string is accepted);
     ``role``: ``"all"``, ``"http"`` (Procfile ``web``) or ``"worker"`` (Procfile ``worker``);
     ``port``: HTTP port (default ``$PORT``, then the settings); ``worker_index``: this process's
-    index under :func:`serve_workers`. Installs secret redaction on the root log handlers.
-    Raises ``ValueError`` on a bad platform/role or a missing token,
-    :class:`~threadgraph.bot.state.StateUnavailable` when the state backend does not answer."""
+    index under :func:`serve_workers`; ``insecure_webhook``: serve a Telegram webhook without a
+    secret token. Installs secret redaction on the root log handlers. Raises ``ValueError`` on a
+    bad platform/role, a missing or rejected token, or a webhook without a secret (see the module
+    docstring); :class:`~threadgraph.bot.state.StateUnavailable` when the state backend does not
+    answer."""
     settings = settings or getattr(bot, "settings", None) or Settings()
     install_log_redaction(settings)
     asyncio.run(serve_async(bot, settings, platforms, role, host, port, drain_timeout=drain_timeout,
-                            worker_index=worker_index))
+                            worker_index=worker_index, insecure_webhook=insecure_webhook))
 
 
 def serve_workers(workers: int, child_args: list[str], *, drain_timeout: float = 30.0,

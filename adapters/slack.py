@@ -19,10 +19,22 @@ they survive a restart and are shared by every worker; renders the
 follow-ups) with a "Sources" button (the full evidence, posted to the clicking user only) and 👍/👎
 buttons whose clicks are stored by the state's feedback store; honours
 ``settings.slack_channel_allowlist``.
+
+
+Delivery (one path for :func:`install` and :func:`create_app`): a long answer is split into
+several messages within Slack's limits — at most 3,000 characters per section, 50 blocks and
+:data:`MESSAGE_TEXT_BUDGET` characters of block text per message (Slack refuses a message whose
+blocks hold ~11-13k characters with ``msg_blocks_too_long``); the "thinking…" placeholder becomes
+the first part and the rest follow in the thread. Every Web API call of the delivery waits out HTTP
+429 ``Retry-After`` (slack-sdk's ``RateLimitErrorRetryHandler`` on a copy of the request's client,
+so the team's own client is left as it is). A delivery that still fails replaces the placeholder
+with an apology. The answer text is capped at :data:`~threadgraph.adapters.render.MAX_ANSWER_CHARS`.
+Bolt's log line for a request with a bad signature is rewritten without the request body.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import threading
@@ -33,6 +45,7 @@ from typing import Any
 
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from . import render
@@ -47,6 +60,12 @@ log = logging.getLogger("threadgraph.slack")
 SECTION_LIMIT = 3000  # characters of text per section block / context element
 MAX_BLOCKS = 50  # blocks per message
 CONTEXT_ELEMENTS = 10  # elements per context block
+#: Characters of block text per message. Slack refuses a message whose blocks hold more than
+#: ~12,000 characters in all (``msg_blocks_too_long``, seen from ~11,300 in public reports, the
+#: block containers count too); 7,000 leaves room for 50 blocks' overhead.
+MESSAGE_TEXT_BUDGET = 7000
+#: Times one Web API call of a delivery is retried after HTTP 429 (waiting ``Retry-After`` each time).
+RATE_LIMIT_RETRIES = 5
 VOTE_ACTION_RE = re.compile(r"^threadgraph_vote_(up|down)$")
 PLACEHOLDER_TEXT = ":hourglass_flowing_sand: _thinking…_"
 ACCEPTED_SUBTYPES = {None, "file_share", "thread_broadcast"}
@@ -97,29 +116,111 @@ def vote_block(answer_id: str) -> dict:
     }
 
 
+def _block_text_len(block: dict) -> int:
+    """Characters of text in one block (every ``text`` string in it)."""
+    n = 0
+    stack: list[Any] = [block]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "text" and isinstance(v, str):
+                    n += len(v)
+                else:
+                    stack.append(v)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return n
+
+
+def _pack_blocks(blocks: list[dict], reserve: list[dict]) -> list[list[dict]]:
+    """``blocks`` in order, packed into messages of at most :data:`MAX_BLOCKS` blocks and
+    :data:`MESSAGE_TEXT_BUDGET` characters of block text; ``reserve`` (the vote buttons) is
+    appended to the last message (a new one when it does not fit)."""
+    parts: list[list[dict]] = []
+    current: list[dict] = []
+    size = 0
+    for b in blocks:
+        n = _block_text_len(b)
+        if current and (len(current) + 1 > MAX_BLOCKS or size + n > MESSAGE_TEXT_BUDGET):
+            parts.append(current)
+            current, size = [], 0
+        current.append(b)
+        size += n
+    extra = sum(_block_text_len(b) for b in reserve)
+    if reserve:
+        if current and (len(current) + len(reserve) > MAX_BLOCKS or size + extra > MESSAGE_TEXT_BUDGET):
+            parts.append(current)
+            current = []
+        current.extend(reserve)
+    if current:
+        parts.append(current)
+    return parts
+
+
 def render_answer(answer: Answer, answer_id: str | None = None) -> list[dict[str, Any]]:
     """Render an ``Answer`` as one or more Slack messages, answer first.
 
-    Returns a list of ``{"text": fallback, "blocks": [...]}`` dicts: the answer text in mrkdwn
-    section blocks of at most 3000 characters (split on paragraph boundaries), at most three
-    sources in a context block, follow-up suggestions in a context block
-    (:func:`~threadgraph.adapters.render.slack_blocks`), and (when ``answer_id`` is given) the
-    "Sources" button (the full evidence, see :meth:`SlackAdapter.on_sources`) with the vote
-    buttons at the end of the last message. Every message has at most 50 blocks; all KB and
-    user text is escaped (``&``, ``<``, ``>``)."""
+    Returns a list of ``{"text": fallback, "blocks": [...]}`` dicts: the answer text (cut at
+    :data:`~threadgraph.adapters.render.MAX_ANSWER_CHARS`) in mrkdwn section blocks of at most
+    3000 characters (split on paragraph boundaries), at most three sources in a context block,
+    follow-up suggestions in a context block (:func:`~threadgraph.adapters.render.slack_blocks`),
+    and (when ``answer_id`` is given) the "Sources" button (the full evidence, see
+    :meth:`SlackAdapter.on_sources`) with the vote buttons at the end of the last message. Every
+    message has at most 50 blocks and at most :data:`MESSAGE_TEXT_BUDGET` characters of block
+    text; the fallback ``text`` is at most 3000 characters. All KB and user text is escaped
+    (``&``, ``<``, ``>``)."""
+    answer = render.cap_answer(answer)
     blocks: list[dict] = render.slack_blocks(answer)
+    reserve: list[dict] = []
     if answer_id:
         actions = vote_block(answer_id)
         if render.has_evidence(answer):
             actions["elements"].insert(0, render.slack_sources_button(answer, answer_id))
-        blocks.append(actions)
+        reserve = [actions]
     messages = []
-    for i in range(0, len(blocks), MAX_BLOCKS):
-        part = blocks[i : i + MAX_BLOCKS]
+    for part in _pack_blocks(blocks, reserve):
         first_text = next((b["text"]["text"] for b in part if b["type"] == "section"), None)
         fallback = first_text if first_text else escape((answer.answer or "…")[:300])
         messages.append({"text": fallback[:SECTION_LIMIT], "blocks": part})
     return messages
+
+
+def text_message(text: str) -> dict[str, Any]:
+    """One plain message (``text`` escaped, in one section, cut to 3000 characters)."""
+    body = escape(text)[:SECTION_LIMIT]
+    return {"text": body, "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": body}}]}
+
+
+def delivery_client(client: WebClient, retries: int = RATE_LIMIT_RETRIES) -> WebClient:
+    """A copy of ``client`` (same token, base URL, timeout, proxy, headers) whose retry handlers
+    also wait out HTTP 429 ``Retry-After`` up to ``retries`` times (slack-sdk's
+    ``RateLimitErrorRetryHandler``). ``client`` itself is not changed."""
+    out = copy.copy(client)
+    handlers = [h for h in (client.retry_handlers or []) if not isinstance(h, RateLimitErrorRetryHandler)]
+    out.retry_handlers = handlers + [RateLimitErrorRetryHandler(max_retry_count=retries)]
+    return out
+
+
+class _QuietRejectedBodies(logging.Filter):
+    """Rewrites Bolt's "Invalid request signature detected (…, body: …)" log line without the
+    request body (user text, up to the server's size limit). Never drops a record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.msg if isinstance(record.msg, str) else ""
+        if msg.startswith("Invalid request signature detected"):
+            record.msg, record.args = "Invalid request signature detected (request body not logged)", ()
+        return True
+
+
+_QUIET_BODIES = _QuietRejectedBodies()
+
+
+def quiet_rejected_bodies() -> None:
+    """Attach the filter that keeps rejected request bodies out of Bolt's log (idempotent)."""
+    lg = logging.getLogger("slack_bolt.RequestVerification")
+    if _QUIET_BODIES not in lg.filters:
+        lg.addFilter(_QUIET_BODIES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,6 +345,7 @@ class SlackAdapter:
     # -- work side (thread pool) ------------------------------------------------------------
 
     def _run_job(self, job: _Job, client: WebClient) -> None:
+        client = delivery_client(client)
         try:
             self._answer_job(job, client)
         finally:
@@ -266,8 +368,7 @@ class SlackAdapter:
             log.warning("slack event %s: placeholder could not be posted", job.event_id, exc_info=True)
         try:
             if not job.text:
-                answer_msgs = [{"text": escape(render.HELP_TEXT), "blocks": [
-                    {"type": "section", "text": {"type": "mrkdwn", "text": escape(render.HELP_TEXT)}}]}]
+                answer_msgs = [text_message(render.HELP_TEXT)]
             else:
                 msg = IncomingMessage(thread=job.key, user=job.user, text=job.text, event_id=job.event_id,
                                       metadata={"platform": "slack"})
@@ -276,20 +377,36 @@ class SlackAdapter:
                 answer_msgs = render_answer(answer, answer_id)
         except Exception:  # noqa: BLE001
             log.exception("slack event %s (thread %s) failed in the core", job.event_id, job.key.key())
-            answer_msgs = [{"text": escape(render.APOLOGY_TEXT), "blocks": [
-                {"type": "section", "text": {"type": "mrkdwn", "text": escape(render.APOLOGY_TEXT)}}]}]
-        try:
-            self._deliver(client, job, placeholder_ts, answer_msgs)
-        except Exception:  # noqa: BLE001
-            log.exception("slack event %s (thread %s): reply could not be delivered", job.event_id, job.key.key())
+            answer_msgs = [text_message(render.APOLOGY_TEXT)]
+        self.deliver(client, job.channel, job.thread_ts, placeholder_ts, answer_msgs, job.event_id)
 
-    def _deliver(self, client: WebClient, job: _Job, placeholder_ts: str | None, messages: list[dict]) -> None:
+    def deliver(self, client: WebClient, channel: str, thread_ts: str, placeholder_ts: str | None,
+                messages: list[dict], event_id: str = "") -> bool:
+        """Send ``messages`` (``{"text", "blocks"}`` dicts, see :func:`render_answer`) in the
+        thread ``thread_ts`` of ``channel``: the first replaces the placeholder ``placeholder_ts``
+        (``chat.update``; posted when there is none), the others are posted in order. ``client``
+        should come from :func:`delivery_client` (429 waited out). When a part cannot be
+        delivered the rest is dropped, and the placeholder, if still showing "thinking…", becomes
+        an apology. Returns True when every part arrived. Never raises."""
         for i, m in enumerate(messages):
-            if i == 0 and placeholder_ts:
-                client.chat_update(channel=job.channel, ts=placeholder_ts, text=m["text"], blocks=m["blocks"])
-            else:
-                client.chat_postMessage(channel=job.channel, thread_ts=job.thread_ts, text=m["text"],
-                                        blocks=m["blocks"])
+            try:
+                if i == 0 and placeholder_ts:
+                    client.chat_update(channel=channel, ts=placeholder_ts, text=m["text"], blocks=m["blocks"])
+                else:
+                    client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=m["text"], blocks=m["blocks"])
+            except Exception as exc:  # noqa: BLE001
+                error = exc.response.get("error") if isinstance(exc, SlackApiError) else type(exc).__name__
+                log.error("slack event %s: part %d/%d of the reply could not be delivered (%s)", event_id,
+                          i + 1, len(messages), error)
+                if i == 0 and placeholder_ts:
+                    apology = text_message(render.APOLOGY_TEXT)
+                    try:
+                        client.chat_update(channel=channel, ts=placeholder_ts, text=apology["text"],
+                                           blocks=apology["blocks"])
+                    except Exception:  # noqa: BLE001
+                        log.error("slack event %s: the placeholder could not be replaced", event_id)
+                return False
+        return True
 
     # -- votes --------------------------------------------------------------------------------
 
@@ -370,9 +487,12 @@ def install(app: App, bot, settings: Settings | None = None, feedback: FeedbackS
     ``message`` events that only acknowledge when no other listener of the app matches, the
     ``threadgraph_vote_up``/``threadgraph_vote_down`` action listener and the
     ``threadgraph_sources`` action listener (the "Sources" button). ``settings`` defaults to
-    ``bot.settings``; ``state`` and ``feedback`` as in :class:`SlackAdapter`. The app's own
-    ``client`` (with its token) is used for replies."""
+    ``bot.settings``; ``state`` and ``feedback`` as in :class:`SlackAdapter`. Replies go through a
+    copy of the request's client (the app's token) that waits out HTTP 429
+    (:func:`delivery_client`); the app's client is not changed. Bolt's log line for a request with
+    a bad signature no longer carries the request body."""
     adapter = SlackAdapter(bot, settings or getattr(bot, "settings", None), feedback, state=state)
+    quiet_rejected_bodies()
 
     def threadgraph_middleware(body, context, request, next):  # noqa: A002 - Bolt's argument name
         adapter.on_request(body, context, getattr(request, "headers", {}) or {})
@@ -430,22 +550,28 @@ def create_app(bot, settings: Settings | None = None, feedback: FeedbackStore | 
                state: StateStore | None = None) -> App:
     """A fresh Bolt ``App`` with threadgraph installed (the standalone form).
 
-    The Web API client uses ``settings.slack_bot_token`` and ``settings.slack_api_url`` and
-    retries on HTTP 429. HTTP requests are verified with ``settings.slack_signing_secret``
-    (Socket Mode needs no signing secret). The adapter is ``app.threadgraph_adapter``.
+    The app's Web API client uses ``settings.slack_bot_token`` and ``settings.slack_api_url``;
+    ``auth.test`` is called once here, so a bad token fails at start. HTTP requests are verified
+    with ``settings.slack_signing_secret`` (Socket Mode needs no signing secret). Replies take the
+    same delivery path as :func:`install` (429 waited out there). The adapter is
+    ``app.threadgraph_adapter``.
 
-    Raises ``ValueError`` when ``SLACK_BOT_TOKEN`` is missing."""
+    Raises ``ValueError`` when ``SLACK_BOT_TOKEN`` is missing, or ``SLACK_SIGNING_SECRET`` for the
+    HTTP Events API; ``slack_sdk.errors.SlackApiError`` when ``auth.test`` fails."""
     settings = settings or getattr(bot, "settings", None) or Settings()
     if settings.slack_bot_token is None:
         raise ValueError("SLACK_BOT_TOKEN is not set")
-    client = WebClient(token=settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_url,
-                       retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=3)])
     signing = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     socket_mode = settings.slack_app_token is not None
     if not signing and not socket_mode:
         raise ValueError("SLACK_SIGNING_SECRET is required for the HTTP Events API (or set SLACK_APP_TOKEN)")
-    app = App(client=client, signing_secret=signing or "unused-in-socket-mode",
-              request_verification_enabled=not (socket_mode and not signing),
+    # The token is given as `token` (not inside a `client`): Bolt reads SLACK_BOT_TOKEN from the
+    # environment by itself and warns "`token` will be unused" when a client is given as well.
+    # Its own client then gets our API URL; auth.test runs here against that URL (not at import).
+    app = App(token=settings.slack_bot_token.get_secret_value(), signing_secret=signing or "unused-in-socket-mode",
+              request_verification_enabled=not (socket_mode and not signing), token_verification_enabled=False,
               process_before_response=True, name="threadgraph")
+    app.client.base_url = settings.slack_api_url if settings.slack_api_url.endswith("/") else settings.slack_api_url + "/"
+    app.client.auth_test()
     install(app, bot, settings, feedback, state)
     return app

@@ -14,11 +14,27 @@ Answers are sent in HTML parse mode with every user and KB string escaped, split
 characters on paragraph boundaries without breaking tags, answer first: the text, at most three
 linked sources, the follow-ups, and an inline "Sources" button whose callback sends the full
 evidence (the answer is recorded in the feedback store); the typing action is shown while
-working; ``RetryAfter`` (HTTP 429) is waited out. ``/start``, ``/help``, ``/reset``, ``/ask``.
+working (best effort, see below); ``RetryAfter`` (HTTP 429) on a reply is waited out; messages are
+measured in UTF-16 units, as Telegram counts, and the answer text is capped at
+:data:`~threadgraph.adapters.render.MAX_ANSWER_CHARS`. ``/start``, ``/help``, ``/reset``, ``/ask``.
 Reply roots, handled ``update_id`` s and recorded answers live in the shared state
 (:mod:`threadgraph.bot.state`): after a restart, or on another worker, a reply to the bot's
 answer continues its thread, a re-delivered update is not answered again (one waiting for a dead
 worker's lease is answered when the lease expires) and a "Sources" click finds its answer.
+
+
+``/start`` and ``/help`` speak the user's language (``language_code``: Chinese or English).
+
+Under the answer, beside "Sources": 👍/👎 inline buttons (votes stored in the same
+:class:`~threadgraph.bot.feedback.FeedbackStore` as Slack's), and for a "did you mean" answer one
+button per candidate name (a click asks the question again with that name). A photo, sticker or
+other non-text message in a private chat gets a one-line "I read text questions".
+
+The typing indicator is best effort: it goes out in the background through a Bot of its own
+(no rate limiter, short timeouts), so a 429 on ``sendChatAction`` neither delays the answer nor
+pauses the application's rate limiter; after a 429 that chat gets no typing until the
+``retry_after`` has passed. A reply never names ``message_thread_id`` 1 (a forum's General topic,
+which Telegram refuses as "message thread not found"); replies in other topics stay in the topic.
 """
 
 from __future__ import annotations
@@ -27,13 +43,15 @@ import asyncio
 import contextlib
 import html
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.constants import ChatAction, ChatType, ParseMode
 from telegram.error import RetryAfter
 from telegram.ext import (AIORateLimiter, Application, CallbackQueryHandler, CommandHandler, ContextTypes,
                           MessageHandler, filters)
+from telegram.request import HTTPXRequest
 
 from . import render
 from ..bot.answer import Answer
@@ -44,33 +62,61 @@ from ..settings import Settings
 
 log = logging.getLogger("threadgraph.telegram")
 
-MESSAGE_LIMIT = 4096
+MESSAGE_LIMIT = 4096  # UTF-16 code units after entity parsing
 TYPING_EVERY_S = 4.5
 MAX_SEND_RETRIES = 4
+GENERAL_TOPIC_ID = 1  # a forum's General topic: never sent as message_thread_id
+VOTE_PREFIX = "tgv"  # callback data "tgv:+:<answer_id>" / "tgv:-:<answer_id>"
+ASK_PREFIX = "tgq"  # callback data "tgq:<answer_id>:<candidate index>"
+BUTTON_TEXT_LIMIT = 60
+#: Non-text messages answered with "I read text questions" in private chats.
+NON_TEXT = (filters.PHOTO | filters.Sticker.ALL | filters.VOICE | filters.AUDIO | filters.VIDEO
+            | filters.VIDEO_NOTE | filters.ANIMATION | filters.Document.ALL | filters.LOCATION | filters.CONTACT)
 
 
 def _esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
 def _escaped_len(text: str) -> int:
-    return len(_esc(text))
+    """Telegram's measure of ``text`` once escaped: UTF-16 code units (an emoji counts 2)."""
+    return _utf16_len(_esc(text))
+
+
+def reply_thread_id(message: Message) -> int | None:
+    """The ``message_thread_id`` a reply to ``message`` must carry: its forum topic, or None
+    outside topics and in the General topic (id 1, which Telegram refuses)."""
+    tid = message.message_thread_id
+    if not message.is_topic_message or tid is None or tid == GENERAL_TOPIC_ID:
+        return None
+    return tid
+
+
+def user_language(update: Update) -> str:
+    """``"zh"`` or ``"en"`` from the ``language_code`` of the update's user (``"en"`` when unknown)."""
+    user = update.effective_user
+    return render.language(user.language_code if user else None)
 
 
 def _wrapped(raw: str, open_tag: str = "", close_tag: str = "", prefix: str = "") -> list[str]:
     """``raw`` escaped and wrapped as ``prefix + open_tag + text + close_tag`` pieces of at most
     4096 characters each (the raw text is split, never the tags)."""
-    overhead = len(prefix) + len(open_tag) + len(close_tag)
+    overhead = _utf16_len(prefix) + len(open_tag) + len(close_tag)
     return [f"{prefix}{open_tag}{_esc(part)}{close_tag}"
             for part in render.split_text(raw, MESSAGE_LIMIT - overhead, _escaped_len)]
 
 
 def render_html(answer: Answer) -> list[str]:
-    """Render an ``Answer`` as Telegram HTML messages of at most 4096 characters each, answer
-    first: the answer text (paragraphs), at most three linked sources, the follow-ups (see
-    :func:`~threadgraph.adapters.render.telegram_messages`); every string escaped, messages cut
-    only between complete pieces, so each is well-formed HTML on its own."""
-    return [m.html for m in render.telegram_messages(answer, None, MESSAGE_LIMIT)]
+    """Render an ``Answer`` as Telegram HTML messages of at most 4096 UTF-16 code units each
+    (so at most 4096 characters), answer first: the answer text (paragraphs, capped at
+    :data:`~threadgraph.adapters.render.MAX_ANSWER_CHARS`), at most three linked sources, the
+    follow-ups (see :func:`~threadgraph.adapters.render.telegram_messages`); every string
+    escaped, messages cut only between complete pieces, so each is well-formed HTML on its own."""
+    return [m.html for m in render.telegram_messages(render.cap_answer(answer), None, MESSAGE_LIMIT)]
 
 
 def keyboard(markup: dict | None) -> InlineKeyboardMarkup | None:
@@ -81,13 +127,44 @@ def keyboard(markup: dict | None) -> InlineKeyboardMarkup | None:
                                   for b in row] for row in markup.get("inline_keyboard", [])])
 
 
+def answer_markup(answer: Answer, answer_id: str, markup: dict | None = None) -> dict:
+    """The inline keyboard under an answer (Bot API JSON): one button per "did you mean"
+    candidate (a not-found answer's ``follow_ups``; callback data ``tgq:<answer_id>:<index>``),
+    the rows of ``markup`` (the "Sources" button), then 👍 and 👎
+    (``tgv:+:<answer_id>`` / ``tgv:-:<answer_id>``). Callback data stays within Telegram's 64 bytes."""
+    rows: list[list[dict]] = []
+    if not answer.found:
+        for i, name in enumerate(answer.follow_ups[:5]):
+            label = name if len(name) <= BUTTON_TEXT_LIMIT else name[: BUTTON_TEXT_LIMIT - 1] + "…"
+            rows.append([{"text": label, "callback_data": f"{ASK_PREFIX}:{answer_id}:{i}"}])
+    rows += [list(r) for r in (markup or {}).get("inline_keyboard", [])]
+    rows.append([{"text": "👍", "callback_data": f"{VOTE_PREFIX}:+:{answer_id}"},
+                 {"text": "👎", "callback_data": f"{VOTE_PREFIX}:-:{answer_id}"}])
+    return {"inline_keyboard": rows}
+
+
+def candidate_question(answer: Answer, index: int) -> str | None:
+    """The question a "did you mean" button asks: the stored ``answer`` re-asked with its first
+    unknown name replaced by candidate ``index`` of ``follow_ups``; the candidate alone when the
+    unknown name is not in the question. None for a bad index."""
+    cands = answer.follow_ups or []
+    if not 0 <= index < len(cands):
+        return None
+    cand, question = cands[index], answer.question or ""
+    unknown = next((e.name for e in answer.entities if e.type == "unknown" and e.name), None)
+    if unknown and unknown in question:
+        return question.replace(unknown, cand, 1)
+    return cand
+
+
 class TelegramAdapter:
     """threadgraph's Telegram behaviour; its coroutine methods are PTB handler callbacks.
 
     ``bot`` is a ``ThreadGraphBot`` (``answer(IncomingMessage, retrieval) -> Answer``,
     ``reset(ThreadKey)``), called on a private pool of :func:`answer_threads` threads.
     ``state`` (reply-chain roots per ``(chat, message_id)``, handled update ids) defaults to
-    :func:`~threadgraph.bot.state.open_state` of ``settings``."""
+    :func:`~threadgraph.bot.state.open_state` of ``settings``. Call :meth:`aclose` when done
+    (closes the typing client)."""
 
     def __init__(self, bot, settings: Settings | None = None, feedback: FeedbackStore | None = None,
                  state: StateStore | None = None):
@@ -97,6 +174,8 @@ class TelegramAdapter:
         self._feedback = feedback
         self._answer_pool = ThreadPoolExecutor(max_workers=answer_threads(self.settings),
                                                thread_name_prefix="threadgraph-telegram")
+        self._typing_bot: Bot | None = None
+        self._typing_paused: dict[int, float] = {}  # chat id -> monotonic time typing may resume
 
     @property
     def feedback(self) -> FeedbackStore:
@@ -125,7 +204,8 @@ class TelegramAdapter:
             thread = str(message.message_thread_id)
         else:
             reply = message.reply_to_message
-            root = self._root_of(message.chat_id, reply.message_id) if reply else message.message_id
+            # a reply continues its chain; a message of ours (a button's) is in the chain it answered
+            root = self._root_of(message.chat_id, reply.message_id if reply else message.message_id)
             thread = str(root)
         return ThreadKey(platform="telegram", workspace=chat, channel=chat, thread=thread)
 
@@ -166,19 +246,36 @@ class TelegramAdapter:
         if not question and message.reply_to_message and message.reply_to_message.text:
             question = message.reply_to_message.text
         if not question:
-            await self._send(message, _esc("Usage: /ask <question>"), update)
+            await self._send(message, _esc(render.message("ask_usage", user_language(update))), update)
             return
         await self._answer(update, context, question)
 
     async def on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """``/start``: greeting plus help."""
+        """``/start``: greeting plus help, in the user's language."""
         if update.effective_message:
-            await self._send(update.effective_message, _esc("👋 Hi! " + render.HELP_TEXT), update)
+            lang = user_language(update)
+            text = render.message("greeting", lang) + render.message("help", lang)
+            await self._send(update.effective_message, _esc(text), update)
 
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """``/help``: what the bot does and its commands."""
+        """``/help``: what the bot does and its commands, in the user's language."""
         if update.effective_message:
-            await self._send(update.effective_message, _esc(render.HELP_TEXT), update)
+            await self._send(update.effective_message, _esc(render.message("help", user_language(update))), update)
+
+    async def on_non_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A photo, sticker, voice message, file … in a private chat: one line saying the bot
+        reads text questions (in the user's language)."""
+        message = update.effective_message
+        if message is None or (message.from_user and message.from_user.is_bot):
+            return
+        proceed, claim = await self._claim(update)
+        if not proceed:
+            return
+        unfinished = [claim] if claim is not None else []
+        try:
+            await self._send(message, _esc(render.message("text_only", user_language(update))), update)
+        finally:
+            self._finish(update, unfinished)
 
     async def on_reset(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/reset``: clear this thread's memory (in a plain group, reply to the conversation)."""
@@ -188,7 +285,7 @@ class TelegramAdapter:
         key = self.thread_key(message)
         try:
             await asyncio.to_thread(self.bot.reset, key)
-            text = "🧹 Memory for this thread cleared. (已清除本话题的记忆。)"
+            text = render.message("reset_done", user_language(update))
         except Exception:  # noqa: BLE001
             log.exception("telegram update %s: reset of thread %s failed", update.update_id, key.key())
             text = render.APOLOGY_TEXT
@@ -219,6 +316,38 @@ class TelegramAdapter:
                 await self._send(message, chunk, update)
         except Exception:  # noqa: BLE001
             log.exception("telegram update %s: sources of answer %s could not be sent", update.update_id, answer_id)
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A click on one of threadgraph's inline buttons: a vote (stored with the answer, like
+        Slack's) or a "did you mean" candidate (the question asked again with that name). Always
+        answers the callback query; never raises."""
+        query = update.callback_query
+        if query is None:
+            return
+        lang = render.language(query.from_user.language_code if query.from_user else None)
+        parts = (query.data or "").split(":")
+        note = None
+        try:
+            message = query.message if isinstance(query.message, Message) else None
+            if parts[0] == VOTE_PREFIX and len(parts) == 3 and parts[1] in "+-":
+                key = self.thread_key(message) if message else None
+                user = str(query.from_user.id) if query.from_user else ""
+                await asyncio.to_thread(self.feedback.vote, parts[2], 1 if parts[1] == "+" else -1, user, key)
+                log.info("telegram vote %s1 on answer %s", parts[1], parts[2])
+                note = render.message("vote_thanks", lang)
+            elif parts[0] == ASK_PREFIX and len(parts) == 3 and parts[2].isdigit() and message is not None:
+                stored = await asyncio.to_thread(self.feedback.answer, parts[1])
+                question = candidate_question(stored, int(parts[2])) if stored else None
+                if question:
+                    await query.answer()
+                    await self._answer(update, context, question, message=message, user=query.from_user)
+                    return
+        except Exception:  # noqa: BLE001
+            log.exception("telegram update %s: button %r failed", update.update_id, query.data)
+        try:
+            await query.answer(text=note)
+        except Exception:  # noqa: BLE001
+            log.warning("telegram update %s: callback query could not be answered", update.update_id)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Application error handler: logs the traceback with the update id."""
@@ -251,13 +380,16 @@ class TelegramAdapter:
                 return False, None
             await asyncio.sleep(0.2)
 
-    async def _answer(self, update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+    async def _answer(self, update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
+                      message: Message | None = None, user=None) -> None:
+        """Answer ``text`` in reply to ``message`` (default: the update's message) for ``user``
+        (default: its sender), once per update across workers (see :meth:`_claim`)."""
         proceed, claim = await self._claim(update)
         if not proceed:
             return
         unfinished = [claim] if claim is not None else []
         try:
-            await self._answer_claimed(update, text, unfinished)
+            await self._answer_claimed(update, context, text, unfinished, message, user)
         finally:
             self._finish(update, unfinished)
 
@@ -270,28 +402,31 @@ class TelegramAdapter:
             except Exception:  # noqa: BLE001 - the lease expires by itself
                 log.exception("telegram update %s: could not be marked handled", update.update_id)
 
-    async def _answer_claimed(self, update: Update, text: str, unfinished: list[str]) -> None:
-        message = update.effective_message
+    async def _answer_claimed(self, update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
+                              unfinished: list[str], message: Message | None = None, user=None) -> None:
+        message = message or update.effective_message
+        user = user or message.from_user
         key = self.thread_key(message)
         if key.thread and message.chat.type != ChatType.PRIVATE and not message.is_topic_message:
             self._remember_root(message.chat_id, message.message_id, int(key.thread))
-        await self._typing_once(message)
-        typing = asyncio.create_task(self._keep_typing(message))
+        typing = asyncio.create_task(self._keep_typing(context.bot, message))
         try:
             incoming = IncomingMessage(
-                thread=key, user=str(message.from_user.id if message.from_user else ""), text=text.strip(),
+                thread=key, user=str(user.id if user else ""), text=text.strip(),
                 event_id=str(update.update_id), metadata={"platform": "telegram", "message_id": message.message_id})
             if not incoming.text:
-                chunks = [render.TelegramMessage(_esc(render.HELP_TEXT))]
+                lang = render.language(user.language_code if user else None)
+                chunks = [render.TelegramMessage(_esc(render.message("help", lang)))]
             else:
                 answer = await asyncio.get_running_loop().run_in_executor(self._answer_pool, self.bot.answer, incoming)
                 answer_id = None
-                if render.has_evidence(answer):
-                    try:
-                        answer_id = await asyncio.to_thread(self.feedback.record_answer, answer, key)
-                    except Exception:  # noqa: BLE001 - the answer still goes out, without its button
-                        log.warning("telegram update %s: answer not recorded", update.update_id, exc_info=True)
-                chunks = render.telegram_messages(answer, answer_id, MESSAGE_LIMIT)
+                try:
+                    answer_id = await asyncio.to_thread(self.feedback.record_answer, answer, key)
+                except Exception:  # noqa: BLE001 - the answer still goes out, without its buttons
+                    log.warning("telegram update %s: answer not recorded", update.update_id, exc_info=True)
+                chunks = render.telegram_messages(render.cap_answer(answer), answer_id, MESSAGE_LIMIT)
+                if chunks and answer_id:
+                    chunks[-1].reply_markup = answer_markup(answer, answer_id, chunks[-1].reply_markup)
         except Exception:  # noqa: BLE001
             log.exception("telegram update %s (thread %s) failed in the core", update.update_id, key.key())
             chunks = [render.TelegramMessage(_esc(render.APOLOGY_TEXT))]
@@ -317,32 +452,57 @@ class TelegramAdapter:
             except Exception:  # noqa: BLE001 - a reply to this answer then starts a new thread
                 log.exception("telegram update %s: reply roots could not be stored", update.update_id)
 
-    async def _typing_once(self, message: Message) -> None:
+    def _typing_client(self, bot: Bot) -> Bot:
+        """A plain ``telegram.Bot`` for chat actions only: same token and API URL as ``bot``, no
+        rate limiter, its own small connection pool with short timeouts."""
+        if self._typing_bot is None:
+            base_url, file_url = bot.base_url, bot.base_file_url
+            self._typing_bot = Bot(
+                token=bot.token, base_url=lambda _token: base_url, base_file_url=lambda _token: file_url,
+                request=HTTPXRequest(connection_pool_size=8, read_timeout=5.0, write_timeout=5.0,
+                                     connect_timeout=5.0, pool_timeout=1.0))
+        return self._typing_bot
+
+    async def _typing_once(self, bot: Bot, message: Message) -> None:
+        """Send one typing action to ``message``'s chat/topic unless a 429 paused typing there.
+        Never raises: a ``RetryAfter`` pauses typing in that chat for ``retry_after`` seconds."""
+        chat_id = message.chat_id
+        if self._typing_paused.get(chat_id, 0.0) > time.monotonic():
+            return
         try:
-            await message.get_bot().send_chat_action(
-                chat_id=message.chat_id, action=ChatAction.TYPING,
-                message_thread_id=message.message_thread_id if message.is_topic_message else None)
-        except Exception:  # noqa: BLE001 - typing is cosmetic (incl. RetryAfter): never wait for it
+            await self._typing_client(bot).send_chat_action(
+                chat_id=chat_id, action=ChatAction.TYPING, message_thread_id=reply_thread_id(message))
+        except RetryAfter as exc:
+            delay = exc.retry_after.total_seconds() if hasattr(exc.retry_after, "total_seconds") \
+                else float(exc.retry_after)
+            self._typing_paused[chat_id] = time.monotonic() + delay
+            if len(self._typing_paused) > 10_000:
+                now = time.monotonic()
+                self._typing_paused = {k: v for k, v in self._typing_paused.items() if v > now}
+            log.info("telegram chat %s: typing paused for %.0f s (flood limit)", chat_id, delay)
+        except Exception:  # noqa: BLE001 - typing is cosmetic: never wait for it, never fail on it
             log.debug("typing action failed", exc_info=True)
 
-    async def _keep_typing(self, message: Message) -> None:
+    async def _keep_typing(self, bot: Bot, message: Message) -> None:
+        """Typing now and every ``TYPING_EVERY_S`` until cancelled (runs beside the answer)."""
         try:
             while True:
+                await self._typing_once(bot, message)
                 await asyncio.sleep(TYPING_EVERY_S)
-                await self._typing_once(message)
         except asyncio.CancelledError:
             pass
 
     async def _send(self, message: Message, html_text: str, update: Update,
                     reply_markup: InlineKeyboardMarkup | None = None) -> Message | None:
-        """Reply with ``html_text`` (already escaped HTML) in the message's chat/topic, quoting in
-        groups, with ``reply_markup`` when given; waits out ``RetryAfter`` up to
+        """Reply with ``html_text`` (already escaped HTML) in the message's chat/topic (never
+        the General topic's id 1), quoting in groups, with ``reply_markup`` when given; waits out ``RetryAfter`` up to
         ``MAX_SEND_RETRIES`` times."""
         quote = message.chat.type != ChatType.PRIVATE
         for attempt in range(MAX_SEND_RETRIES + 1):
             try:
                 return await message.reply_text(html_text, parse_mode=ParseMode.HTML, do_quote=quote,
-                                                disable_web_page_preview=True, reply_markup=reply_markup)
+                                                disable_web_page_preview=True, reply_markup=reply_markup,
+                                                message_thread_id=reply_thread_id(message))
             except RetryAfter as exc:
                 if attempt == MAX_SEND_RETRIES:
                     raise
@@ -351,6 +511,15 @@ class TelegramAdapter:
                 log.warning("telegram update %s: flood limit, retrying in %.1f s", update.update_id, delay)
                 await asyncio.sleep(delay + 0.1)
         return None
+
+    async def aclose(self) -> None:
+        """Close the typing client's connections (idempotent)."""
+        if self._typing_bot is not None:
+            bot, self._typing_bot = self._typing_bot, None
+            try:
+                await bot.request.shutdown()
+            except Exception:  # noqa: BLE001
+                log.debug("typing client shutdown failed", exc_info=True)
 
 
 def answer_threads(settings: Settings) -> int:
@@ -375,15 +544,20 @@ def install(application: Application, bot, settings: Settings | None = None, gro
     slow answer never holds up other updates; ``block=True`` makes
     ``application.process_update`` return only after the answer is sent (a webhook that
     acknowledges after answering). ``commands=False`` skips ``/start``, ``/help`` (keep the
-    app's own) but still adds ``/ask`` and ``/reset``. The "Sources" button's callback queries
-    (``threadgraph_sources:…``) are handled too. ``settings`` defaults to ``bot.settings``,
-    ``state`` to :func:`~threadgraph.bot.state.open_state` of it."""
+    app's own) but still adds ``/ask`` and ``/reset``. Also adds the handlers of threadgraph's
+    inline buttons ("Sources": ``threadgraph_sources:…``; votes and "did you mean":
+    ``tgv:``/``tgq:``) and the "I read text questions" reply to non-text messages in private
+    chats. ``settings`` defaults to ``bot.settings``, ``state`` to
+    :func:`~threadgraph.bot.state.open_state` of it."""
     adapter = TelegramAdapter(bot, settings, state=state)
     handlers = [
         CommandHandler("ask", adapter.on_ask, block=block),
         CommandHandler("reset", adapter.on_reset, block=block),
         MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND, adapter.on_text, block=block),
+        MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE & NON_TEXT, adapter.on_non_text,
+                       block=block),
         CallbackQueryHandler(adapter.on_sources, pattern=f"^{render.SOURCES_CALLBACK}", block=block),
+        CallbackQueryHandler(adapter.on_button, pattern=rf"^(?:{VOTE_PREFIX}|{ASK_PREFIX}):", block=block),
     ]
     if commands:
         handlers += [CommandHandler("start", adapter.on_start, block=block),

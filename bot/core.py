@@ -73,11 +73,19 @@ class ThreadGraphBot:
         """Answer ``message`` in its thread. ``retrieval``: ``hybrid`` (graph +
         passages, the product), ``graph`` (Cypher only) or ``vector`` (LanceDB
         hits only; the evaluation baseline). Raises ``ValueError`` for an
-        unknown mode; a missing KB yields a ``found=False`` answer."""
+        unknown mode; a missing KB yields a ``found=False`` answer.
+
+        Bounded work: only the first ``settings.max_question_chars`` characters
+        are read (the answer then starts with a note saying so) and the
+        phrase patterns stop at ``settings.understand_deadline_ms``."""
         if retrieval not in RETRIEVAL_MODES:
             raise ValueError(f"retrieval must be one of {RETRIEVAL_MODES}, not {retrieval!r}")
         key = message.thread.key()
         text = (message.text or "").strip()
+        limit = self.settings.max_question_chars
+        cut = len(text) > limit
+        if cut:
+            text = text[:limit].rstrip()
         lang = detect_language(text) or "en"
         if not text:
             return Answer(thread=key, question="", intent="general", found=False, language=lang,
@@ -91,7 +99,7 @@ class ThreadGraphBot:
         state = self.memory.load(key)
         state.turn += 1
         linker = self._linker(kb)
-        u = understand(text, linker)
+        u = understand(text, linker, cpu_budget_s=self.settings.understand_deadline_ms / 1000)
         budget = None
         llm = self._llm_client()
         if llm is not None:
@@ -105,6 +113,10 @@ class ThreadGraphBot:
             ans = self._llm_compose(llm, budget, ans)
         self._remember(state, q, ans, text)
         self.memory.save(key, state)
+        if cut:
+            note = t(ans.language, f"（消息太长，我只读了前 {limit} 个字。）",
+                     f"(Your message is long: I read only its first {limit} characters.)")
+            ans = ans.model_copy(update={"answer": f"{note}\n\n{ans.answer}"})
         return ans
 
     def reset(self, thread: ThreadKey) -> None:

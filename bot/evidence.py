@@ -22,6 +22,38 @@ from .query import Query
 VECTOR_FOUND_MIN = 0.86
 #: Identifiers ("ABC-5", "P1", "HTTP-503") that must appear verbatim in a passage.
 _IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
+#: Model tokens of the question a passage search embeds and full-text searches (estimated by
+#: :func:`token_estimate`). Embedding costs ~1 ms of CPU per token with e5-small on 2 cores, so the
+#: rest of a long message is left out of the search (bounded work per message); 48 tokens hold
+#: every question of the evaluation sets whole (the longest is ~35).
+QUERY_TOKENS = 48
+#: Identifiers searched for verbatim per question (each is one more full-text search).
+MAX_IDENTIFIERS = 3
+_TOKEN_PIECES = re.compile(r"[A-Za-z0-9]+|\s+|.", re.S)
+
+
+def token_estimate(piece: str) -> int:
+    """Model tokens a piece of :data:`_TOKEN_PIECES` costs, roughly as a multilingual WordPiece
+    or SentencePiece tokenizer splits text: a Latin/digit run one per 4 characters (at least 1),
+    whitespace none, any other character (CJK, punctuation, symbol) one."""
+    if piece[0].isspace():
+        return 0
+    if piece[0].isascii() and piece[0].isalnum():
+        return (len(piece) + 3) // 4
+    return 1
+
+
+def query_text(text: str, max_tokens: int = QUERY_TOKENS) -> str:
+    """The start of ``text`` holding at most ``max_tokens`` estimated model tokens (see
+    :func:`token_estimate`), cut between pieces (never inside a word); ``text`` when it fits."""
+    total = 0
+    for m in _TOKEN_PIECES.finditer(text):
+        total += token_estimate(m.group())
+        if total > max_tokens:
+            return text[: m.start()].rstrip()
+    return text
+
+
 #: A capitalised multi-word name ("Some Role").
 _PROPER_NAME = re.compile(r"(?:[A-Z][\w-]*\s+)+[A-Z][\w-]*")
 
@@ -34,9 +66,12 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     hybrid mode also full-text searches for linked role names (sections titled
     with them first), identifiers in the question (passages containing all of
     them first) and an asked term (definitions first). At most 3 hits when
-    graph facts were found (``has_facts``), else 4."""
+    graph facts were found (``has_facts``), else 4. A long question is searched by its start
+    (:func:`query_text`) and for at most :data:`MAX_IDENTIFIERS` identifiers."""
     names = [m.name for m in q.ctx + q.items + q.roles + q.excluded if m.name]
-    text = q.text if not q.from_memory else q.text + " " + " ".join(names)
+    text = query_text(q.text)
+    if q.from_memory:
+        text += " " + " ".join(names)
     docs: list[str] = []
     if mode == "hybrid":
         docs = [m.doc for m in q.ctx if m.doc]
@@ -62,7 +97,7 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
             seen = {h.id for h in hits}
         names = [m.name.casefold() for m in q.roles]
         hits.sort(key=lambda h: 0 if any(n in (h.section or "").casefold() for n in names) else 1)
-    codes = _IDENTIFIER.findall(q.text) if mode == "hybrid" else []
+    codes = list(dict.fromkeys(_IDENTIFIER.findall(q.text)))[:MAX_IDENTIFIERS] if mode == "hybrid" else []
     if codes:
         # identifiers must appear verbatim: search for them and put the passages
         # that contain every one of them first

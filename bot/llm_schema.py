@@ -11,6 +11,14 @@ Grounding of the answer text (:func:`grounding_problems`): every number, every
 KB name and every item of an enumeration ("X、Y 或 Z", "X, Y or Z", "用 X 代替")
 the answer names must occur in the question or in the facts and passages it
 cites. The words that delimit enumerations are data (``llm_schema.yaml``).
+
+Both output models read JSON wrapped in prose or a Markdown fence in every
+instructor mode (TOOLS, JSON, JSON_SCHEMA, MD_JSON): instructor parses the
+TOOLS arguments and the JSON/JSON_SCHEMA content with the model's
+``model_validate_json`` as they are, so servers that ignore ``response_format``
+("Sure! ```json {…}```") failed there and cost a re-ask. See
+:class:`LenientJSONModel`. ``LLMAnswer.answer`` is cut at
+:data:`MAX_ANSWER_CHARS`.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Sequence
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from ..knowledge.text import content_words, has_cjk, singular
 from . import intents
@@ -37,6 +45,8 @@ _INTENT_ALIASES = {a: h.name for h in intents.handlers() for a in h.aliases}
 _LATIN = re.compile(r"[A-Za-z]")
 _MAX_LISTED_IDS = 60          # ids spelled out in an error message
 _MAX_PASSAGE_CHARS = 1200
+#: Longest answer text kept from the LLM (characters); longer text is cut at a sentence end and "…" added.
+MAX_ANSWER_CHARS = 4000
 
 # --------------------------------------------------------------------------- prompts
 
@@ -108,6 +118,35 @@ _LANGUAGE_NAMES = {"zh": "Chinese, 简体中文", "en": "English"}
 # --------------------------------------------------------------------------- models
 
 
+class LenientJSONModel(BaseModel):
+    """A model whose ``model_validate_json`` also accepts its JSON object wrapped in prose or a
+    Markdown fence (the last JSON object of the text is taken, with instructor's own
+    ``extract_json_from_codeblock``, which bounds its work and nesting). Only a text that is not
+    JSON at all is unwrapped; valid JSON that fails validation raises as usual, so instructor
+    still re-asks with the validation error. Raises ``pydantic.ValidationError`` when no JSON
+    object can be found either."""
+
+    @classmethod
+    def model_validate_json(cls, json_data, *, strict=None, context=None, **kwargs):
+        """``BaseModel.model_validate_json`` that, when ``json_data`` (str or bytes) is not JSON,
+        validates the last JSON object found in it instead (see the class docstring)."""
+        try:
+            return super().model_validate_json(json_data, strict=strict, context=context, **kwargs)
+        except ValidationError as exc:
+            if not any(e.get("type") == "json_invalid" for e in exc.errors()):
+                raise
+            from instructor.utils import extract_json_from_codeblock
+
+            text = json_data.decode("utf-8", "replace") if isinstance(json_data, (bytes, bytearray)) else json_data
+            try:
+                inner = extract_json_from_codeblock(text)
+            except ValueError:
+                raise exc from None
+            if not inner or inner == text:
+                raise
+            return super().model_validate_json(inner, strict=strict, context=context, **kwargs)
+
+
 class EntityMention(BaseModel):
     """One entity named in a message: ``name`` as written (or the KB spelling) and
     ``type`` (recipe|ingredient|tool|role|document|unknown; anything else becomes
@@ -133,7 +172,7 @@ class EntityMention(BaseModel):
         return v
 
 
-class LLMUnderstanding(BaseModel):
+class LLMUnderstanding(LenientJSONModel):
     """What the message asks: ``intent``, the ``entities`` it names, what is
     ``excluded`` (things the user lacks / wants without) and its ``language``.
 
@@ -187,7 +226,7 @@ def _listing(ids: Sequence[str]) -> str:
     return (json.dumps(shown, ensure_ascii=False) + more) if shown else "[] (none: cite nothing)"
 
 
-class LLMAnswer(BaseModel):
+class LLMAnswer(LenientJSONModel):
     """The composed answer: ``answer`` text in the question's language, ``found``
     (whether the evidence answers the question), and the cited ``fact_ids`` /
     ``passage_ids``.
@@ -196,7 +235,10 @@ class LLMAnswer(BaseModel):
     "language": "zh"|"en"}`` (instructor ``context=``), validation fails with
     ``ValueError`` text naming the bad and the allowed ids when a cited id is not
     in the context; it always fails for an empty answer and for ``found=True``
-    with no citation. Ids are stripped of surrounding brackets and de-duplicated."""
+    with no citation. Ids are stripped of surrounding brackets and de-duplicated.
+    An answer longer than :data:`MAX_ANSWER_CHARS` characters is cut at its last
+    sentence end (or space) before the limit and ends with "…" (no re-ask: a
+    shortened grounded answer beats a wasted call)."""
 
     # the class docstring is for developers; this is what the model sees
     model_config = ConfigDict(json_schema_extra={
@@ -207,6 +249,11 @@ class LLMAnswer(BaseModel):
     found: bool = Field(description="True when the evidence answers the question.")
     fact_ids: list[str] = Field(default_factory=list, description="Ids of the facts the answer uses.")
     passage_ids: list[str] = Field(default_factory=list, description="Ids of the passages the answer uses.")
+
+    @field_validator("answer")
+    @classmethod
+    def _cap_answer(cls, v: str) -> str:
+        return cap_text(v, MAX_ANSWER_CHARS)
 
     @field_validator("fact_ids", "passage_ids", mode="before")
     @classmethod
@@ -408,6 +455,20 @@ def grounding_problems(answer: str, allowed: str, lang: str = "zh",
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def cap_text(text: str, limit: int) -> str:
+    """``text`` when it has at most ``limit`` characters; else its first ``limit`` characters
+    cut back to the last sentence end (。！？.!?) or, failing that, space in their second half,
+    plus "…" (so at most ``limit + 1`` characters)."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    cut = max(head.rfind(c) for c in "。！？.!?\n")
+    if cut < limit // 2:
+        cut = head.rfind(" ")
+    head = head[: cut + 1] if cut >= limit // 2 else head
+    return head.rstrip() + "…"
 
 
 def _clip(text: str, limit: int) -> str:

@@ -16,7 +16,7 @@ from . import intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
 from .compose import excerpt, not_found_text, passages_text, t
-from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, search_passages
+from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, query_text, search_passages
 from .linker import Mention
 from .intents import Context, Draft
 
@@ -107,12 +107,21 @@ def _read(c: Context, d: Draft) -> None:
     reader.log_candidates(c.settings.data_dir, found, thread=c.thread)
 
 
+#: Characters and (estimated) model tokens of an unknown phrase named, looked up for "did you
+#: mean" and embedded: a longer phrase is no name.
+MAX_UNKNOWN_CHARS = 40
+MAX_UNKNOWN_TOKENS = 16
+
+
 def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
     """"No evidence about X" and the "did you mean" names: for an unknown
     phrase, near KB names (fuzzy, then nearest name embeddings ≥ 0.92)."""
     q, lang = c.q, c.lang
     if q.unknown:
         what = q.unknown[0].surface
+        short = query_text(what[:MAX_UNKNOWN_CHARS], MAX_UNKNOWN_TOKENS)
+        if short != what:  # a long phrase is no name: bounded work, short answer
+            what = short + "…"
         sugg = c.linker.suggest(what)
         if c.kb.embedder is not None and len(sugg) < 3:
             vec = c.kb.embedder.embed_query(what)

@@ -7,35 +7,61 @@ handler reads the slots (entity linking: :mod:`threadgraph.bot.linker`).
 When none matches, the elliptical follow-up patterns are tried; a question
 matching nothing is ``general`` and its entities come from a longest-match
 scan of the whole text.
+
+Bounded work: the patterns see the text with its whitespace runs (newlines
+included) collapsed to one space, every slot a pattern leaves open in the
+middle is length-bounded in its YAML file, and the patterns stop once they
+have used ``cpu_budget_s`` seconds of the thread's CPU time (not wall time: a
+busy machine must not change how a question is read); the caller bounds the
+text's length
+(``Settings.max_question_chars``). ``benchmarks/adversarial.py`` measures the
+worst inputs found.
 """
 
 from __future__ import annotations
+
+import logging
+import time
 
 from ..knowledge.text import detect_language
 from . import classify, intents, words
 from .linker import Linker
 from .query import Understanding
 
+log = logging.getLogger(__name__)
 
-def understand(text: str, linker: Linker) -> Understanding:
+
+def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) -> Understanding:
     """Parse ``text`` into an :class:`Understanding` using rules only.
 
     Memory is not consulted here (see :mod:`threadgraph.bot.resolve`);
     ``follow_up`` marks texts that need it (pronouns, "那…呢", "and …?").
+    ``cpu_budget_s`` (seconds of this thread's CPU time, ``time.thread_time``)
+    stops trying phrase patterns (and the entity-first cue reading) once spent:
+    the question then reads as ``general`` unless a pattern already matched
+    (entities still come from the longest-match scan).
     """
+    deadline = None if cpu_budget_s is None else time.thread_time() + cpu_budget_s
     raw = text.strip()
     lang = detect_language(raw) or "en"  # no letters at all: answer in English
-    body = raw.rstrip("？?。.!！ ")
+    body = " ".join(raw.split()).rstrip("？?。.!！ ")
     u = Understanding(text=raw, intent="general", language=lang)
+    late = False
     for rule in intents.rules(lang) + intents.fallback_rules(lang):
+        if deadline is not None and time.thread_time() > deadline:
+            log.warning("understanding stopped at its CPU deadline before pattern %s (%d characters): "
+                        "answering as a general question", rule.id, len(body))
+            late = True
+            break
         m = rule.regex.search(body)
         if m:
             u.intent, u.rule = rule.handler.name, rule.id
             rule.handler.read(u, m, body, linker)
             break
-    r = classify.read(body, lang, linker, follow_up=u.follow_up or bool(words.pronoun_re().search(body)))
-    if r is not None and _prefer_cues(u, r, body, lang, linker):
-        classify.apply(u, r)
+    if not late and (deadline is None or time.thread_time() <= deadline):
+        r = classify.read(body, lang, linker, follow_up=u.follow_up or bool(words.pronoun_re().search(body)))
+        if r is not None and _prefer_cues(u, r, body, lang, linker):
+            classify.apply(u, r)
     if u.intent == "general" or not u.mentions:
         # free-text entities (also for rules whose slots did not link)
         for m in linker.scan(body):

@@ -14,8 +14,10 @@ links X to the document's own names, the bot's passage reader to the
 question's entity. Both scripts' rules run on every sentence, so mixed text
 ("花椒 or 麻椒") is read too.
 
-Regexes are bounded (every slot has a length cap and no nested quantifier),
-so a sentence of any length is read in linear time per rule.
+Regexes are bounded (every slot has a length cap, no nested quantifier, and
+no two adjacent repeats that can split one run two ways), so a sentence of any
+length is read in linear time per rule; the condition and ratio of a sentence
+are searched once per sentence, not once per cue (benchmarks/adversarial.py).
 """
 
 from __future__ import annotations
@@ -188,7 +190,9 @@ def _head(before: str) -> str:
     """The thing a parenthesised note is about: the phrase just before the
     parenthesis — its trailing capitalized name in prose ("brief the Director
     (or …)" → "Director"), else the phrase cut as an X slot."""
-    seg = re.split(r"[，,；;。!！?？:：]|\.(?=\s|$)", before)[-1]
+    # the head is in the last clause, near the parenthesis: 200 characters are plenty and keep a
+    # sentence with many parentheses linear
+    seg = re.split(r"[，,；;。!！?？:：]|\.(?=\s|$)", before[-200:])[-1]
     m = _TRAIL_PROPER.search(seg)
     if m and len(seg.split()) > len(m.group(1).split()):
         return m.group(1).strip()
@@ -213,6 +217,8 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
     live = {k for k, rx in trig.items() if rx.search(text)}
     if not live:
         return out
+    cond_m = _COND.search(text)  # the same for every cue of the text: searched once, not per match
+    ratio = None
     for r in rules():
         if (r.item_only and not in_item) or r.kind not in live:
             continue
@@ -226,7 +232,6 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
             y = cut_phrase(raw_y, "y" if m.end("y") == m.end() else "x") if raw_y.strip() else ""
             if r.clause_y and raw_y:
                 y = clause_object(raw_y) or y
-            cond_m = _COND.search(text)
             cond = cond_m.group().strip() if cond_m and r.kind != "optional" else ""
             if r.kind != "optional":
                 if not y:
@@ -239,7 +244,7 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
                     continue
             out.append(Cue(r.kind, r.id, x, y, offset + m.start(), offset + m.end(), r.conf, focus=not x,
                            item_only=r.item_only, head=head, cond=cond,
-                           ratio=_ratio(text) if r.kind == "substitute" else ""))
+                           ratio=(ratio := _ratio(text) if ratio is None else ratio) if r.kind == "substitute" else ""))
     return out
 
 

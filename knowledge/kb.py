@@ -327,21 +327,27 @@ class KnowledgeBase:
 
     @property
     def embedder(self):
-        """The query embedder, loaded on first use; None when the KB has no
-        vectors or the model cannot be loaded (search is then full text)."""
+        """The query embedder, loaded on first use with
+        ``settings.query_embedding_threads`` ONNX threads (0: the runtime's
+        default); None when the KB has no vectors or the model cannot be
+        loaded (search is then full text)."""
         if self._embedder_tried or not self.manifest.get("embedding_model"):
             return self._embedder
         with self._lock:
             if not self._embedder_tried:
-                from .embeddings import EmbeddingUnavailable, load_embedder
+                from .embeddings import Embedder, EmbeddingUnavailable, load_embedder
 
                 settings = self.settings
                 recorded = self.manifest.get("embedding_model_path")
                 if settings is not None and settings.embedding_model_path is None and recorded and Path(recorded).exists():
                     # the folder the KB was embedded from: no hub needed to query it
                     settings = settings.model_copy(update={"embedding_model_path": Path(recorded)})
+                threads = getattr(settings, "query_embedding_threads", 0) if settings is not None else 0
                 try:
-                    emb = load_embedder(settings)
+                    # one short query on ONNX Runtime's default thread pool burns ~4x the CPU of one
+                    # thread (its workers spin after each run): queries use few threads
+                    emb = (Embedder(settings.embedding_model, settings.embedding_model_path, threads=threads)
+                           if threads else load_embedder(settings))
                 except EmbeddingUnavailable as exc:
                     log.warning("searching passages by full text only: %s", exc)
                     emb = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.parse
+import urllib.request
 
 import pytest
 from pydantic import SecretStr
@@ -314,7 +315,7 @@ def test_mounted_on_existing_app_keeps_its_handlers(core, fake, settings):
 def test_render_splits_over_messages_at_50_blocks():
     facts = [Fact(id=f"f-{i:016x}", subject=f"原料{i} <&>", relation="SUBSTITUTES", object=f"替代{i}" + "x" * 400,
                   source=Source(doc=f"dishes/d{i}.md", line=i + 1)) for i in range(400)]
-    text = "\n\n".join("段落" * 1400 for _ in range(60))
+    text = "\n\n".join("段落" * 1400 for _ in range(4))  # 11,206 characters: under the 12,000 cap
     answer = Answer(thread="t", question="q", intent="substitution", found=True, answer=text, facts=facts)
     messages = render_answer(answer, "abc123")
     assert len(messages) >= 2
@@ -405,10 +406,164 @@ def test_serve_plan_splits_web_and_worker(settings):
     assert (plan(both, ("all",), "worker").slack, plan(both, ("all",), "worker").telegram) == ("socket", "polling")
     assert plan(both, ("all",), "http").empty
     hooked = settings.model_copy(update={"telegram_bot_token": SecretStr("1:x"),
-                                         "telegram_webhook_url": "https://x.example/tg"})
+                                         "telegram_webhook_url": "https://x.example/tg",
+                                         "telegram_webhook_secret": SecretStr("s3cret-token")})
     web, worker = plan(hooked, ("all",), "http"), plan(hooked, ("all",), "worker")
     assert (web.slack, web.telegram) == ("http", "webhook") and worker.empty
     with pytest.raises(ValueError):
         plan(settings.model_copy(update={"slack_bot_token": None}), ("slack",), "all")
     with pytest.raises(ValueError):
         plan(settings, ("discord",), "all")
+
+
+# ---------------------------------------------------------------------------------------------
+# Delivery faults (issue 14): each against the strict fake, which refuses what Slack refuses.
+
+
+def test_long_answer_placeholder_becomes_first_part_rest_in_thread(core, fake, settings):
+    """onyx#1007: a ~12k-character answer went out as ONE chat.update that Slack refuses
+    (msg_blocks_too_long), leaving "thinking…" forever."""
+    paragraph = "宫保鸡丁的花生可以换成腰果。" * 20  # 280 chars
+    long_text = "\n\n".join(f"{i:03d} {paragraph}" for i in range(41))  # 11,724 chars: under the answer cap
+    assert len(long_text) == 11_724
+    h = Harness(tg_slack.create_app(derive_bot(core, after=lambda a: a.model_copy(update={"answer": long_text})),
+                                    settings), fake)
+    h.deliver(mention(Q, ts="1710000200.000100"))
+    assert fake.rejections == []
+    placeholder = fake.calls_to("chat.postMessage")[0]
+    assert placeholder["text"] == tg_slack.PLACEHOLDER_TEXT
+    updates = fake.calls_to("chat.update")
+    assert len(updates) == 1 and section_texts(updates[0]["blocks"])[0].startswith("000 ")
+    rest = fake.calls_to("chat.postMessage")[1:]
+    assert len(rest) >= 1 and all(p["thread_ts"] == "1710000200.000100" for p in rest)
+    sections = [t for r in updates + rest for t in section_texts(r["blocks"])]
+    assert "\n\n".join(unescape(t) for t in sections) == long_text  # nothing lost, in order
+    assert rest[-1]["blocks"][-1]["type"] == "actions"  # the vote buttons end the last part
+
+
+@pytest.mark.parametrize("mode", ["plugin", "standalone"])
+def test_rate_limited_reply_is_waited_out(core, fake, settings, mode):
+    """anything-llm#5447: mounted with install() on the team's App, a 429 on the reply dropped
+    the answer at once (only the standalone client retried)."""
+    if mode == "plugin":
+        app = App(client=WebClient(token="xoxb-team", base_url=fake.url), signing_secret=SECRET,
+                  process_before_response=True)
+        tg_slack.install(app, core, settings)
+    else:
+        app = tg_slack.create_app(core, settings)
+    fake.fail_with_429("chat.update", retry_after=1)
+    fake.fail_with_429("chat.postMessage", retry_after=1)  # the placeholder too
+    h = Harness(app, fake)
+    body = slack_event_body(mention(Q, ts="1710000300.000100"), "EvRATE1")
+    assert app.dispatch(BoltRequest(body=body, headers=slack_headers(SECRET, body))).status == 200
+    update = fake.wait_for("chat.update", 1, timeout=20)[0]
+    assert h.adapter.wait_idle(20)
+    assert "鸡胸肉" in reply_text(update)
+    methods = [m for m, _ in fake.calls if m.startswith("chat.")]
+    assert methods == ["chat.postMessage!failed", "chat.postMessage", "chat.update!failed", "chat.update"]
+
+
+def test_failed_delivery_replaces_the_placeholder_with_an_apology(core, fake, settings):
+    h = Harness(tg_slack.create_app(core, settings), fake)
+    with fake.lock:
+        fake.fail_next["chat.update"] = [(200, {"ok": False, "error": "internal_error"})]
+    h.deliver(mention(Q, ts="1710000310.000100"))
+    updates = fake.calls_to("chat.update")
+    assert len(updates) == 1 and "Sorry" in updates[0]["text"]  # not left at "thinking…"
+
+
+MARKER = "SECRET-USER-TEXT-7d1f"
+
+
+def _records_text(caplog) -> str:
+    return "\n".join(f"{r.name} {r.getMessage()} {r.exc_text or ''}" for r in caplog.records)
+
+
+def test_malformed_or_unsigned_bodies_get_400_401_without_traceback_or_body_in_log(core, fake, settings, caplog):
+    """The body used to be parsed before the signature check: malformed JSON gave 500 with a
+    traceback; and Bolt logged the body of every rejected request."""
+    import logging
+
+    from fakes_platform import RunningServe
+
+    caplog.set_level(logging.DEBUG)
+    s = settings.model_copy(update={"telegram_bot_token": None})
+    with RunningServe(core, s, ("slack",), role="http") as running:
+        url = f"http://127.0.0.1:{running.server.port}/slack/events"
+        broken = '{"type": "event_callback", "event": {"text": "' + MARKER + '"'  # cut off
+        assert _http_post(url, broken, slack_headers(SECRET, broken))[0] == 400
+        assert _http_post(url, broken, {"content-type": "application/json"})[0] == 401  # unsigned
+        assert _http_post(url, broken, slack_headers(SECRET, broken, bad=True))[0] == 401
+        form = "payload=%7Bnot-json" + MARKER
+        headers = slack_headers(SECRET, form)
+        headers["content-type"] = "application/x-www-form-urlencoded"
+        assert _http_post(url, form, headers)[0] == 400
+        body = slack_event_body(mention(MARKER, ts="1710000400.000100"), "EvBAD")
+        assert _http_post(url, body, slack_headers(SECRET, body, bad=True))[0] == 401
+        req = urllib.request.Request(url, data=b"\xff\xfe" + MARKER.encode(), method="POST")
+        for k, v in slack_headers(SECRET, "").items():
+            req.add_header(k, v)
+        assert _http_status(req) == 401  # signature over other bytes
+    logged = _records_text(caplog)
+    assert MARKER not in logged
+    assert not [r for r in caplog.records if r.exc_info], "a rejected request logged a traceback"
+    assert fake.calls_to("chat.postMessage") == []
+
+
+def test_plugin_mode_bolt_never_logs_a_rejected_body(core, fake, settings, caplog):
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    app = App(client=WebClient(token="xoxb-team", base_url=fake.url), signing_secret=SECRET,
+              process_before_response=True)
+    tg_slack.install(app, core, settings)
+    body = slack_event_body(mention(MARKER, ts="1710000500.000100"), "EvBAD2")
+    resp = app.dispatch(BoltRequest(body=body, headers=slack_headers(SECRET, body, bad=True)))
+    assert resp.status == 401
+    assert any("Invalid request signature" in r.getMessage() for r in caplog.records)
+    assert MARKER not in _records_text(caplog)
+
+
+def test_no_startup_warning_about_client_and_token(core, fake, settings, caplog, monkeypatch):
+    """Bolt reads SLACK_BOT_TOKEN from the environment itself; given a client too it warned
+    "As you gave `client` as well, `token` will be unused." at every start."""
+    import logging
+
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-test-token")
+    caplog.set_level(logging.DEBUG)
+    app = tg_slack.create_app(core, settings)
+    assert app.client.base_url == fake.url and fake.calls_to("auth.test")  # checked against our API URL
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == []
+    h = Harness(app, fake)
+    h.deliver(mention(Q, ts="1710000600.000100"))
+    assert "鸡胸肉" in reply_text(fake.wait_for("chat.update")[0])
+
+
+def _http_status(req) -> int:
+    import urllib.error
+
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_random_40k_message_is_cut_and_other_channels_answered(core, fake, settings):
+    """A random 40,000-character Slack message took 49 s (Slack expects an ack within 3 s and
+    retries), and other conversations waited."""
+    import random
+
+    rng = random.Random(14)
+    chars = [chr(c) for c in range(0x4E00, 0x9FA5)] + list("abcdefghij ,.?，？的了吗")
+    noise = "".join(rng.choice(chars) for _ in range(40_000))
+    h = Harness(tg_slack.create_app(core, settings), fake)
+    body = slack_event_body(mention(noise, ts="1710000700.000100"), "EvNOISE")
+    t0 = time.monotonic()
+    assert h.app.dispatch(BoltRequest(body=body, headers=slack_headers(SECRET, body))).status == 200
+    assert time.monotonic() - t0 < 3.0  # acknowledged at once; the answer runs on the pool
+    h.deliver(mention(Q, ts="1710000701.000100", channel="C0002"))
+    updates = {u["channel"]: u for u in fake.wait_for("chat.update", 2, timeout=15)}
+    assert "鸡胸肉" in reply_text(updates["C0002"])
+    assert reply_text(updates["C0001"]).startswith("（消息太长，我只读了前 1000 个字。）")  # mostly CJK: read as Chinese

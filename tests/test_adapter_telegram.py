@@ -426,3 +426,213 @@ def test_threadgraph_serve_command_answers_over_long_polling(fake, kb_dir, tmp_p
             proc.communicate()
     assert proc.returncode == 0, err[-2000:]
     assert TOKEN.split(":")[1] not in err
+
+
+# ---------------------------------------------------------------------------------------------
+# Delivery faults and missing behaviour (issue 14), against the strict fake.
+
+
+def test_throttled_typing_never_delays_the_answer(core, fake, settings):
+    """A 429 on sendChatAction (retry_after 137 s) used to hold the answer back: the typing call
+    went first, through the rate limiter, which waits out retry_after and pauses every request."""
+    fake.fail_with_429("sendChatAction", retry_after=137, times=50)
+    with RunningServe(core, settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=1)})
+        msg = sent(fake, 1, timeout=10)[0]  # far less than 137 s
+        fake.push({"message": tg_message(Q, chat_id=43, message_id=2)})  # another chat is not paused either
+        other = sent(fake, 2, timeout=10)[1]
+    assert "鸡胸肉" in visible(msg["text"]) and other["chat_id"] == 43
+    assert any(m == "sendChatAction!failed" for m, _ in fake.calls)
+    assert fake.calls_to("sendChatAction") == []  # every typing action was throttled; the answers came anyway
+
+
+def test_general_topic_reply_never_names_thread_1(core, fake, settings):
+    """python-telegram-bot#4739: a message in a forum's General topic (message_thread_id 1,
+    is_topic_message) was answered into thread 1, which Telegram refuses."""
+    seen: list = []
+    with RunningServe(derive_bot(core, seen=seen), settings, ("telegram",), role="worker"):
+        uname = f"@{FakeTelegram.USERNAME}"
+        fake.push({"message": tg_message(f"{uname} {Q}", chat_id=-1003, message_id=40, thread_id=1,
+                                         entities=[{"type": "mention", "offset": 0, "length": len(uname)}])})
+        msg = sent(fake)[0]
+    assert "message_thread_id" not in msg and msg["reply_parameters"]["message_id"] == 40
+    assert "鸡胸肉" in visible(msg["text"])
+    assert fake.rejections == []
+    assert all("message_thread_id" not in c for c in fake.calls_to("sendChatAction"))
+
+
+@pytest.mark.parametrize("code, start_words, help_words", [
+    ("zh-hans", "你好", "我根据团队的知识库"),
+    ("en", "Hi!", "I answer questions from the team's knowledge base"),
+    (None, "Hi!", "I answer questions from the team's knowledge base"),
+])
+def test_start_and_help_speak_the_users_language(core, fake, settings, code, start_words, help_words):
+    with RunningServe(core, settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message("/start", chat_id=42, message_id=1, language_code=code)})
+        first = sent(fake)[0]["text"]
+        fake.push({"message": tg_message("/help", chat_id=42, message_id=2, language_code=code)})
+        second = sent(fake, 2)[1]["text"]
+    assert start_words in first and help_words in first
+    assert help_words in second and "/reset" in second
+
+
+def test_vote_buttons_store_feedback_like_slack(core, fake, settings):
+    from fakes_platform import tg_callback
+    from threadgraph.bot.feedback import FeedbackStore
+
+    with RunningServe(core, settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=1)})
+        sent(fake)
+        answer_msg = fake.sent[-1]
+        rows = answer_msg["reply_markup"]["inline_keyboard"]
+        assert [b["text"] for b in rows[-1]] == ["👍", "👎"]
+        down = rows[-1][1]["callback_data"]
+        fake.push(tg_callback(answer_msg, down, user_id=77))
+        ack = fake.wait_for("answerCallbackQuery")[0]
+    assert ack["text"] == "谢谢反馈！"
+    votes = FeedbackStore.for_data_dir(settings.data_dir).votes()
+    assert len(votes) == 1
+    v = votes[0]
+    assert v["vote"] == -1 and v["user"] == "77" and v["thread"] == "telegram/42/42/"
+    assert v["answer"]["question"] == Q and "鸡胸肉" in v["answer"]["answer"]
+    assert down == f"tgv:-:{v['answer_id']}"
+
+
+def test_did_you_mean_candidates_are_buttons_that_ask_again(core, fake, settings):
+    from fakes_platform import tg_callback
+
+    seen: list = []
+    with RunningServe(derive_bot(core, seen=seen), settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message("红烧肉需要哪些原料？", chat_id=42, message_id=1)})
+        sent(fake)
+        not_found = fake.sent[-1]
+        rows = not_found["reply_markup"]["inline_keyboard"]
+        candidates = [r[0]["text"] for r in rows if r[0]["callback_data"].startswith("tgq:")]
+        assert candidates and all("红烧肉" in c for c in candidates)
+        assert rows[0][0]["callback_data"].startswith("tgq:")  # the candidates come first
+        assert [b["text"] for b in rows[-1]] == ["👍", "👎"]
+        fake.push(tg_callback(not_found, rows[0][0]["callback_data"]))
+        again = sent(fake, 2)[1]
+    assert seen[1].text == f"{candidates[0]}需要哪些原料？"
+    assert seen[1].thread == seen[0].thread
+    assert candidates[0] in visible(again["text"])
+    assert fake.calls_to("answerCallbackQuery")
+
+
+@pytest.mark.parametrize("kind, payload", [
+    ("photo", {"photo": [{"file_id": "p1", "file_unique_id": "u1", "width": 90, "height": 90}]}),
+    ("sticker", {"sticker": {"file_id": "s1", "file_unique_id": "u2", "type": "regular", "width": 512,
+                             "height": 512, "is_animated": False, "is_video": False}}),
+])
+def test_photo_or_sticker_in_private_chat_gets_one_line(core, fake, settings, kind, payload):
+    seen: list = []
+    with RunningServe(derive_bot(core, seen=seen), settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message(None, chat_id=-1004, message_id=1, **payload)})  # group: ignored
+        fake.push({"message": tg_message(None, chat_id=42, message_id=2, language_code="en", **payload)})
+        reply = sent(fake)[0]
+        fake.push({"message": tg_message(None, chat_id=42, message_id=3, **payload)})  # zh user
+        reply_zh = sent(fake, 2)[1]
+    assert reply["chat_id"] == 42 and reply["text"] == "I read text questions: please type your question."
+    assert reply_zh["text"] == "我只读文字问题，请用文字提问。"
+    assert seen == [] and len(fake.calls_to("sendMessage")) == 2
+
+
+def test_huge_answer_is_capped_before_delivery(core, fake, settings):
+    """A 200,000-character (LLM) answer became 66 Telegram messages."""
+    huge = "\n\n".join(["宫保鸡丁的花生可以换成腰果，" * 20] * 710)
+    assert len(huge) > 200_000
+    bot = derive_bot(core, after=lambda a: a.model_copy(update={"answer": huge}))
+    with RunningServe(bot, settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message(Q, chat_id=42, message_id=1)})
+        sent(fake)
+        time.sleep(1.0)
+        msgs = fake.calls_to("sendMessage")
+    assert 1 <= len(msgs) <= 4 and fake.rejections == []
+    body = "\n\n".join(visible(m["text"]) for m in msgs)
+    assert "（回答太长，已截断）" in body
+
+
+# ---------------------------------------------------------------------------------------------
+# Secure by default (issue 14)
+
+
+def test_webhook_refuses_to_start_without_a_secret(core, fake, settings):
+    """With no secret the webhook accepted forged updates (anyone could make the bot message any
+    chat id), and nothing warned at start."""
+    s = settings.model_copy(update={"telegram_webhook_url": "https://bot.example.com/tg/hook"})
+    with pytest.raises(ValueError, match="--insecure-webhook"):
+        RunningServe(core, s, ("telegram",), role="http")
+    assert fake.calls == []  # refused before talking to Telegram
+    bad = s.model_copy(update={"telegram_webhook_secret": SecretStr("not allowed!")})
+    with pytest.raises(ValueError, match="A-Z, a-z, 0-9"):
+        RunningServe(core, bad, ("telegram",), role="http")
+
+
+def test_insecure_webhook_flag_starts_with_a_warning(core, fake, settings, caplog):
+    import logging
+
+    caplog.set_level(logging.INFO)
+    seen: list = []
+    s = settings.model_copy(update={"telegram_webhook_url": "https://bot.example.com/tg/hook"})
+    with RunningServe(derive_bot(core, seen=seen), s, ("telegram",), role="http", insecure_webhook=True) as running:
+        url = f"http://127.0.0.1:{running.server.port}/tg/hook"
+        assert _post(url, {"update_id": 901, "message": tg_message(Q, chat_id=42, message_id=1)}, None) == 200
+        sent(fake)
+    assert "secret_token" not in fake.calls_to("setWebhook")[0]
+    assert any(r.levelno == logging.WARNING and "WITHOUT a secret token" in r.getMessage() for r in caplog.records)
+    assert len(seen) == 1
+
+
+def _serve_cli(fake, kb_dir, tmp_path, env_extra: dict, args=("serve", "telegram")):
+    import os
+    import subprocess
+    import sys
+
+    from conftest import TINY_MODEL, TINY_NAME
+
+    data = tmp_path / "data"
+    (data / "kb").mkdir(parents=True, exist_ok=True)
+    if not (data / "kb" / "current").exists():
+        os.symlink(kb_dir / "kb" / "current", data / "kb" / "current")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "THREADGRAPH_TELEGRAM_API_URL": fake.root,
+           "THREADGRAPH_DATA_DIR": str(data), "THREADGRAPH_EMBEDDING_MODEL": TINY_NAME,
+           "THREADGRAPH_EMBEDDING_MODEL_PATH": str(TINY_MODEL), **env_extra}
+    for k in ("OPENAI_API_KEY", "SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "THREADGRAPH_TELEGRAM_WEBHOOK_SECRET"):
+        if k not in env_extra:
+            env.pop(k, None)
+    return subprocess.run([sys.executable, "-m", "threadgraph.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)
+
+
+def test_cli_webhook_without_secret_exits_2(fake, kb_dir, tmp_path):
+    r = _serve_cli(fake, kb_dir, tmp_path, {"TELEGRAM_BOT_TOKEN": TOKEN,
+                                            "THREADGRAPH_TELEGRAM_WEBHOOK_URL": "https://bot.example.com/tg/hook"})
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "THREADGRAPH_TELEGRAM_WEBHOOK_SECRET" in r.stderr and "--insecure-webhook" in r.stderr
+    assert fake.calls == []
+
+
+def test_rejected_token_never_reaches_the_log(kb_dir, tmp_path):
+    """PTB raises InvalidToken("The token `<token>` was rejected by the server.") when getMe is
+    refused; the traceback printed the token."""
+    wrong = "987654:WRONG-secret-token-part-xyz"
+    with FakeTelegram(valid_token=TOKEN) as strict:
+        r = _serve_cli(strict, kb_dir, tmp_path, {"TELEGRAM_BOT_TOKEN": wrong})
+        assert [m for m, _ in strict.calls] == ["getMe!rejected"]
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "Telegram rejected TELEGRAM_BOT_TOKEN" in r.stderr
+    assert "WRONG-secret-token-part-xyz" not in r.stderr + r.stdout
+    assert "987654" not in r.stderr + r.stdout
+
+
+def test_crafted_message_never_holds_up_other_chats(core, fake, settings):
+    """A crafted 4,092-character message (one Telegram message) took 27 s in the intent
+    regexes, and every other chat waited."""
+    crafted = (" no" * 1364)[:4092]
+    with RunningServe(core, settings, ("telegram",), role="worker"):
+        fake.push({"message": tg_message(crafted, chat_id=50, message_id=1)})
+        fake.push({"message": tg_message(Q, chat_id=51, message_id=2)})
+        msgs = sent(fake, 2, timeout=15)
+    by_chat = {m["chat_id"]: visible(m["text"]) for m in msgs}
+    assert "鸡胸肉" in by_chat[51]
+    assert by_chat[50].startswith("(Your message is long: I read only its first 1000 characters.)")

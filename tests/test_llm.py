@@ -358,3 +358,58 @@ def test_configuration_errors():
         LLMClient(Settings(openai_api_key=KEY, openai_base_url="http://127.0.0.1:9/v1", llm_mode="NOPE"))
     with pytest.raises(RuntimeError):
         LLMClient(Settings(openai_api_key=None, openai_base_url="http://127.0.0.1:9/v1"))
+
+
+# ------------------------------------------------------------------ JSON in prose or fences (issue 14)
+
+_WRAPPINGS = {
+    "prose": "Sure! Here is the answer you asked for: {json} I hope this helps.",
+    "fence": "```json\n{json}\n```",
+    "prose+fence": "Here is the result:\n```json\n{json}\n```\nLet me know if you need anything else.",
+    "bare fence": "```\n{json}\n```",
+}
+
+
+@pytest.mark.parametrize("wrapping", sorted(_WRAPPINGS))
+@pytest.mark.parametrize("mode", ["TOOLS", "JSON", "JSON_SCHEMA", "MD_JSON"])
+def test_json_in_prose_or_fences_is_accepted_in_every_mode(fake, mode, wrapping):
+    """graphrag#804: JSON and JSON_SCHEMA threw away an answer wrapped in prose or a fence,
+    after a wasted re-ask (servers that ignore response_format do that)."""
+    import json as _json
+
+    client = make_client(fake, llm_mode=mode, llm_max_retries=1)
+    fake.reply_text(_WRAPPINGS[wrapping].format(json=_json.dumps(GOOD, ensure_ascii=False)))
+    out = compose(client)
+    assert out is not None and out.answer == GOOD["answer"] and out.fact_ids == ["f-0a1b2c3d4e5f6071"]
+    assert len(fake.requests) == 1  # accepted at once: no re-ask
+
+
+def test_prose_without_json_is_still_reasked(fake):
+    client = make_client(fake, llm_mode="JSON", llm_max_retries=1)
+    fake.reply_text("I cannot answer that in JSON, sorry.").reply(GOOD)
+    out = compose(client)
+    assert out is not None and out.fact_ids == ["f-0a1b2c3d4e5f6071"] and len(fake.requests) == 2
+
+
+def test_huge_llm_answer_is_capped(fake):
+    """A 200,000-character LLM answer went through whole (66 Telegram messages)."""
+    from threadgraph.bot.llm_schema import MAX_ANSWER_CHARS
+
+    huge = ("没有郫县豆瓣酱时，可以用黄豆酱代替。" * 12_000)[:200_000]
+    client = make_client(fake)
+    fake.reply({**GOOD, "answer": huge})
+    out = compose(client)
+    assert MAX_ANSWER_CHARS == 4000
+    assert out is not None and len(out.answer) <= 4001 and out.answer.endswith("…")
+    assert out.answer.startswith("没有郫县豆瓣酱时，可以用黄豆酱代替。")
+    assert len(fake.requests) == 1
+
+
+@pytest.mark.parametrize("mode", ["TOOLS", "JSON", "JSON_SCHEMA"])
+def test_understand_reads_json_in_prose_too(fake, mode):
+    client = make_client(fake, llm_mode=mode)
+    fake.reply_text('Of course. ```json\n{"intent": "used_in", "entities": [{"name": "garlic", "type": "ingredient"}], '
+                    '"excluded": [], "language": "en"}\n``` Anything else?')
+    out = client.understand("which recipes use garlic?")
+    assert out is not None and out.intent == "used_in" and [e.name for e in out.entities] == ["garlic"]
+    assert len(fake.requests) == 1
