@@ -457,20 +457,6 @@ def grounding_problems(answer: str, allowed: str, lang: str = "zh",
 # --------------------------------------------------------------------------- helpers
 
 
-def cap_text(text: str, limit: int) -> str:
-    """``text`` when it has at most ``limit`` characters; else its first ``limit`` characters
-    cut back to the last sentence end (。！？.!?) or, failing that, space in their second half,
-    plus "…" (so at most ``limit + 1`` characters)."""
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    cut = max(head.rfind(c) for c in "。！？.!?\n")
-    if cut < limit // 2:
-        cut = head.rfind(" ")
-    head = head[: cut + 1] if cut >= limit // 2 else head
-    return head.rstrip() + "…"
-
-
 def _clip(text: str, limit: int) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit] + "…"

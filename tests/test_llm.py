@@ -400,7 +400,7 @@ def test_huge_llm_answer_is_capped(fake):
     fake.reply({**GOOD, "answer": huge})
     out = compose(client)
     assert MAX_ANSWER_CHARS == 4000
-    assert out is not None and len(out.answer) <= 4001 and out.answer.endswith("…")
+    assert out is not None and len(out.answer) <= 4000 and out.answer.endswith("。")  # cut at a sentence end
     assert out.answer.startswith("没有郫县豆瓣酱时，可以用黄豆酱代替。")
     assert len(fake.requests) == 1
 
