@@ -12,7 +12,7 @@ is missing (with "did you mean" names). Nothing here names an intent.
 from __future__ import annotations
 
 from ..knowledge import retrieval as R
-from . import intents, reader
+from . import constraints, intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
 from .compose import not_found_text, passages_text, t
 from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, search_passages
@@ -80,12 +80,27 @@ def compose(c: Context, d: Draft) -> Answer:
         d.passages = d.passages[:2] if d.passages and mode != "graph" and passages_support(q, d.hits) else []
         if d.passages:
             d.text += "\n" + passages_text(lang, d.passages, limit=2, question=q.text)
+    d.text = _constrained(c, h, d)
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
     return Answer(
         thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=d.text, language=lang,
         entities=entities, facts=_dedupe(d.facts)[:MAX_FACTS], passages=d.passages,
         follow_ups=d.follow_ups,
     )
+
+
+def _constrained(c: Context, h: intents.Intent, d: Draft) -> str:
+    """The answer text with what the thread's constraints did
+    (:func:`threadgraph.bot.constraints.annotate`): a found answer flags the
+    recipes it is about that break one and says which constraints filtered it;
+    constraints stated beside the question are acknowledged."""
+    if not c.screen:
+        return d.text
+    recipes = [(m.id, m.name) for m in c.q.ctx if m.id and m.type == "recipe"] if d.found else []
+    items = [m.id for m in c.q.items if m.id] if d.found else []
+    if not d.found:
+        c.screen.applied = []
+    return constraints.annotate(c.screen, c.lang, recipes, d.text, items=items, acknowledge=not h.statement)
 
 
 def _read(c: Context, d: Draft) -> None:

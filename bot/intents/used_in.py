@@ -23,6 +23,10 @@ class UsedIn(Intent):
         if not (c.item and c.item.id):
             return None
         facts = R.used_in(c.graph, c.item_ids, limit=LISTED + 1)
+        if c.screen and not (set(c.item_ids) & set(c.screen.forbidden)):
+            # the thread's constraints leave out recipes that break them (asking about a
+            # forbidden item itself still lists its recipes: the answer flags the constraint)
+            facts = c.screen.keep_recipes(R.used_in(c.graph, c.item_ids, limit=500), lambda f: f.subject_id)[:LISTED + 1]
         return Draft(facts=facts[:LISTED], parts={"more": len(facts) > LISTED})
 
     def compose(self, c: Context, d: Draft) -> None:
