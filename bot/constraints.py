@@ -500,6 +500,39 @@ class Screen:
             self.note_applied(forb[item_of(x)] for x in items if item_of(x) in forb)
         return out
 
+    def forbids_name(self, name: str, linker: Linker) -> Constraint | None:
+        """The constraint a thing called ``name`` (free text, e.g. a stand-in
+        read from a passage) breaks, or ``None``: its linked KB entity is
+        forbidden, or the name belongs to a ruled-out category or contains a
+        ruled-out thing's name."""
+        if not self.constraints or not name:
+            return None
+        m = link_thing(linker, name, ("ingredient", "tool"))
+        if m.id and m.id in self.forbidden:
+            return self.forbidden[m.id]
+        key = name_key(name)
+        for c in self.constraints:
+            if any(cat.belongs(k, name) for k in c.categories if k in cat.table()):
+                return c
+            terms = [name_key(x) for x in [c.label] + c.names if x]
+            if not c.categories and any(t and (t in key if not t.isascii() else f" {t} " in f" {key} ") for t in terms):
+                return c
+        return None
+
+    def keep_named(self, items: list[T], name_of: Callable[[T], str], linker: Linker) -> list[T]:
+        """``items`` without those whose thing (``name_of(item)``, free text)
+        a constraint rules out (:meth:`forbids_name`); removals are recorded."""
+        if not self.constraints or not items:
+            return items
+        out = []
+        for x in items:
+            hit = self.forbids_name(name_of(x), linker)
+            if hit is None:
+                out.append(x)
+            else:
+                self.note_applied([hit])
+        return out
+
     def in_scope(self, recipe_ids: Iterable[str]) -> set[str]:
         """Those of ``recipe_ids`` of the question's recipe kinds (all of them without a scope)."""
         ids = set(recipe_ids)

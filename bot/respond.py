@@ -92,14 +92,13 @@ def compose(c: Context, d: Draft) -> Answer:
 def _constrained(c: Context, h: intents.Intent, d: Draft) -> str:
     """The answer text with what the thread's constraints did
     (:func:`threadgraph.bot.constraints.annotate`): a found answer flags the
-    recipes it is about that break one and says which constraints filtered it;
-    constraints stated beside the question are acknowledged."""
+    recipes and items it is about that break one; any answer says which
+    constraints filtered it (a "no evidence" answer too: what was found was
+    ruled out); constraints stated beside the question are acknowledged."""
     if not c.screen:
         return d.text
     recipes = [(m.id, m.name) for m in c.q.ctx if m.id and m.type == "recipe"] if d.found else []
     items = [m.id for m in c.q.items if m.id] if d.found else []
-    if not d.found:
-        c.screen.applied = []
     return constraints.annotate(c.screen, c.lang, recipes, d.text, items=items, acknowledge=not h.statement)
 
 
@@ -111,6 +110,7 @@ def _read(c: Context, d: Draft) -> None:
     asked = [n for m in q.items + q.roles + q.unknown for n in dict.fromkeys([m.name, m.surface]) if n]
     context = q.ctx[0].name if q.ctx else ""
     found = reader.read_passages(q.intent, asked, d.passages, context=context)
+    found = c.screen.keep_named(found, lambda r: r.y, c.linker)  # never propose what a constraint rules out
     if not found:
         return
     d.text = reader.reader_text(c.lang, q.intent, found)
