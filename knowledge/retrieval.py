@@ -448,11 +448,8 @@ def substitutes_from(graph: GraphStore, item_ids: list[str], have_ids: list[str]
     if not item_ids or not have_ids:
         return []
     rows = graph.query(
-        f"MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE a.id IN $ids AND b.id IN $have RETURN {_SUB_COLS}",
-        {"ids": item_ids, "have": have_ids},
-    )
-    rows += graph.query(
-        f"MATCH (b:Entity)-[r:SUBSTITUTES]->(a:Entity) WHERE a.id IN $ids AND b.id IN $have AND r.symmetric "
+        f"MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE a.id IN $ids AND b.id IN $have RETURN {_SUB_COLS} "
+        f"UNION ALL MATCH (b:Entity)-[r:SUBSTITUTES]->(a:Entity) WHERE a.id IN $ids AND b.id IN $have AND r.symmetric "
         f"RETURN {_SUB_COLS}",
         {"ids": item_ids, "have": have_ids},
     )

@@ -108,6 +108,19 @@ class Pantry(Intent):
         prefixes of ``lexicon/variants.yaml``), its forms (``forms`` suffixes:
         鸡蛋清, 葱花) and the members of an interchangeable kind it belongs to
         (``rice``, ``scallion`` … of the category table)."""
+        key = (str(c.kb.build), tuple(sorted((m.id or "", m.name, m.surface) for m in pantry)))
+        hit = self._covered.get(key)
+        if hit is None:
+            hit = self._covered[key] = frozenset(self._cover(c, pantry))
+            if len(self._covered) > 512:
+                self._covered.clear()
+        return set(hit)
+
+    @functools.cached_property
+    def _covered(self) -> dict:
+        return {}
+
+    def _cover(self, c: Context, pantry: list[Mention]) -> set[str]:
         idx = category_index(c.kb)
         forms = tuple(self.data.get("forms", {}).get("zh") or ()) + tuple(
             " " + f for f in self.data.get("forms", {}).get("en") or ())
