@@ -379,6 +379,7 @@ class Screen:
         self.stated = list(stated or [])
         self.scope = list(scope or [])
         self.applied: list[Constraint] = []
+        self.added: list[str] = []
         self._breaking: dict[str, list[tuple[str, Constraint]]] = {}
 
     def __bool__(self) -> bool:
@@ -595,6 +596,17 @@ def annotate(screen: Screen, lang: str, recipes: list[tuple[str, str]], text: st
         out = out + ("\n" if out else "") + "\n".join(lines)
     if note and note not in out:
         out = out + ("" if lang == "zh" else " ") + note if out else note
+        lines.append(note)
     if acknowledge and screen.stated:
-        out = noted_text(lang, screen.stated) + ("\n" if out else "") + out
+        head = noted_text(lang, screen.stated)
+        out = head + ("\n" if out else "") + out
+        lines.insert(0, head)
+    screen.added = lines
     return out
+
+
+def keep_notes(screen: Screen, text: str) -> str:
+    """``text`` (e.g. an LLM's wording of an answer) with the constraint
+    lines :func:`annotate` added to the deterministic answer that it lacks."""
+    missing = [x for x in screen.added if x not in text]
+    return text + ("\n" + "\n".join(missing) if missing else "")

@@ -110,8 +110,9 @@ class ThreadGraphBot:
                                     stated=found.constraints if statement is not None else stated, scope=found.scope)
         c = Context(kb, q, retrieval, self.settings, linker, thread=key, cache=self._contains_cache, screen=screen)
         ans = compose(c, retrieve(c))
-        if llm is not None and ans.found:
+        if llm is not None and ans.found and statement is None:  # an acknowledgement needs no rewording
             ans = self._llm_compose(llm, budget, ans)
+            ans.answer = constraints.keep_notes(screen, ans.answer)  # the LLM's wording keeps what the constraints did
         ans.question = text
         self._remember(state, q, ans, text)
         self.memory.save(key, state)

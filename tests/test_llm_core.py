@@ -276,3 +276,15 @@ def test_invented_entity_stays_unknown_and_nothing_is_found(make_bot, fake, name
     assert ans.facts == []
     assert name in ans.answer
     assert "鸡胸肉" not in ans.answer and "代替。" not in ans.answer  # no substitute of another item offered
+
+
+def test_an_llm_answer_keeps_what_the_thread_constraints_did(make_bot, fake, baseline):
+    fid = sub_fact(baseline["q"]).id
+    fake.reply({"answer": "可以用鸡胸肉代替手枪腿。", "found": True, "fact_ids": [fid], "passage_ids": []})
+    bot = make_bot(fake)
+    ack = ask(bot, "我对花生过敏")
+    assert ack.found and ack.intent == "constraint" and not fake.requests  # acknowledged without the LLM
+    ans = ask(bot, Q)
+    assert len(fake.requests) == 1 and kind(fake.requests[0]) == "compose"
+    assert ans.answer.startswith("可以用鸡胸肉代替手枪腿。")
+    assert "注意：宫保鸡丁用到熟花生、生花生（你对花生过敏）。" in ans.answer  # the LLM's wording dropped it: put back

@@ -51,11 +51,15 @@ class ConstraintStatement(Intent):
         d.text = self.text(c.lang, d.parts["rows"], d.parts.get("new", True))
 
     def extend(self, c: Context, d: Draft) -> None:
-        """An acknowledgement is an answer even when no recipe is affected."""
-        if d.parts.get("rows") is not None:
-            if not d.text:
-                d.text = self.text(c.lang, d.parts["rows"], d.parts.get("new", True))
-            d.found = bool(d.parts["rows"])
+        """An acknowledgement is an answer even when no recipe is affected
+        (and in the passages-only mode, without the graph's counts)."""
+        if d.parts.get("rows") is None:
+            said = c.screen.stated or c.screen.constraints
+            d.parts = {"rows": [(con, None, []) for con in said], "new": bool(c.screen.stated)}
+            d.text, d.passages = "", []
+        if not d.text:
+            d.text = self.text(c.lang, d.parts["rows"], d.parts.get("new", True))
+        d.found = bool(d.parts["rows"])
 
     def missing(self, c: Context) -> str:
         """Nothing was stated."""
@@ -64,7 +68,7 @@ class ConstraintStatement(Intent):
     def text(self, lang: str, rows: list[tuple[Constraint, int, list[str]]], new: bool = True) -> str:
         """"记住了：你对花生过敏。之后的回答会排除用到花生的菜（知识库里有 13 道，例如…）…"
         from the ``text`` templates of the data file. ``rows``: (constraint,
-        recipes it leaves out, example names); ``new``: just stated."""
+        recipes it leaves out — ``None``: not counted —, example names); ``new``: just stated."""
         tpl = self.data["text"]
         lg = "zh" if lang == "zh" else "en"
         if not rows:
@@ -73,6 +77,8 @@ class ConstraintStatement(Intent):
         lines = [tpl["new" if new else "current"][lg].format(reasons=reasons)]
         for con, total, names in rows:
             what = con.what(lang)
+            if total is None:
+                continue  # not counted (no graph)
             if total:
                 key = "leaves_out_tool" if con.kind == "equipment" else "leaves_out"
                 lines.append(tpl[key][lg].format(what=what, total=total, examples=join(lang, names)))
