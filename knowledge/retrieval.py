@@ -433,10 +433,19 @@ def pantry_recipes(graph: GraphStore, pantry_ids: list[str], have_ids: list[str]
         "WITH a, count(DISTINCT p.id) AS used "
         "WHERE COUNT { MATCH (a)-[r:CONTAINS]->(b:Entity) WHERE b.type = 'ingredient' AND r.required "
         "AND NOT b.id IN $have } <= 1 "
-        "OPTIONAL MATCH (a)-[r:CONTAINS]->(b:Entity) WHERE b.type = 'ingredient' AND r.required AND NOT b.id IN $have "
-        "RETURN a.id AS id, a.name AS name, a.doc AS doc, used, b.id AS miss, b.name AS miss_name LIMIT $limit",
+        "RETURN a.id AS id, a.name AS name, a.doc AS doc, used LIMIT $limit",
         {"pantry": pantry_ids, "have": have_ids, "limit": limit},
     )
+    missing = {}
+    if rows:  # the one missing ingredient of those that miss one (an OPTIONAL MATCH above costs more)
+        for r in graph.query(
+            "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id IN $ids AND b.type = 'ingredient' AND r.required "
+            "AND NOT b.id IN $have RETURN a.id AS id, b.id AS miss, b.name AS miss_name",
+            {"ids": [r["id"] for r in rows], "have": have_ids},
+        ):
+            missing.setdefault(r["id"], (r["miss"], r["miss_name"]))
+    for r in rows:
+        r["miss"], r["miss_name"] = missing.get(r["id"], (None, None))
     rows.sort(key=lambda r: (r["miss"] is not None, -int(r["used"] or 0), r["name"]))
     return rows
 
@@ -448,8 +457,11 @@ def substitutes_from(graph: GraphStore, item_ids: list[str], have_ids: list[str]
     if not item_ids or not have_ids:
         return []
     rows = graph.query(
-        f"MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE a.id IN $ids AND b.id IN $have RETURN {_SUB_COLS} "
-        f"UNION ALL MATCH (b:Entity)-[r:SUBSTITUTES]->(a:Entity) WHERE a.id IN $ids AND b.id IN $have AND r.symmetric "
+        f"MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE a.id IN $ids AND b.id IN $have RETURN {_SUB_COLS}",
+        {"ids": item_ids, "have": have_ids},
+    )
+    rows += graph.query(
+        f"MATCH (b:Entity)-[r:SUBSTITUTES]->(a:Entity) WHERE a.id IN $ids AND b.id IN $have AND r.symmetric "
         f"RETURN {_SUB_COLS}",
         {"ids": item_ids, "have": have_ids},
     )
