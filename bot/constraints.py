@@ -60,6 +60,7 @@ def _rx() -> dict:
         for w in spec.get("words") or []:
             diet_words[name_key(str(w))] = key
     return {"split": re.compile(d["clause_split"], re.I), "lead": re.compile(d["lead"], re.I),
+            "listq": re.compile("|".join(d.get("list_question") or ["(?!)"]), re.I),
             "list": re.compile(d["list_split"], re.I), "kinds": kinds, "mods": mods, "diet_words": diet_words}
 
 
@@ -125,12 +126,16 @@ class Detection:
     """What :func:`detect` found in a message: the ``constraints`` it states
     (to remember), the ``transient`` ones that limit only this question,
     ``rest`` (the message without the constraint clauses; ``""`` when it was
-    only constraints) and ``scope`` (recipe kinds it names, e.g. ``["dessert"]``)."""
+    only constraints), ``question`` (the text to understand: ``rest`` with the
+    clauses of the kinds in ``keep_in_question`` put back — "no grill at
+    home" is part of "how do I make suya?") and ``scope`` (recipe kinds it
+    names, e.g. ``["dessert"]``)."""
 
     constraints: list[Constraint] = field(default_factory=list)
     transient: list[Constraint] = field(default_factory=list)
     rest: str = ""
     scope: list[str] = field(default_factory=list)
+    question: str = ""
 
     @property
     def statement(self) -> bool:
@@ -178,9 +183,10 @@ def _other_lang_name(linker: Linker, eid: str, lang: str) -> str:
     return best
 
 
-def _thing(x: str, kind: str, lang: str, linker: Linker) -> Constraint | None:
+def _thing(x: str, kind: str, lang: str, linker: Linker, *, known_only: bool = False) -> Constraint | None:
     """The constraint of ``kind`` on one named thing ``x``; ``None`` when ``x``
-    names nothing this kind can hold."""
+    names nothing this kind can hold (with ``known_only``: nothing the
+    category table or the KB knows)."""
     x = clean_slot(x)
     x = re.sub(r"^(?:any|some|the|an?|all|most|raw|fresh)\s+|\s+(?:food|foods|products?|dishes|at all)$", "", x, flags=re.I).strip()
     x = re.sub(r"(?:的东西|的食物|的菜|类|的|了|啦|呢)$", "", x).strip()
@@ -201,7 +207,7 @@ def _thing(x: str, kind: str, lang: str, linker: Linker) -> Constraint | None:
             linker, m.id, other)
         labels = {lang: x, other: alt}
         return Constraint(kind, x, lang, {k: v for k, v in labels.items() if v}, categories=cats, ids=[m.id], names=[m.name])
-    if kind in (data().get("needs_known") or ()):
+    if known_only or kind in (data().get("needs_known") or ()):
         return None
     if (has_cjk(x) and len(x) >= 2) or (not has_cjk(x) and len(x) >= 3 and len(x.split()) <= 3):
         return Constraint(kind, x, lang, {lang: x})
@@ -233,6 +239,9 @@ def _clause_constraints(clause: str, lang: str, linker: Linker) -> list[Constrai
                 if g.get("d"):
                     c = _diet(g["d"], said)
                     return [c] if c else []
+                whole = _thing(g.get("x") or "", kind, said, linker, known_only=True)
+                if whole is not None:  # "mortar and pestle" is one thing when the KB says so
+                    return [whole]
                 found = [c for part in _rx()["list"].split(g.get("x") or "") if part.strip()
                          for c in [_thing(part, kind, said, linker)] if c is not None]
                 if found:
@@ -290,33 +299,43 @@ def detect(text: str, lang: str, linker: Linker) -> Detection:
     ``lang`` is the message's language; ``linker`` links the named things to
     the KB. Never raises on odd input; returns an empty :class:`Detection`
     (``rest`` = the text) when nothing is found."""
-    out = Detection(rest=text)
+    out = Detection(rest=text, question=text)
     if not text.strip():
         return out
-    cut: list[tuple[int, int]] = []
+    cut: list[tuple[int, int, bool]] = []
+    keep_kinds = set(data().get("keep_in_question") or ())
     for a, b in _clauses(text):
         got = _clause_constraints(text[a:b], lang, linker)
         if got:
-            cut.append((a, b))
+            cut.append((a, b, all(c.kind in keep_kinds for c in got)))
             for c in got:
                 if c.key not in {x.key for x in out.constraints}:
                     out.constraints.append(c)
     if cut:
-        keep, last = [], 0
-        for a, b in cut:
-            keep.append(text[last:a])
-            last = b
-        keep.append(text[last:])
-        rest = "".join(keep)
-        rest = re.sub(r"^[\s，,。.;；:：!！—–-]+|[\s，,;；:：—–-]+$", "", rest)
-        rest = re.sub(r"^(?:so|and|but|then|所以|那|那么|请问)\b[\s,，]*", "", rest, flags=re.I).strip()
-        filler = r"(?:请|请你|麻烦|记住|记一下|记下|哦|哈|啊|呀|吧|谢谢|thanks|thank you|please|thx|ok|okay|[\s,，。.!！?？])*"
-        out.rest = "" if re.fullmatch(filler, rest, re.I) else rest
-    question = out.rest
+        out.rest = _without(text, [(a, b) for a, b, _ in cut])
+        listing = _rx()["listq"].search(out.rest) if out.rest else None
+        out.question = "" if not out.rest else out.rest if listing else _without(
+            text, [(a, b) for a, b, kept in cut if not kept])
+    question = out.question
     if question:
         out.transient = [c for c in _modifiers(question, lang) if c.key not in {x.key for x in out.constraints}]
         out.scope = _scope(question, linker)
     return out
+
+
+def _without(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` without the clause ``spans``, its loose ends and filler trimmed
+    (``""`` when nothing but filler remains)."""
+    keep, last = [], 0
+    for a, b in spans:
+        keep.append(text[last:a])
+        last = b
+    keep.append(text[last:])
+    rest = "".join(keep)
+    rest = re.sub(r"^[\s，,。.;；:：!！—–-]+|[\s，,;；:：—–-]+$", "", rest)
+    rest = re.sub(r"^(?:so|and|but|then|所以|那|那么|请问)\b[\s,，]*", "", rest, flags=re.I).strip()
+    filler = r"(?:请|请你|麻烦|记住|记一下|记下|哦|哈|啊|呀|吧|谢谢|thanks|thank you|please|thx|ok|okay|[\s,，。.!！?？])*"
+    return "" if re.fullmatch(filler, rest, re.I) else rest
 
 
 def stored(state: "ThreadState") -> list[Constraint]:
@@ -587,7 +606,8 @@ def annotate(screen: Screen, lang: str, recipes: list[tuple[str, str]], text: st
         pairs = screen.breaking([rid]).get(rid)
         if pairs:
             lines.append(flag_text(lang, name, pairs))
-    hit = [screen.forbidden[i] for i in items if i in screen.forbidden]
+    stated = {c.key for c in screen.stated}  # just acknowledged: no need to warn about it again
+    hit = [screen.forbidden[i] for i in items if i in screen.forbidden and screen.forbidden[i].key not in stated]
     if hit:
         lines.append(data()["flagged_item"]["zh" if lang == "zh" else "en"].format(reasons=screen.reasons(lang, hit)))
     note = screen.note(lang)

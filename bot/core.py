@@ -97,7 +97,7 @@ class ThreadGraphBot:
             u = Understanding(text=text, intent=statement.name, language=lang, rule=f"{statement.name}/{lang}/lexicon",
                               confident=True)
         else:
-            u = understand(found.rest or text, linker)
+            u = understand(found.question or text, linker)
         budget = None
         llm = self._llm_client()
         if llm is not None:

@@ -98,6 +98,16 @@ def test_detect_constraints(text, kind, what, rest):
     assert d.statement == (rest == "")
 
 
+def test_missing_equipment_stays_part_of_its_question():
+    lk = Linker([EntityName("tool:mortar and pestle", "mortar and pestle", "tool", "mortar and pestle")])
+    d = K.detect("I don't have a mortar and pestle. How can I still make pounded yam?", "en", lk)
+    assert [c.label for c in d.constraints] == ["mortar and pestle"]  # one thing, not two
+    assert d.rest == "How can I still make pounded yam?"
+    assert d.question.startswith("I don't have a mortar and pestle")  # what the question is about
+    d = K.detect("no oven, what desserts can I make?", "en", _linker())
+    assert d.question == d.rest == "what desserts can I make?"  # a list question: the constraint only filters it
+
+
 def test_detect_what_a_constraint_rules_out():
     lk = _linker()
     peanut = K.detect("I'm allergic to peanuts", "en", lk).constraints[0]

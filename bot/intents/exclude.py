@@ -83,13 +83,18 @@ class Exclude(Intent):
     def compose(self, c: Context, d: Draft) -> None:
         """How many recipes, and which."""
         include = c.item.name if c.item and c.item.id else None
-        d.text = exclude_text(c.lang, join(c.lang, [m.name for m in c.q.excluded]), d.parts["names"], d.parts["total"], include)
+        kinds = [categories.get(k).label(c.lang) for k in c.screen.scope]
+        d.text = exclude_text(c.lang, join(c.lang, [m.name for m in c.q.excluded]), d.parts["names"], d.parts["total"],
+                              include, kinds)
 
 
-def exclude_text(lang: str, item: str, names: list[str], total: int, include: str | None = None) -> str:
-    """Recipes without ``item`` (optionally containing ``include``)."""
+def exclude_text(lang: str, item: str, names: list[str], total: int, include: str | None = None,
+                 kinds: list[str] | None = None) -> str:
+    """Recipes without ``item`` (optionally containing ``include``; of the
+    recipe ``kinds`` the question named, e.g. ["甜点"])."""
+    dish = t(lang, "、".join(kinds), "/".join(kinds)) if kinds else t(lang, "菜", "recipes")
     if include:
-        return t(lang, f"用{include}但不用{item}的菜（共 {total} 道）：{join(lang, names)}。",
-                 f"Recipes with {include} but without {item} ({total}): {join(lang, names)}.")
-    return t(lang, f"不用{item}的菜共有 {total} 道，例如：{join(lang, names)}。",
-             f"{total} recipes do not use {item}, for example: {join(lang, names)}.")
+        return t(lang, f"用{include}但不用{item}的{dish}（共 {total} 道）：{join(lang, names)}。",
+                 f"{dish.capitalize()} with {include} but without {item} ({total}): {join(lang, names)}.")
+    return t(lang, f"不用{item}的{dish}共有 {total} 道，例如：{join(lang, names)}。",
+             f"{total} {dish} do not use {item}, for example: {join(lang, names)}.")
