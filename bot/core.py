@@ -1,6 +1,9 @@
 """The conversation core: one entry point for every adapter and the CLI.
 
-``IncomingMessage`` → load thread memory → **understand** (phrase patterns;
+``IncomingMessage`` → load thread memory → **constraints** stated in the
+message are remembered for the thread (:mod:`threadgraph.bot.constraints`; a
+message that only states them goes to the ``statement`` intent) →
+**understand** the rest (phrase patterns;
 the LLM when configured and the patterns are not confident) → **resolve**
 follow-ups from memory → **retrieve** (the intent handler's Cypher on Kùzu,
 then LanceDB passages) → **compose** an :class:`Answer` (deterministic; the LLM
@@ -16,7 +19,7 @@ import threading
 from pathlib import Path
 
 from ..knowledge.kb import KBHandle, KBNotFound, KnowledgeBase
-from . import intents
+from . import constraints, intents
 from .answer import Answer
 from .compose import t
 from .intents import Context
@@ -99,7 +102,14 @@ class ThreadGraphBot:
         state = self.memory.load(key)
         state.turn += 1
         linker = self._linker(kb)
-        u = understand(text, linker, cpu_budget_s=self.settings.understand_deadline_ms / 1000)
+        found = constraints.detect(text, lang, linker)
+        stated = constraints.remember(state, found.constraints)
+        statement = intents.statement() if found.statement else None
+        if statement is not None:
+            u = Understanding(text=text, intent=statement.name, language=lang, rule=f"{statement.name}/{lang}/lexicon",
+                              confident=True)
+        else:
+            u = understand(found.question or text, linker, cpu_budget_s=self.settings.understand_deadline_ms / 1000)
         budget = None
         llm = self._llm_client()
         if llm is not None:
@@ -107,10 +117,15 @@ class ThreadGraphBot:
             if not u.confident:
                 u = self._llm_understand(llm, budget, u, state, linker)
         q = resolve(u, state)
-        c = Context(kb, q, retrieval, self.settings, linker, thread=key, cache=self._contains_cache)
+        # a statement acknowledges what it says; a question acknowledges only what is new to the thread
+        screen = constraints.Screen(kb, constraints.stored(state) + found.transient,
+                                    stated=found.constraints if statement is not None else stated, scope=found.scope)
+        c = Context(kb, q, retrieval, self.settings, linker, thread=key, cache=self._contains_cache, screen=screen)
         ans = compose(c, retrieve(c))
-        if llm is not None and ans.found:
+        if llm is not None and ans.found and statement is None:  # an acknowledgement needs no rewording
             ans = self._llm_compose(llm, budget, ans)
+            ans.answer = constraints.keep_notes(screen, ans.answer)  # the LLM's wording keeps what the constraints did
+        ans.question = text
         self._remember(state, q, ans, text)
         self.memory.save(key, state)
         if cut:
@@ -204,5 +219,7 @@ class ThreadGraphBot:
             ms = getattr(q, attr)
             if len(ms) > i and ms[i].id and (i == 0 or ms[0].id):
                 state.slots[slot] = RememberedEntity(ms[i].name, ms[i].type, ms[i].id)
-        if intents.get(q.intent).memorable or state.last_intent is None:
+        h = intents.get(q.intent)
+        h.remember(q, state)
+        if h.memorable or state.last_intent is None:
             state.last_intent = q.intent

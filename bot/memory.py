@@ -28,22 +28,34 @@ class RememberedEntity:
     turn: int = 0
 
 
+#: Entities of one type a thread remembers ("these two", "compare them" reach back this far).
+PER_TYPE = 6
+
+
 @dataclass
 class ThreadState:
     """The memory of one thread. ``turns`` are ``{"role", "text", "intent"}``
     dicts (oldest first); ``entities`` the recently named entities (most
-    recent last); ``slots`` map a slot of the last questions (``ctx``,
-    ``ctx2``, ``item``, ``excluded``, ``role``) to the entity that filled it;
-    ``last_intent`` is the last memorable intent; ``turn`` counts the user's turns."""
+    recent last; at most :data:`PER_TYPE` of each type); ``slots`` map a slot
+    of the last questions (``ctx``, ``ctx2``, ``item``, ``excluded``,
+    ``role``) to the entity that filled it; ``last_intent`` is the last
+    memorable intent; ``turn`` counts the user's turns; ``constraints`` are the
+    thread-long constraints the user stated (plain dicts, see
+    :class:`threadgraph.bot.constraints.Constraint`); ``pantry`` the
+    ingredients the user said they have (oldest first).
+
+    Every field has a default, so a state stored before a field existed still loads."""
 
     turns: list[dict] = field(default_factory=list)
     entities: list[RememberedEntity] = field(default_factory=list)
     slots: dict[str, RememberedEntity] = field(default_factory=dict)
     last_intent: str | None = None
     turn: int = 0
+    constraints: list[dict] = field(default_factory=list)
+    pantry: list[RememberedEntity] = field(default_factory=list)
 
     def to_json(self) -> str:
-        """Serialize for storage."""
+        """Serialize for storage (JSON text)."""
         return json.dumps(
             {
                 "turns": self.turns,
@@ -51,13 +63,16 @@ class ThreadState:
                 "slots": {k: asdict(v) for k, v in self.slots.items()},
                 "last_intent": self.last_intent,
                 "turn": self.turn,
+                "constraints": self.constraints,
+                "pantry": [asdict(e) for e in self.pantry],
             },
             ensure_ascii=False,
         )
 
     @classmethod
     def from_json(cls, raw: str) -> "ThreadState":
-        """Parse stored state; unknown keys are ignored."""
+        """Parse stored state; unknown keys are ignored, missing ones take
+        their defaults. Raises ``ValueError``/``TypeError`` on malformed JSON."""
         d = json.loads(raw)
         return cls(
             turns=list(d.get("turns", [])),
@@ -65,14 +80,26 @@ class ThreadState:
             slots={k: RememberedEntity(**v) for k, v in d.get("slots", {}).items()},
             last_intent=d.get("last_intent"),
             turn=int(d.get("turn", 0)),
+            constraints=[dict(c) for c in d.get("constraints", []) if isinstance(c, dict)],
+            pantry=[RememberedEntity(**e) for e in d.get("pantry", [])],
         )
 
-    def remember(self, entity: RememberedEntity, max_entities: int = 12) -> None:
-        """Mark ``entity`` as mentioned now (most recent last), bounded."""
+    def remember(self, entity: RememberedEntity, max_entities: int = PER_TYPE) -> None:
+        """Mark ``entity`` as mentioned now (most recent last); at most
+        ``max_entities`` of each type are kept (the oldest of its type goes)."""
         self.entities = [e for e in self.entities if not (e.name == entity.name and e.type == entity.type)]
         entity.turn = self.turn
         self.entities.append(entity)
-        self.entities = self.entities[-max_entities:]
+        same = [e for e in self.entities if e.type == entity.type]
+        if len(same) > max_entities:
+            drop = {id(e) for e in same[:len(same) - max_entities]}
+            self.entities = [e for e in self.entities if id(e) not in drop]
+
+    def recent(self, types: tuple[str, ...] | list[str], n: int = 2) -> list[RememberedEntity]:
+        """The last ``n`` remembered entities of ``types`` that are known to
+        the KB (``id`` set), oldest first (``[]`` when none)."""
+        got = [e for e in self.entities if e.type in types and e.id]
+        return got[-n:] if n > 0 else []
 
 
 class ThreadMemory:

@@ -12,7 +12,7 @@ is missing (with "did you mean" names). Nothing here names an intent.
 from __future__ import annotations
 
 from ..knowledge import retrieval as R
-from . import intents, reader
+from . import constraints, intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
 from .compose import excerpt, not_found_text, passages_text, t
@@ -81,6 +81,7 @@ def compose(c: Context, d: Draft) -> Answer:
         d.passages = d.passages[:2] if d.passages and mode != "graph" and passages_support(q, d.hits) else []
         if d.passages:
             d.text += "\n\n" + t(lang, "相关内容：", "Related: ") + excerpt(d.passages[0].text, q.text, 200)
+    d.text = _constrained(c, h, d)
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
     facts = _dedupe(d.facts)[:MAX_FACTS]
     return Answer(
@@ -88,6 +89,19 @@ def compose(c: Context, d: Draft) -> Answer:
         entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
         sources=citations(c.kb, c.settings, facts, d.passages),
     )
+
+
+def _constrained(c: Context, h: intents.Intent, d: Draft) -> str:
+    """The answer text with what the thread's constraints did
+    (:func:`threadgraph.bot.constraints.annotate`): a found answer flags the
+    recipes and items it is about that break one; any answer says which
+    constraints filtered it (a "no evidence" answer too: what was found was
+    ruled out); constraints stated beside the question are acknowledged."""
+    if not c.screen:
+        return d.text
+    recipes = [(m.id, m.name) for m in c.q.ctx if m.id and m.type == "recipe"] if d.found else []
+    items = [m.id for m in c.q.items if m.id] if d.found else []
+    return constraints.annotate(c.screen, c.lang, recipes, d.text, items=items, acknowledge=not h.statement)
 
 
 def _read(c: Context, d: Draft) -> None:
@@ -98,6 +112,7 @@ def _read(c: Context, d: Draft) -> None:
     asked = [n for m in q.items + q.roles + q.unknown for n in dict.fromkeys([m.name, m.surface]) if n]
     context = q.ctx[0].name if q.ctx else ""
     found = reader.read_passages(q.intent, asked, d.passages, context=context)
+    found = c.screen.keep_named(found, lambda r: r.y, c.linker)  # never propose what a constraint rules out
     if not found:
         return
     d.text = reader.reader_text(c.lang, q.intent, found)

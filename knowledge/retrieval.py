@@ -388,3 +388,111 @@ def doc_chunks(graph: GraphStore, doc: str, *, limit: int = 200):
         {"doc": doc, "limit": limit},
     )
     return [Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []) for r in rows]
+
+
+def recipes_using(graph: GraphStore, item_ids: list[str], recipe_ids: list[str] | None = None) -> dict[str, list[tuple[str, str]]]:
+    """Which recipes CONTAIN any of ``item_ids`` (ingredients or tools),
+    among ``recipe_ids`` when given: recipe id → ``[(item id, item name)]``
+    in source order. ``{}`` when ``item_ids`` (or a given ``recipe_ids``) is empty."""
+    if not item_ids or (recipe_ids is not None and not recipe_ids):
+        return {}
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.type = 'recipe' AND b.id IN $items "
+        "AND ($anyrecipe OR a.id IN $recipes) RETURN a.id AS r, b.id AS i, b.name AS n ORDER BY a.id, r.ord",
+        {"items": item_ids, "recipes": recipe_ids or [], "anyrecipe": recipe_ids is None},
+    )
+    out: dict[str, list[tuple[str, str]]] = {}
+    for r in rows:
+        pairs = out.setdefault(r["r"], [])
+        if (r["i"], r["n"]) not in pairs:
+            pairs.append((r["i"], r["n"]))
+    return out
+
+
+def mentioning_chunks(graph: GraphStore, entity_ids: list[str], *, limit: int = 400) -> list[dict]:
+    """Chunks that MENTION any of ``entity_ids``: ``{"doc", "line", "text"}``
+    rows by document and line (at most ``limit``)."""
+    if not entity_ids:
+        return []
+    return graph.query(
+        "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.id IN $ids "
+        "RETURN DISTINCT c.doc AS doc, c.line AS line, c.text AS text ORDER BY doc, line LIMIT $limit",
+        {"ids": entity_ids, "limit": limit},
+    )
+
+
+def recipes_of_docs(graph: GraphStore, docs: list[str]) -> list[dict]:
+    """Recipes defined in any of ``docs``: ``{"id", "name", "doc"}`` rows."""
+    if not docs:
+        return []
+    return graph.query(
+        "MATCH (a:Entity) WHERE a.type = 'recipe' AND a.doc IN $docs RETURN a.id AS id, a.name AS name, a.doc AS doc",
+        {"docs": docs},
+    )
+
+
+def pantry_recipes(graph: GraphStore, pantry_ids: list[str], have_ids: list[str], *, limit: int = 400) -> list[dict]:
+    """Recipes one can make from a pantry: those that CONTAIN at least one of
+    ``pantry_ids`` and whose *required* ingredients outside ``have_ids`` (the
+    pantry, its variants and the staples) number at most one.
+
+    Returns ``{"id", "name", "doc", "used", "miss", "miss_name"}`` rows,
+    ``used`` the number of pantry items the recipe uses, ``miss``/``miss_name``
+    the missing ingredient (``None`` when nothing is missing); recipes missing
+    nothing first, then by pantry items used (most first) and name."""
+    if not pantry_ids:
+        return []
+    rows = graph.query(
+        "MATCH (a:Entity)-[:CONTAINS]->(p:Entity) WHERE a.type = 'recipe' AND p.id IN $pantry "
+        "WITH a, count(DISTINCT p.id) AS used "
+        "WHERE COUNT { MATCH (a)-[r:CONTAINS]->(b:Entity) WHERE b.type = 'ingredient' AND r.required "
+        "AND NOT b.id IN $have } <= 1 "
+        "RETURN a.id AS id, a.name AS name, a.doc AS doc, used LIMIT $limit",
+        {"pantry": pantry_ids, "have": have_ids, "limit": limit},
+    )
+    missing = {}
+    if rows:  # the one missing ingredient of those that miss one (an OPTIONAL MATCH above costs more)
+        for r in graph.query(
+            "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id IN $ids AND b.type = 'ingredient' AND r.required "
+            "AND NOT b.id IN $have RETURN a.id AS id, b.id AS miss, b.name AS miss_name",
+            {"ids": [r["id"] for r in rows], "have": have_ids},
+        ):
+            missing.setdefault(r["id"], (r["miss"], r["miss_name"]))
+    for r in rows:
+        r["miss"], r["miss_name"] = missing.get(r["id"], (None, None))
+    rows.sort(key=lambda r: (r["miss"] is not None, -int(r["used"] or 0), r["name"]))
+    return rows
+
+
+def substitutes_from(graph: GraphStore, item_ids: list[str], have_ids: list[str]) -> list[Fact]:
+    """Recorded stand-ins for any of ``item_ids`` that are among ``have_ids``
+    (a directed ``X -> Y`` edge, or a symmetric one read either way), best
+    first: general ones and higher confidence first."""
+    if not item_ids or not have_ids:
+        return []
+    rows = graph.query(
+        f"MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE a.id IN $ids AND b.id IN $have RETURN {_SUB_COLS}",
+        {"ids": item_ids, "have": have_ids},
+    )
+    rows += graph.query(
+        f"MATCH (b:Entity)-[r:SUBSTITUTES]->(a:Entity) WHERE a.id IN $ids AND b.id IN $have AND r.symmetric "
+        f"RETURN {_SUB_COLS}",
+        {"ids": item_ids, "have": have_ids},
+    )
+    facts = [_sub_fact(r) for r in rows]
+    facts.sort(key=lambda f: (bool(f.properties.get("context")), -f.confidence, f.object, f.id))
+    return facts
+
+
+def contains_among(graph: GraphStore, recipe_ids: list[str], item_ids: list[str]) -> list[Fact]:
+    """The CONTAINS edges from any of ``recipe_ids`` to any of ``item_ids``
+    (one query), by recipe and source order."""
+    if not recipe_ids or not item_ids:
+        return []
+    rows = graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id IN $rs AND b.id IN $ids "
+        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, b.type AS otype, r.required AS req, "
+        f"r.amount AS amount, {_PROV} ORDER BY a.id, r.ord",
+        {"rs": recipe_ids, "ids": item_ids},
+    )
+    return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]}, r["otype"]) for r in rows]

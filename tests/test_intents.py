@@ -36,11 +36,16 @@ EXAMPLES = [
     ("腊八粥一定得放桂圆吗？", "required/zh/140"),
     ("五香粉可以不放吗？", "required/zh/150"),
     ("红烧肉的冰糖是必需的么", "required/zh/160"),
+    ("这两款有哪些共同的原料？", "shared/zh/165"),
     ("台式卤肉饭和澳门湿版免治牛肉饭有啥共同的食材？", "shared/zh/170"),
     ("有鸡蛋但不用葱的菜", "exclude/zh/180"),
     ("哪些菜不放桂圆？", "exclude/zh/190"),
     ("不用花生的菜有哪些？", "exclude/zh/200"),
     ("没有豆腐能做什么", "exclude/zh/210"),
+    ("我有鸡蛋、西红柿和葱，能做什么？", "pantry/zh/212"),
+    ("用鸡蛋和番茄能做什么", "pantry/zh/214"),
+    ("那再加上豆腐呢？", "pantry/zh/216"),
+    ("能做什么甜点？", "pantry/zh/218"),
     ("有哪些菜会用到桂圆？", "used_in/zh/220"),
     ("冬笋可以做什么菜", "used_in/zh/230"),
     ("花椒用在哪些菜里？", "used_in/zh/250"),
@@ -73,11 +78,16 @@ EXAMPLES = [
     ("Can I skip the sugar in pancakes?", "required/en/210"),
     ("Do I need eggs for pancakes?", "required/en/220"),
     ("What do pancakes and waffles have in common?", "shared/en/230"),
+    ("compare them", "shared/en/235"),
     ("common ingredients of pancakes and waffles", "shared/en/240"),
     ("recipes with eggs but without onion", "exclude/en/250"),
     ("recipes without eggs", "exclude/en/260"),
+    ("I have eggs and rice, what can I make?", "pantry/en/265"),
     ("What can I cook without eggs?", "exclude/en/270"),
     ("Which recipes use garlic?", "used_in/en/280"),
+    ("what can I cook with eggs, rice and scallions?", "pantry/en/285"),
+    ("and if I also have tofu?", "pantry/en/286"),
+    ("what desserts can I make?", "pantry/en/287"),
     ("What can I make with tofu?", "used_in/en/290"),
     ("What do I need for beef wellington?", "contains/en/300"),
     ("ingredients of 宫保鸡丁", "contains/en/310"),
@@ -112,7 +122,7 @@ def test_each_example_is_read_by_its_pattern_first(question, rule):
 
 def test_every_pattern_has_an_example():
     assert {r for _, r in EXAMPLES} == _all_rule_ids()
-    assert len(EXAMPLES) == 71
+    assert len(EXAMPLES) == 81
 
 
 def test_the_question_language_is_tried_first():
@@ -131,7 +141,7 @@ def test_no_pattern_means_general():
 def test_registry_lists_the_intents_with_their_data_files():
     names = [h.name for h in intents.handlers()]
     assert names == ["substitute", "contains", "used_in", "shared", "required", "exclude", "responsibility",
-                     "stand_in", "steps", "general", "follow", "without"]
+                     "stand_in", "steps", "general", "follow", "without", "constraint", "pantry"]
     for h in intents.handlers():
         assert (ROOT / "bot" / "intents" / f"{h.name}.py").exists()
         assert (ROOT / "bot" / "intents" / f"{h.name}.yaml").exists()
@@ -162,7 +172,7 @@ def test_two_patterns_of_one_rank_are_refused(monkeypatch):
     finally:
         monkeypatch.delitem(base.REGISTRY, "clash")
         intents.rules.cache_clear()
-    assert len(intents.rules("zh")) == 67
+    assert len(intents.rules("zh")) == 77
 
 
 def test_engine_modules_name_no_intent():

@@ -354,3 +354,15 @@ def test_overlong_answer_is_capped_at_a_sentence_end(make_bot, fake, baseline):
     assert limit // 2 < len(ans.answer) <= limit
     assert ans.answer.startswith(sentence) and ans.answer.endswith("。")
     assert ans.answer == sentence * (len(ans.answer) // len(sentence))
+
+
+def test_an_llm_answer_keeps_what_the_thread_constraints_did(make_bot, fake, baseline):
+    fid = sub_fact(baseline["q"]).id
+    fake.reply({"answer": "可以用鸡胸肉代替手枪腿。", "found": True, "fact_ids": [fid], "passage_ids": []})
+    bot = make_bot(fake)
+    ack = ask(bot, "我对花生过敏")
+    assert ack.found and ack.intent == "constraint" and not fake.requests  # acknowledged without the LLM
+    ans = ask(bot, Q)
+    assert len(fake.requests) == 1 and kind(fake.requests[0]) == "compose"
+    assert ans.answer.startswith("可以用鸡胸肉代替手枪腿。")
+    assert "注意：宫保鸡丁用到熟花生、生花生（你对花生过敏）。" in ans.answer  # the LLM's wording dropped it: put back

@@ -33,8 +33,10 @@ from . import steps  # noqa: E402,F401
 from . import general  # noqa: E402,F401
 from . import follow  # noqa: E402,F401
 from . import without  # noqa: E402,F401
+from . import constraint  # noqa: E402,F401
+from . import pantry  # noqa: E402,F401
 
-__all__ = ["Context", "Draft", "Intent", "Rule", "register", "get", "handlers", "rules", "fallback_rules"]
+__all__ = ["Context", "Draft", "Intent", "Rule", "register", "get", "handlers", "rules", "fallback_rules", "statement"]
 
 LANGUAGES = ("zh", "en")
 
@@ -61,6 +63,12 @@ def get(name: str) -> Intent:
 def handlers() -> tuple[Intent, ...]:
     """Every registered handler, in registry order."""
     return tuple(REGISTRY.values())
+
+
+def statement() -> Intent | None:
+    """The handler that answers a message stating only thread constraints
+    (the first with ``statement`` set), or ``None`` when none is registered."""
+    return next((h for h in REGISTRY.values() if h.statement), None)
 
 
 def _compiled(lang: str, fallback: bool) -> list[Rule]:

@@ -26,7 +26,12 @@ Attributes: ``needs`` (entity types its slots take, main first), ``slots``
 (regex group → entity types to link), ``memorable`` (becomes the thread's last
 intent), ``open_ended`` (may be answered from passages alone), ``facts_suffice``
 (graph facts count as an answer before any text), ``fallback`` (its patterns are
-tried only when no other pattern matched, in the question's own language).
+tried only when no other pattern matched, in the question's own language),
+``statement`` (it answers a message that only states thread constraints, see
+:mod:`threadgraph.bot.constraints`; one handler at most).
+
+After the answer, ``remember(q, state)`` lets the handler keep more than the
+slots in the thread's memory (e.g. the pantry).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ...knowledge.vectors import Hit
 from ..answer import Passage
+from ..constraints import Screen
 from ..linker import Linker, Mention
 from ..memory import RememberedEntity, ThreadState
 from ..query import CTX_TYPES, ITEM_TYPES, Query, Understanding
@@ -103,14 +109,16 @@ class Draft:
 class Context:
     """One question being answered: the KB, the resolved :class:`Query`, the
     retrieval ``mode`` (``hybrid``, ``graph`` or ``vector``), the settings,
-    the KB's linker, the ``thread`` key and the bot's per-build cache of
-    ``contains`` lists."""
+    the KB's linker, the ``thread`` key, the bot's per-build cache of
+    ``contains`` lists and the ``screen`` of the thread's constraints
+    (:class:`~threadgraph.bot.constraints.Screen`; an empty one by default)."""
 
     def __init__(self, kb: "KnowledgeBase", q: Query, mode: str, settings, linker: Linker, *,
-                 thread: str = "", cache: dict | None = None):
+                 thread: str = "", cache: dict | None = None, screen: Screen | None = None):
         self.kb, self.q, self.mode, self.settings, self.linker = kb, q, mode, settings, linker
         self.thread = thread
         self._cache = cache if cache is not None else {}
+        self.screen = screen if screen is not None else Screen(kb)
 
     @property
     def graph(self):
@@ -196,6 +204,7 @@ class Intent:
     open_ended: bool = False
     facts_suffice: bool = False
     fallback: bool = False
+    statement: bool = False
 
     # -- data ----------------------------------------------------------------------
     @functools.cached_property
@@ -275,6 +284,10 @@ class Intent:
 
     def extend(self, c: Context, d: Draft) -> None:
         """Last word after the generic passage fallback."""
+
+    def remember(self, q: Query, state: ThreadState) -> None:
+        """After the answer to ``q``: keep what the intent needs in the
+        thread's memory beyond the filled slots (default: nothing)."""
 
     def missing(self, c: Context) -> str:
         """What a "no evidence" answer says is missing (``""``: the question)."""

@@ -5,22 +5,41 @@ from __future__ import annotations
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..compose import join, t
-from .base import Context, Draft, Intent, recall_slot, register
+from ..query import CTX_TYPES
+from .base import Context, Draft, Intent, recall_slot, register, remembered
 
 
 @register
 class Shared(Intent):
-    """Slots: two recipes; with one named, the remembered recipe is the other."""
+    """Slots: two recipes; with one named, the remembered recipe is the other;
+    with none ("这两款", "compare them", "both"), the thread's last two."""
 
     name = "shared"
     needs = ("recipe",)
 
+    def read(self, u, match, body, linker) -> None:
+        """A pattern naming no recipe refers back to the last two ("这两款有哪些共同的原料？")."""
+        super().read(u, match, body, linker)
+        if not any(v for k, v in match.groupdict().items() if k in ("ctx", "ctx2")):
+            u.follow_up = True
+
     def recall(self, q, u, state) -> None:
-        """One recipe named: the remembered one (if another) comes first."""
+        """One recipe named: the remembered one (if another) comes first. None
+        named: the last two recipes (or documents) the thread named, oldest first."""
+        if not q.ctx:
+            for e in state.recent(CTX_TYPES, 2):
+                q.ctx.append(remembered(e))
+                q.from_memory.append(e.name)
+            return
         prev = state.slots.get("ctx")
         if len(q.ctx) == 1 and prev and prev.id != q.ctx[0].id:
             recall_slot(q, state, "ctx", q.ctx)
             q.ctx.insert(0, q.ctx.pop())
+        elif len(q.ctx) == 1:
+            other = [e for e in state.recent(CTX_TYPES, 3) if e.id != q.ctx[0].id]
+            if other:
+                q.ctx.insert(0, remembered(other[-1]))
+                q.from_memory.append(other[-1].name)
 
     def retrieve(self, c: Context) -> Draft | None:
         """Pairs of CONTAINS edges to the same ingredient, cited from both recipes."""

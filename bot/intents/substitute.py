@@ -49,6 +49,7 @@ class Substitute(Intent):
         if not (item and item.id):
             return None
         subs = R.substitutes(c.graph, c.item_ids, ctx.id if ctx else None)
+        subs = c.screen.keep_items(subs, lambda f: f.object_id)  # never propose what the thread's constraints forbid
         uses = R.contains_edge(c.graph, ctx.id, c.item_ids) if ctx and ctx.id else []
         if not subs:
             return Draft()

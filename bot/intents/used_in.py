@@ -28,6 +28,11 @@ class UsedIn(Intent):
         if not (c.item and c.item.id):
             return None
         facts = R.used_in(c.graph, c.item_ids, limit=COUNTED)
+        if c.screen and not (set(c.item_ids) & set(c.screen.forbidden)):
+            # the thread's constraints leave out recipes that break them (asking about a
+            # forbidden item itself still lists its recipes: the answer flags the constraint)
+            facts = c.screen.keep_recipes(R.used_in(c.graph, c.item_ids, limit=max(COUNTED, 500)),
+                                          lambda f: f.subject_id)
         first: dict[str, Fact] = {}
         for f in facts:
             first.setdefault(f.subject, f)
