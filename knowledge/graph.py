@@ -46,6 +46,10 @@ SCHEMA = [
 RELATIONS = ("CONTAINS", "SUBSTITUTES", "RELATED")
 
 
+#: Marks a statement Kùzu cannot prepare (see :meth:`GraphStore._execute`).
+_AS_TEXT = object()
+
+
 class GraphStore:
     """A Kùzu database holding the knowledge graph.
 
@@ -78,7 +82,7 @@ class GraphStore:
             except queue.Empty:
                 conn = kuzu.Connection(self._db)
             try:
-                result = conn.execute(self._prepared(conn, cypher), params or {})
+                result = self._execute(conn, cypher, params or {})
                 try:
                     cols = result.get_column_names()
                     rows = []
@@ -89,6 +93,24 @@ class GraphStore:
                     result.close()
             finally:
                 self._pool.put(conn)
+
+    def _execute(self, conn, cypher: str, params: dict[str, Any]):
+        """Execute ``cypher`` as a prepared statement (see :meth:`_prepared`), or as text when
+        Kùzu cannot prepare it: Kùzu 0.11's ``prepare()`` loses a parameter used only inside an
+        ``EXISTS { … }`` subquery once the statement has another parameter ("Parameter exc not
+        found."), while ``execute(text, params)`` binds it. Such a statement is remembered
+        and run as text from then on (it keeps its ~36 KB per call; few statements are affected)."""
+        ps = self._prepared(conn, cypher)
+        if ps is _AS_TEXT:
+            return conn.execute(cypher, params)
+        try:
+            return conn.execute(ps, params)
+        except RuntimeError as exc:
+            msg = str(exc)
+            if not (msg.startswith("Parameter ") and msg.rstrip(".").endswith("not found")):
+                raise
+            self._statements.setdefault(id(conn), {})[cypher] = _AS_TEXT
+            return conn.execute(cypher, params)
 
     def _prepared(self, conn, cypher: str):
         """``cypher`` prepared once per connection. Kùzu 0.11 keeps ~36 KB for every
