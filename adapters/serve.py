@@ -22,7 +22,8 @@ The Telegram webhook acknowledges an update only once its answer is sent: a work
 mid-answer leaves the update to Telegram's re-delivery, and the shared state
 (:mod:`threadgraph.bot.state`) answers it once. All conversation state lives there, so ``http``
 processes are stateless with ``THREADGRAPH_STATE_URL`` (Redis): run any number behind a load
-balancer, or :func:`serve_workers` (``threadgraph serve --workers N``) on one machine.
+balancer, or :func:`serve_workers` (``threadgraph serve --workers N``, in
+:mod:`threadgraph.adapters.workers`, importable from here) on one machine.
 * ``insecure_webhook``: the Telegram webhook refuses to start without
   ``THREADGRAPH_TELEGRAM_WEBHOOK_SECRET`` (anyone who finds the URL could post forged updates
   and make the bot message any chat); ``True`` (CLI ``--insecure-webhook``) starts it anyway,
@@ -46,10 +47,7 @@ import logging
 import os
 import re
 import signal
-import subprocess
-import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
@@ -57,6 +55,7 @@ from aiohttp import web
 
 from ..bot.state import open_state
 from ..settings import SecretRedactor, Settings
+from .workers import serve_workers  # noqa: F401 - re-exported: ``threadgraph serve --workers`` imports it from here
 
 log = logging.getLogger("threadgraph.serve")
 
@@ -431,75 +430,3 @@ def serve(bot, settings: Settings | None = None, platforms=("all",), role: str =
     install_log_redaction(settings)
     asyncio.run(serve_async(bot, settings, platforms, role, host, port, drain_timeout=drain_timeout,
                             worker_index=worker_index, insecure_webhook=insecure_webhook))
-
-
-def serve_workers(workers: int, child_args: list[str], *, drain_timeout: float = 30.0,
-                  env: dict | None = None) -> int:
-    """Run ``workers`` processes of ``threadgraph serve <child_args> --worker-index i`` on one
-    machine until SIGTERM/SIGINT, then forward the signal, wait for their drains (up to
-    ``drain_timeout`` + 5 seconds) and return 0.
-
-    The workers bind the same HTTP port with ``SO_REUSEPORT`` (the kernel spreads connections),
-    each opens the current KB read-only (swapping to a new build within ~1 s of its
-    publication) and shares conversation state through :func:`~threadgraph.bot.state.open_state`
-    (SQLite in the data dir works on one machine; Redis anywhere). A worker that dies is
-    restarted (after 1 s, doubling to at most 30 s while it keeps dying within 10 s); a worker
-    exiting with status 2 (configuration error) stops them all and 2 is returned."""
-    if workers < 1:
-        raise ValueError("workers must be at least 1")
-    stopping = threading.Event()
-    procs: dict[int, subprocess.Popen] = {}
-    started: dict[int, float] = {}
-    backoff: dict[int, float] = {}
-    restart_at: dict[int, float] = {}
-
-    def spawn(i: int) -> None:
-        cmd = [sys.executable, "-m", "threadgraph.cli", "serve", *child_args, "--worker-index", str(i)]
-        procs[i] = subprocess.Popen(cmd, env=env)
-        started[i] = time.monotonic()
-        log.info("worker %d started (pid %d)", i, procs[i].pid)
-
-    def on_signal(signum, frame):  # noqa: ARG001
-        stopping.set()
-
-    old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
-    code = 0
-    try:
-        for i in range(workers):
-            spawn(i)
-        while not stopping.wait(0.2):
-            now = time.monotonic()
-            for i, proc in list(procs.items()):
-                if i in restart_at:
-                    if now >= restart_at[i]:
-                        del restart_at[i]
-                        spawn(i)
-                    continue
-                rc = proc.poll()
-                if rc is None:
-                    continue
-                if rc == 2:
-                    log.error("worker %d exited with a configuration error: stopping", i)
-                    code = 2
-                    stopping.set()
-                    break
-                quick = now - started[i] < 10
-                backoff[i] = min(30.0, backoff.get(i, 0.5) * 2) if quick else 1.0
-                log.warning("worker %d (pid %d) exited with %s; restarting in %.0f s", i, proc.pid, rc, backoff[i])
-                restart_at[i] = now + backoff[i]
-    finally:
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + drain_timeout + 5
-        for proc in procs.values():
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                log.warning("worker pid %d did not stop in time: killed", proc.pid)
-                proc.kill()
-                proc.wait()
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
-    log.info("all %d workers stopped", workers)
-    return code

@@ -35,129 +35,58 @@ The typing indicator is best effort: it goes out in the background through a Bot
 pauses the application's rate limiter; after a 429 that chat gets no typing until the
 ``retry_after`` has passed. A reply never names ``message_thread_id`` 1 (a forum's General topic,
 which Telegram refuses as "message thread not found"); replies in other topics stay in the topic.
+
+Rendering and keyboards live in :mod:`threadgraph.adapters.telegram_render`, the typing indicator in
+:mod:`threadgraph.adapters.telegram_typing`; their public names are importable from here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import logging
-import time
 from concurrent.futures import ThreadPoolExecutor
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
-from telegram.constants import ChatAction, ChatType, ParseMode
+from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity, Update
+from telegram.constants import ChatType, ParseMode
 from telegram.error import RetryAfter
 from telegram.ext import (AIORateLimiter, Application, CallbackQueryHandler, CommandHandler, ContextTypes,
                           MessageHandler, filters)
-from telegram.request import HTTPXRequest
 
 from . import render
-from ..bot.answer import Answer
 from ..bot.feedback import FeedbackStore
 from ..bot.message import IncomingMessage, ThreadKey
 from ..bot.state import Claim, StateStore, open_state
 from ..settings import Settings
+from .telegram_render import (  # noqa: F401 - re-exported: rendering is imported from here
+    ASK_PREFIX,
+    BUTTON_TEXT_LIMIT,
+    GENERAL_TOPIC_ID,
+    MESSAGE_LIMIT,
+    VOTE_PREFIX,
+    _esc,
+    answer_markup,
+    candidate_question,
+    keyboard,
+    render_html,
+    reply_thread_id,
+    user_language,
+)
+from .telegram_typing import TYPING_EVERY_S, TypingIndicator  # noqa: F401 - re-exported
 
 log = logging.getLogger("threadgraph.telegram")
 
-MESSAGE_LIMIT = 4096  # UTF-16 code units after entity parsing
-TYPING_EVERY_S = 4.5
+__all__ = ["ASK_PREFIX", "BUTTON_TEXT_LIMIT", "GENERAL_TOPIC_ID", "MAX_SEND_RETRIES", "MESSAGE_LIMIT", "NON_TEXT",
+           "TYPING_EVERY_S", "VOTE_PREFIX", "TelegramAdapter", "answer_markup", "answer_threads", "build_application",
+           "candidate_question", "install", "keyboard", "render_html", "reply_thread_id", "user_language"]
+
 MAX_SEND_RETRIES = 4
-GENERAL_TOPIC_ID = 1  # a forum's General topic: never sent as message_thread_id
-VOTE_PREFIX = "tgv"  # callback data "tgv:+:<answer_id>" / "tgv:-:<answer_id>"
-ASK_PREFIX = "tgq"  # callback data "tgq:<answer_id>:<candidate index>"
-BUTTON_TEXT_LIMIT = 60
 #: Non-text messages answered with "I read text questions" in private chats.
 NON_TEXT = (filters.PHOTO | filters.Sticker.ALL | filters.VOICE | filters.AUDIO | filters.VIDEO
             | filters.VIDEO_NOTE | filters.ANIMATION | filters.Document.ALL | filters.LOCATION | filters.CONTACT)
 
 
-def _esc(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
-def _utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
-
-
-def _escaped_len(text: str) -> int:
-    """Telegram's measure of ``text`` once escaped: UTF-16 code units (an emoji counts 2)."""
-    return _utf16_len(_esc(text))
-
-
-def reply_thread_id(message: Message) -> int | None:
-    """The ``message_thread_id`` a reply to ``message`` must carry: its forum topic, or None
-    outside topics and in the General topic (id 1, which Telegram refuses)."""
-    tid = message.message_thread_id
-    if not message.is_topic_message or tid is None or tid == GENERAL_TOPIC_ID:
-        return None
-    return tid
-
-
-def user_language(update: Update) -> str:
-    """``"zh"`` or ``"en"`` from the ``language_code`` of the update's user (``"en"`` when unknown)."""
-    user = update.effective_user
-    return render.language(user.language_code if user else None)
-
-
-def _wrapped(raw: str, open_tag: str = "", close_tag: str = "", prefix: str = "") -> list[str]:
-    """``raw`` escaped and wrapped as ``prefix + open_tag + text + close_tag`` pieces of at most
-    4096 characters each (the raw text is split, never the tags)."""
-    overhead = _utf16_len(prefix) + len(open_tag) + len(close_tag)
-    return [f"{prefix}{open_tag}{_esc(part)}{close_tag}"
-            for part in render.split_text(raw, MESSAGE_LIMIT - overhead, _escaped_len)]
-
-
-def render_html(answer: Answer) -> list[str]:
-    """Render an ``Answer`` as Telegram HTML messages of at most 4096 UTF-16 code units each
-    (so at most 4096 characters), answer first: the answer text (paragraphs, capped at
-    :data:`~threadgraph.adapters.render.MAX_ANSWER_CHARS`), at most three linked sources, the
-    follow-ups (see :func:`~threadgraph.adapters.render.telegram_messages`); every string
-    escaped, messages cut only between complete pieces, so each is well-formed HTML on its own."""
-    return [m.html for m in render.telegram_messages(render.cap_answer(answer), None, MESSAGE_LIMIT)]
-
-
-def keyboard(markup: dict | None) -> InlineKeyboardMarkup | None:
-    """The PTB ``InlineKeyboardMarkup`` of a Bot API JSON keyboard (``None`` stays ``None``)."""
-    if not markup:
-        return None
-    return InlineKeyboardMarkup([[InlineKeyboardButton(b["text"], callback_data=b.get("callback_data"), url=b.get("url"))
-                                  for b in row] for row in markup.get("inline_keyboard", [])])
-
-
-def answer_markup(answer: Answer, answer_id: str, markup: dict | None = None) -> dict:
-    """The inline keyboard under an answer (Bot API JSON): one button per "did you mean"
-    candidate (a not-found answer's ``follow_ups``; callback data ``tgq:<answer_id>:<index>``),
-    the rows of ``markup`` (the "Sources" button), then 👍 and 👎
-    (``tgv:+:<answer_id>`` / ``tgv:-:<answer_id>``). Callback data stays within Telegram's 64 bytes."""
-    rows: list[list[dict]] = []
-    if not answer.found:
-        for i, name in enumerate(answer.follow_ups[:5]):
-            label = name if len(name) <= BUTTON_TEXT_LIMIT else name[: BUTTON_TEXT_LIMIT - 1] + "…"
-            rows.append([{"text": label, "callback_data": f"{ASK_PREFIX}:{answer_id}:{i}"}])
-    rows += [list(r) for r in (markup or {}).get("inline_keyboard", [])]
-    rows.append([{"text": "👍", "callback_data": f"{VOTE_PREFIX}:+:{answer_id}"},
-                 {"text": "👎", "callback_data": f"{VOTE_PREFIX}:-:{answer_id}"}])
-    return {"inline_keyboard": rows}
-
-
-def candidate_question(answer: Answer, index: int) -> str | None:
-    """The question a "did you mean" button asks: the stored ``answer`` re-asked with its first
-    unknown name replaced by candidate ``index`` of ``follow_ups``; the candidate alone when the
-    unknown name is not in the question. None for a bad index."""
-    cands = answer.follow_ups or []
-    if not 0 <= index < len(cands):
-        return None
-    cand, question = cands[index], answer.question or ""
-    unknown = next((e.name for e in answer.entities if e.type == "unknown" and e.name), None)
-    if unknown and unknown in question:
-        return question.replace(unknown, cand, 1)
-    return cand
-
-
-class TelegramAdapter:
+class TelegramAdapter(TypingIndicator):
     """threadgraph's Telegram behaviour; its coroutine methods are PTB handler callbacks.
 
     ``bot`` is a ``ThreadGraphBot`` (``answer(IncomingMessage, retrieval) -> Answer``,
@@ -451,46 +380,6 @@ class TelegramAdapter:
                     self._remember_root(message.chat_id, mid, int(key.thread))
             except Exception:  # noqa: BLE001 - a reply to this answer then starts a new thread
                 log.exception("telegram update %s: reply roots could not be stored", update.update_id)
-
-    def _typing_client(self, bot: Bot) -> Bot:
-        """A plain ``telegram.Bot`` for chat actions only: same token and API URL as ``bot``, no
-        rate limiter, its own small connection pool with short timeouts."""
-        if self._typing_bot is None:
-            base_url, file_url = bot.base_url, bot.base_file_url
-            self._typing_bot = Bot(
-                token=bot.token, base_url=lambda _token: base_url, base_file_url=lambda _token: file_url,
-                request=HTTPXRequest(connection_pool_size=8, read_timeout=5.0, write_timeout=5.0,
-                                     connect_timeout=5.0, pool_timeout=1.0))
-        return self._typing_bot
-
-    async def _typing_once(self, bot: Bot, message: Message) -> None:
-        """Send one typing action to ``message``'s chat/topic unless a 429 paused typing there.
-        Never raises: a ``RetryAfter`` pauses typing in that chat for ``retry_after`` seconds."""
-        chat_id = message.chat_id
-        if self._typing_paused.get(chat_id, 0.0) > time.monotonic():
-            return
-        try:
-            await self._typing_client(bot).send_chat_action(
-                chat_id=chat_id, action=ChatAction.TYPING, message_thread_id=reply_thread_id(message))
-        except RetryAfter as exc:
-            delay = exc.retry_after.total_seconds() if hasattr(exc.retry_after, "total_seconds") \
-                else float(exc.retry_after)
-            self._typing_paused[chat_id] = time.monotonic() + delay
-            if len(self._typing_paused) > 10_000:
-                now = time.monotonic()
-                self._typing_paused = {k: v for k, v in self._typing_paused.items() if v > now}
-            log.info("telegram chat %s: typing paused for %.0f s (flood limit)", chat_id, delay)
-        except Exception:  # noqa: BLE001 - typing is cosmetic: never wait for it, never fail on it
-            log.debug("typing action failed", exc_info=True)
-
-    async def _keep_typing(self, bot: Bot, message: Message) -> None:
-        """Typing now and every ``TYPING_EVERY_S`` until cancelled (runs beside the answer)."""
-        try:
-            while True:
-                await self._typing_once(bot, message)
-                await asyncio.sleep(TYPING_EVERY_S)
-        except asyncio.CancelledError:
-            pass
 
     async def _send(self, message: Message, html_text: str, update: Update,
                     reply_markup: InlineKeyboardMarkup | None = None) -> Message | None:
