@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     memory_ttl_days: float = Field(7.0, gt=0, description="Thread memory expiry in days.")
     memory_max_turns: int = Field(10, ge=1)
     context_budget_chars: int = Field(4000, ge=200)
-    retrieval_limit: int = Field(8, ge=1, description="Max passages (hits) per answer.")
+    retrieval_limit: int = Field(8, ge=1, description="Passages fetched per search before ranking (an answer keeps at most 4 of them, 3 beside graph facts).")
     answer_threads: int = Field(0, ge=0, description="Telegram: questions answered at once per process; 0 = 1 without an LLM (CPU-bound), 16 with one.")
     source_urls: dict[str, str] = Field(
         default_factory=dict,
