@@ -22,6 +22,11 @@ MEICAI = "howtocook/dishes/meat_dish/梅菜扣肉/梅菜扣肉.md"
 LIZHI = "howtocook/dishes/meat_dish/荔枝肉/荔枝肉.md"
 OYSTERS = "howtocook/dishes/aquatic/清蒸生蚝.md"
 BRAISED_FISH = "howtocook/dishes/aquatic/红烧鱼.md"
+SESAME_FLATBREAD = "howtocook/dishes/staple/烧饼/芝麻烧饼.md"
+SALT_PEPPER_RIBS = "howtocook/dishes/meat_dish/椒盐排条.md"
+HENAN_NOODLES = "howtocook/dishes/staple/河南蒸面条/河南蒸面条.md"
+SHANXI_PORK = "howtocook/dishes/meat_dish/山西过油肉.md"
+GARLIC_SHOOTS_PORK = "howtocook/dishes/meat_dish/蒜苔炒肉末.md"
 COLD_DISHES = "howtocook/tips/learn/学习凉拌.md"
 ROLES = "pagerduty-incident-response/docs/before/different_roles.md"
 COURSE = "pagerduty-incident-response/docs/training/courses/incident_response.md"
@@ -65,6 +70,22 @@ def test_x_replaced_by_y_phrasing_is_a_substitution(ask, question, recipe, item,
     assert [(f.subject, f.object) for f in here] == [(item, stand_in)]
     assert here[0].source.doc == doc and here[0].source.line == line
     assert written in _line(doc, line)
+
+
+@pytest.mark.parametrize("doc, line, x_ends, y", [
+    (QIANLONG, 48, "白糖的一半", "蜂蜜"),         # "...可将白糖的一半替换为蜂蜜。"
+    (TOMATO_SAUCE, 52, "碎牛肉", "一半碎猪肉一半碎牛肉"),  # "将碎牛肉替换成一半碎猪肉一半碎牛肉"
+    (TOMATO_SAUCE, 52, "牛奶", "鸡汤"),            # "牛奶替换成鸡汤或饮用水"
+])
+def test_x_replace_with_y_cue_reads_both_slots_as_written(doc, line, x_ends, y):
+    """The cue zh.x_replace_with_y itself on the corpus line: X is what the text names
+    before 替换为/替换成 (nothing of the verb left on it), Y what it names after."""
+    from threadgraph.knowledge import cues
+
+    text = _line(doc, line)
+    assert f"{x_ends}替换" in text and y in text
+    read = [(c.x, c.y) for c in cues.read(text.lstrip("- "), in_item=True) if c.rule == "zh.x_replace_with_y"]
+    assert any(x.endswith(x_ends) and yy == y for x, yy in read), read
 
 
 @pytest.mark.parametrize("doc, line, written", [
@@ -161,6 +182,23 @@ def test_reader_quotes_a_passage_when_the_graph_has_no_substitute(ask, kb_dir):
                for r in rows)
 
 
+@pytest.mark.parametrize("question, doc, line, written, starts", [
+    # 芝麻烧饼.md:32 "- 如果没有电饼铛，也可以用平底锅"
+    ("芝麻烧饼没有电饼铛怎么办？", SESAME_FLATBREAD, 32, "如果没有电饼铛，也可以用平底锅", "可以用平底锅代替电饼铛。"),
+    # 椒盐排条.md:50 "- 也可以用面包糠代替炸糊，但口感差距很大。"
+    ("椒盐排条没有炸糊用什么代替？", SALT_PEPPER_RIBS, 50, "也可以用面包糠代替炸糊", "可以用面包糠代替炸糊。"),
+])
+def test_reader_finds_the_asked_item_in_the_cue_x_slot(ask, question, doc, line, written, starts):
+    """A sentence with no parenthesis (so no head phrase): the asked item is named only in
+    the cue's X slot ("没有X，也可以用Y", "用Y代替X"), and the graph holds no edge for it."""
+    assert written in _line(doc, line)
+    a = ask(question, thread=f"reader-x-{line}")
+    assert a.found and a.intent == "substitute" and not _subs(a)
+    assert a.answer.startswith(starts)
+    assert f"第 {line} 行" in a.answer and written in a.answer
+    assert (a.passages[0].doc, a.passages[0].line) == (doc, line)
+
+
 def test_vector_only_hits_count_from_cosine_086(ask):
     """Vector mode: a passage counts as evidence only at cosine ≥ 0.86 (test model). The
     near-verbatim question finds what_is_an_incident.md's "Any incident that requires a
@@ -178,3 +216,49 @@ def test_vector_only_hits_count_from_cosine_086(ask):
         b = ask(q, thread=f"v-miss{i}", retrieval="vector")
         assert not b.passages or b.passages[0].score < 0.86
         assert not b.found, q
+
+
+# -- understanding: traditional characters, weak cue words, absent proper names ------------
+def test_traditional_characters_name_the_same_dish_and_item(ask):
+    """A question in traditional characters links the simplified names of the corpus:
+    宮保雞丁 is 宫保鸡丁, 手槍腿 is 手枪腿 (宫保鸡丁.md:11 "- 手枪腿（或者鸡胸脯肉）";
+    鸡胸肉 is the lexicon's name for 鸡胸脯肉, bilingual.yaml "[鸡胸肉, chicken breast, 鸡胸脯肉, 鸡胸]")."""
+    assert "手枪腿（或者鸡胸脯肉）" in _line(KUNGPAO, 11)
+    a = ask("宮保雞丁沒有手槍腿用什麼代替？", thread="trad")
+    assert a.found and a.intent == "substitute"
+    here = [f for f in a.facts if f.relation == "SUBSTITUTES" and f.properties.get("context_name") == "宫保鸡丁"]
+    assert [(f.subject, f.object) for f in here] == [("手枪腿", "鸡胸肉")]
+    assert (here[0].source.doc, here[0].source.line) == (KUNGPAO, 11)
+    assert a.answer.startswith("做宫保鸡丁时，手枪腿可以用鸡胸肉代替")
+
+
+@pytest.mark.parametrize("asked", ["蒜薹", "蒜苔"])
+def test_variant_characters_are_one_ingredient(ask, asked):
+    """河南蒸面条.md:16 writes "- 蒜薹", 山西过油肉.md:12 and 蒜苔炒肉末.md write 蒜苔: one
+    vegetable (薹 folds to 苔), so asking with either form finds all three dishes."""
+    assert _line(HENAN_NOODLES, 16) == "- 蒜薹" and _line(SHANXI_PORK, 12) == "- 蒜苔"
+    assert "蒜苔" in (CORPORA / GARLIC_SHOOTS_PORK).read_text(encoding="utf-8")
+    a = ask(f"哪些菜用到{asked}？", thread=f"variant-{asked}")
+    assert a.found and a.intent == "used_in"
+    dishes = {f.subject for f in a.facts if f.relation == "CONTAINS"}
+    assert {"河南蒸面条", "山西过油肉", "蒜苔炒肉末"} <= dishes
+    assert all(d in a.answer for d in ("河南蒸面条", "山西过油肉", "蒜苔炒肉末"))
+
+
+def test_one_weak_cue_word_does_not_pick_an_intent(ask):
+    """"who" alone (weight 1 of the stand-in cues, below the 2.0 an intent needs) does not
+    make a question about paging SMEs (different_roles.md:167 "Page SME's or other on-call
+    engineers as instructed by the Incident Commander.") a stand-in question."""
+    assert "Page SME's or other on-call engineers as instructed by the Incident Commander." in _line(ROLES, 167)
+    a = ask("who's supposed to page extra SMEs when the IC asks for them?", thread="weak-who")
+    assert a.intent == "general" and "stood in for" not in a.answer
+
+
+def test_a_proper_name_the_corpus_never_writes_is_not_answered_from_passages(ask):
+    """"Support Manager" is written nowhere in the corpora; the full-text search for it
+    returns passages with "Support" or "Manager" in them, which do not make it present,
+    so the passages about major incidents do not answer a question about it."""
+    assert not any("support manager" in f.read_text(encoding="utf-8").lower() for f in CORPORA.rglob("*.md"))
+    a = ask("What is a major incident according to the Support Manager?", thread="absent-sm")
+    assert not a.found
+    assert "Support Manager" in a.answer.split("\n")[0]
