@@ -239,17 +239,22 @@ class TelegramMessage:
     reply_markup: dict | None = None
 
 
-def _tg_esc(text: str) -> str:
+def telegram_escape(text: str) -> str:
+    """``text`` escaped for Telegram's HTML parse mode (``&``, ``<``, ``>``)."""
     return html.escape(text, quote=False)
 
 
-def _u16(text: str) -> int:
+def utf16_len(text: str) -> int:
     """Length in UTF-16 code units, as Telegram counts message length (an emoji counts 2)."""
     return len(text.encode("utf-16-le")) // 2
 
 
-def _tg_len(text: str) -> int:
-    return _u16(_tg_esc(text))
+def telegram_len(text: str) -> int:
+    """Telegram's measure of ``text`` once escaped: UTF-16 code units of :func:`telegram_escape`."""
+    return utf16_len(telegram_escape(text))
+
+
+_tg_esc, _u16, _tg_len = telegram_escape, utf16_len, telegram_len
 
 
 def _tg_link(title: str, url: str | None) -> str:

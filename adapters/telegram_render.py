@@ -7,7 +7,6 @@ language (:func:`user_language`)."""
 
 from __future__ import annotations
 
-import html
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 
@@ -21,17 +20,7 @@ ASK_PREFIX = "tgq"  # callback data "tgq:<answer_id>:<candidate index>"
 BUTTON_TEXT_LIMIT = 60
 
 
-def _esc(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
-def _utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
-
-
-def _escaped_len(text: str) -> int:
-    """Telegram's measure of ``text`` once escaped: UTF-16 code units (an emoji counts 2)."""
-    return _utf16_len(_esc(text))
+_esc, _utf16_len, _escaped_len = render.telegram_escape, render.utf16_len, render.telegram_len
 
 
 def reply_thread_id(message: Message) -> int | None:

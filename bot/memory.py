@@ -102,6 +102,19 @@ class ThreadState:
         return got[-n:] if n > 0 else []
 
 
+def thread_connection(local, path) -> sqlite3.Connection:
+    """This thread's SQLite connection to ``path`` (kept on ``local``, a ``threading.local``):
+    autocommit (``isolation_level=None``), 30 s busy timeout, ``synchronous=NORMAL`` (WAL is
+    set by the opener), so several processes on one machine share the file."""
+    conn = getattr(local, "conn", None)
+    if conn is None:
+        conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+        conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        local.conn = conn
+    return conn
+
+
 class ThreadMemory:
     """SQLite-backed store of :class:`ThreadState` keyed by thread key string.
 
@@ -124,13 +137,7 @@ class ThreadMemory:
         self._writes = 0
 
     def _conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            conn.execute("PRAGMA busy_timeout=30000")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.conn = conn
-        return conn
+        return thread_connection(self._local, self.path)
 
     def load(self, key: str) -> ThreadState:
         """The state of thread ``key`` (empty when unknown or expired)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .feedback import FeedbackStore
-from .memory import ThreadMemory
+from .memory import ThreadMemory, thread_connection
 from .state_base import Claim, StateStore, StateUnavailable
 
 
@@ -66,13 +66,7 @@ class SQLiteState(StateStore):
         return self._feedback
 
     def _conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            conn.execute("PRAGMA busy_timeout=30000")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.conn = conn
-        return conn
+        return thread_connection(self._local, self.path)
 
     def _write(self, fn):
         conn = self._conn()
