@@ -6,7 +6,9 @@ added by :class:`~.roles.RoleBook`."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from ..knowledge import cues
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
 from ..knowledge.text import DictLinker, has_cjk, name_key
 from .blocks import DocResult, children, section_of
@@ -26,6 +28,32 @@ def _is_person(phrase: str) -> bool:
     if not toks:
         return False
     return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or all(t[:1].isupper() for t in toks)
+
+
+_PARENS = re.compile(r"\s*\([^()]{0,200}\)")
+_BOLD = re.compile(r"\*\*([^*\n]{1,80})\*\*|__([^_\n]{1,80})__")
+
+
+def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
+    """``focus(i, block)`` for a list item whose cue leaves X to the context ("If that fails, it
+    tries the secondary replica"): the thing named by the previous item of the same list (its
+    emphasised phrase, else the object of its clause) — an ordered chain of fallbacks."""
+    def focus(i: int, b) -> str:
+        if b.kind != "item" or i == 0:
+            return ""
+        prev = next((k for k in range(i - 1, -1, -1) if blocks[k].kind == "item" and blocks[k].parent == b.parent), -1)
+        if prev < 0 or prev != i - 1 and any(blocks[k].kind not in ("item",) for k in range(prev + 1, i)):
+            return ""
+        if not any(c.focus and not c.x and c.kind == "standin" for c in cues.read(b.text)):
+            return ""
+        t = blocks[prev].text
+        m = list(_BOLD.finditer(t))
+        if m:
+            return (m[-1].group(1) or m[-1].group(2)).strip()
+        # the previous item is itself a fallback: what it turns to; else the object it ends on
+        y = next((c.y for c in cues.read(t) if c.kind == "standin" and c.y), "")
+        return y or cues.trailing_object(_PARENS.sub("", t).strip())
+    return focus
 
 
 class DocumentExtractor:
@@ -107,15 +135,17 @@ class DocumentExtractor:
         steps = {t.object: t for t in res.triples if t.relation == "CONTAINS" and t.object.startswith("step:")}
         have = {(t.subject, t.object) for t in res.triples if t.relation == "SUBSTITUTES"}
         text = "\n".join(b.text for b in doc.blocks)
-        for f in read_document(doc.blocks, roles, unanchored=True):
+        for f in read_document(doc.blocks, roles, unanchored=True, focus=_previous_item_thing(doc.blocks)):
             if f.kind == "optional":
                 t = steps.get(entity_id("step", f"{rel}#{f.block.line}"))
                 if t is not None and f.block.ordered:
                     t.properties["required"] = False
                 continue
-            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS):
+            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not (
+                    f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)):
                 continue
-            xid = self._party(f.x, f.anchored, roles, res, doc)
+            anchored = f.anchored and bool(roles.get(f.x))  # a list item's focus is a thing, not a role
+            xid = self._party(f.x, anchored, roles, res, doc)
             if not xid:
                 continue
             if _DELEGATES.search(f.block.text):

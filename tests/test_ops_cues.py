@@ -1,0 +1,78 @@
+"""Stand-in and fallback constructions of operations handbooks and runbooks (knowledge/lexicon/cues.yaml),
+each read from at least two different sentences, plus the precision guards (names cut at a
+conjunction, pronoun-led clauses, data copied "from A to B", soft-wrapped lines)."""
+from __future__ import annotations
+
+from threadgraph.ingest.relations import unwrap
+from threadgraph.knowledge import cues
+
+
+def _cues(sentence: str, rule: str | None = None):
+    return [(c.x, c.y) for c in cues.read(sentence) if c.kind == "standin" and (rule is None or c.rule == rule)]
+
+
+def test_if_you_cannot_reach_x_contact_y():
+    r = "en.if_cannot_reach_x_y"
+    assert _cues("If you are not able to find an approver, in an emergency you can contact Dan or James.", r) == [("approver", "Dan")]
+    assert _cues("If you cannot reach the incident commander, page the deputy.", r) == [("incident commander", "deputy")]
+
+
+def test_y_used_during_x_outage():
+    r = "en.y_used_during_x_outage"
+    assert _cues("This standby CDN is only intended to be used during a Fastly outage, so purging is rare.", r) == [("Fastly", "standby CDN")]
+    assert _cues("The secondary database is used during a primary cluster outage.", r) == [("primary cluster", "secondary database")]
+
+
+def test_if_that_fails_y_leaves_x_to_the_previous_item():
+    r = "en.if_that_fails_y"
+    got = [(c.x, c.y, c.focus) for c in cues.read("If that fails, it tries the secondary S3 replica (eu-west-1, production only)") if c.rule == r]
+    assert got == [("", "secondary S3 replica", True)]
+    got = [(c.x, c.y, c.focus) for c in cues.read("Failing that, use the satellite phone.") if c.rule == r]
+    assert got == [("", "satellite phone", True)]
+
+
+def test_fallback_chain_in_a_list(tmp_path):
+    from threadgraph.ingest.documents import DocumentExtractor
+    from threadgraph.ingest.readers import parse_file
+
+    p = tmp_path / "chain.md"
+    p.write_text("# Failover\n\n1. The proxy first serves the page from the primary S3 mirror (eu-west-2)\n"
+                 "2. If that fails, it tries the secondary S3 replica (eu-west-1)\n"
+                 "3. As a final fallback, it attempts the tertiary GCS mirror\n", encoding="utf-8")
+    res = DocumentExtractor(None).extract(parse_file(p, "chain.md"))
+    subs = {(t.subject, t.object) for t in res.triples if t.relation == "SUBSTITUTES"}
+    assert any(a.endswith("primary S3 mirror") and b.endswith("secondary S3 replica") for a, b in subs)
+    assert any(a.endswith("secondary S3 replica") and b.endswith("tertiary GCS mirror") for a, b in subs)
+    assert not any(a.startswith("role:") for a, _ in subs)
+
+
+def test_copy_from_a_to_b_is_not_a_handover():
+    assert _cues("GCP Storage Transfer Service copies any changes from the primary S3 bucket to the tertiary GCS bucket.") == []
+    assert _cues("To find the job that manages the transfer from the AWS S3 Bucket to the GCS Bucket, navigate to it.") == []
+    # a real handover still reads
+    assert _cues("Transfer the Incident Commander role to the Deputy.") == [("Incident Commander", "Deputy")]
+
+
+def test_names_do_not_end_in_a_conjunction():
+    got = _cues("If GitHub.com is down, you can still clone a GOV.UK repo from CodeCommit and build and deploy an image.")
+    assert got == [("GitHub.com", "CodeCommit")]
+    assert cues.cut_phrase("salt and", "y") == "salt"
+    assert cues.cut_phrase("or the deputy", "y") == "deputy"
+
+
+def test_pronoun_led_phrase_is_not_a_name():
+    assert cues.cut_phrase("They're useful", "x") == ""
+    assert cues.cut_phrase("it's fine", "y") == ""
+    assert not _cues("They're useful when network access to all machines is down.")
+
+
+def test_clause_object_prefers_the_first_name_turned_to_and_skips_durations():
+    assert cues.clause_object("escalate the problem in the Google Chat space, instructions are linked from the #team channel") == "Google Chat"
+    assert cues.clause_object("we'll continue to serve a stale homepage for 24 hours") == "stale homepage"
+
+
+def test_unwrap_joins_soft_wrapped_lines_only():
+    t = "In addition we have a standby CDN set up elsewhere. This standby CDN is only intended to be used during a Fastly\noutage, so purge rarely."
+    assert "\n" not in unwrap(t) and len(unwrap(t)) == len(t)
+    assert unwrap("Ingredients\nSalt") == "Ingredients\nSalt"  # a short line is not a wrapped paragraph
+    assert unwrap("A long enough first sentence that ends here.\nNext one") == "A long enough first sentence that ends here.\nNext one"
