@@ -5,12 +5,13 @@ added by :class:`~.roles.RoleBook`."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
 from ..knowledge import cues
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
-from ..knowledge.text import DictLinker, has_cjk, name_key
+from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key
 from .blocks import DocResult, children, section_of
 from .cues import words
 from .document import ParsedDocument
@@ -54,6 +55,33 @@ def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
         y = next((c.y for c in cues.read(t) if c.kind == "standin" and c.y), "")
         return y or cues.trailing_object(_PARENS.sub("", t).strip())
     return focus
+
+
+@functools.lru_cache(maxsize=1)
+def _chain_intro() -> re.Pattern:
+    return re.compile("|".join(lexicon("cues").get("chain_intro", {}).get("en", [])) or r"(?!)", re.I)
+
+
+def chain_pairs(blocks: list) -> list[tuple[str, str, object]]:
+    """``(x, y, block of y)`` for each entry of a list introduced as an ordered chain of stand-ins
+    ("We escalate to these people (in order):" then "1. Primary Engineer", "2. Secondary
+    Engineer" …, cues.yaml ``chain_intro``): every entry stands in for the one before it. An
+    entry counts when its text, without parentheses, reads as a short name."""
+    out = []
+    rx = _chain_intro()
+    for i, b in enumerate(blocks[:-1]):
+        if b.kind != "paragraph" or not b.text.rstrip().endswith(":") or not rx.search(b.text):
+            continue
+        names = []
+        k = i + 1
+        while k < len(blocks) and blocks[k].kind == "item" and (not names or blocks[k].parent == blocks[i + 1].parent):
+            n = _PARENS.sub("", blocks[k].text).strip().rstrip(".;,")
+            names.append((n if looks_like_name(n) and len(n.split()) <= 6 else "", blocks[k]))
+            k += 1
+        for (a, _), (c, blk) in zip(names, names[1:]):
+            if a and c:
+                out.append((a, c, blk))
+    return out
 
 
 class DocumentExtractor:
@@ -163,6 +191,15 @@ class DocumentExtractor:
                                           {"context": "", "condition": f.cond, "symmetric": False},
                                           Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
                                                      min(f.confidence, 0.8))))
+
+        for x, y, blk in chain_pairs(doc.blocks):
+            xid = self._party(x, bool(roles.get(x)), roles, res, doc)
+            yid = self._party(y, bool(roles.get(y)), roles, res, doc)
+            if not xid or not yid or xid == yid or (xid, yid) in have or xid.startswith("role:") != yid.startswith("role:"):
+                continue
+            have.add((xid, yid))
+            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
+                                      Provenance(rel, section_of(blk.path), blk.line, "doc.chain", 0.7)))
 
     @staticmethod
     def _party(name: str, anchored: bool, roles: DictLinker[str], res: DocResult, doc: ParsedDocument) -> str:

@@ -102,6 +102,7 @@ def _words() -> dict:
         "edges": {lang: {w.casefold() for w in ws} for lang, ws in data["edges"].items()},
         "stops": data["stops"],
         "not_names": {lang: {w.casefold() for w in ws} for lang, ws in data["not_names"].items()},
+        "keep_edge_before": {w.casefold() for w in data.get("keep_edge_before", {}).get("en", [])},
         "pronoun_leads": {w.casefold() for w in data.get("pronoun_leads", {}).get("en", [])},
         "ratios": [r for lang in ("zh", "en") for r in data["ratios"][lang]],
     }
@@ -160,7 +161,9 @@ def _trim_edges(s: str, lang: str) -> str:
                 elif s.endswith(e) and len(s) > len(e):
                     s, changed = s[: -len(e)].strip(), True
     toks = s.split()
-    while toks and toks[0].casefold().strip(",.") in edges["en"]:
+    keep = _words()["keep_edge_before"]
+    while toks and toks[0].casefold().strip(",.") in edges["en"] and not (
+            len(toks) == 2 and toks[1].casefold().strip(",.") in keep and toks[0].casefold() not in ("a", "an", "the")):
         toks.pop(0)
     while toks and toks[-1].casefold().strip(",.") in edges["en"]:
         toks.pop()
@@ -241,6 +244,8 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
             y = cut_phrase(raw_y, "y" if m.end("y") == m.end() else "x") if raw_y.strip() else ""
             if r.clause_y and raw_y:
                 y = clause_object(raw_y) or y
+            if gd.get("d") and x:  # "hand over to another IC": Y is X again, told apart by its determiner
+                y = f"{gd['d'].casefold()} {x}"
             cond = cond_m.group().strip() if cond_m and r.kind != "optional" else ""
             if r.kind != "optional":
                 if not y:
@@ -370,6 +375,8 @@ def split_alternatives(y: str) -> list[str]:
     """Y phrases that are alternatives of each other ("A、B", "A or B", "A 或 B"),
     each trimmed of edge words; a compound ("A + B", "A and B") stays one."""
     parts = [p for p in _ALTS.split(y) if p and p.strip()]
+    if len(parts) == 1 and parts[0].strip() == y.strip():
+        return [y.strip()]  # one phrase, already cut by the reader ("another IC" keeps its determiner)
     return [q for q in (_trim_edges(p.strip(), "zh" if has_cjk(p) else "en") for p in parts) if q]
 
 

@@ -76,3 +76,44 @@ def test_unwrap_joins_soft_wrapped_lines_only():
     assert "\n" not in unwrap(t) and len(unwrap(t)) == len(t)
     assert unwrap("Ingredients\nSalt") == "Ingredients\nSalt"  # a short line is not a wrapped paragraph
     assert unwrap("A long enough first sentence that ends here.\nNext one") == "A long enough first sentence that ends here.\nNext one"
+
+
+def test_hand_over_to_another_x():
+    r = "en.hand_over_to_another_x"
+    s1 = "If you absolutely are the only person who can solve the problem, then handover to another IC and assume the role of an SME."
+    assert _cues(s1, r) == [("IC", "another IC")]
+    assert _cues("Transfer of command involves transferring command to another Incident Commander.", r) == \
+        [("Incident Commander", "another Incident Commander")]
+    assert _cues("You can hand over to the next on-call if they agree, but never assume that.", r) == [("on-call", "next on-call")]
+    # "hand X over to Y" still names X
+    assert _cues("Hand the Scribe duties over to the Deputy.") == [("Scribe", "Deputy")]
+
+
+def test_for_the_equivalent_of_x_use_y():
+    r = "en.for_equivalent_of_x_use_y"
+    assert _cues("For the equivalent of Slack's direct messages, use Google Chat.", r) == [("Slack's direct messages", "Google Chat")]
+    assert _cues("As an equivalent to the status page, use the public Twitter account.", r) == [("status page", "public Twitter account")]
+
+
+def test_escalation_list_is_a_chain_of_standins(tmp_path):
+    from threadgraph.ingest.documents import DocumentExtractor
+    from threadgraph.ingest.readers import parse_file
+
+    p = tmp_path / "esc.md"
+    p.write_text("# Alerts\n\nWe use [PagerDuty](https://example.org)\nto escalate to these people (in order):\n\n"
+                 "1. Primary Engineer\n2. Secondary Engineer\n3. Senior Management Team member (might not be technical)\n\n"
+                 "## Mirrors\n\nThe CDN serves from the mirrors in order of priority:\n\n"
+                 "- Primary S3 mirror\n- Secondary S3 replica\n\n## Steps\n\nDo these in order:\n\n1. Open Grafana\n2. Open Kibana\n",
+                 encoding="utf-8")
+    res = DocumentExtractor(None).extract(parse_file(p, "esc.md"))
+    subs = {(t.subject, t.object) for t in res.triples if t.relation == "SUBSTITUTES"}
+    assert ("role:Primary Engineer", "role:Secondary Engineer") in subs
+    assert ("role:Secondary Engineer", "role:Senior Management Team member") in subs
+    assert ("artifact:Primary S3 mirror", "artifact:Secondary S3 replica") in subs
+    assert not any("Grafana" in a for a, _ in subs)  # a plain list of steps is not a chain
+
+
+def test_bare_person_noun_keeps_its_modifier():
+    assert _cues("Every responsibility of a tech lead can at times be taken up by other people on the team.") == [("tech lead", "other people")]
+    assert _cues("The duties of the Scribe can be taken over by another person in the call.") == [("Scribe", "another person")]
+    assert cues.cut_phrase("other cheese", "y") == "cheese"  # a thing keeps being trimmed
