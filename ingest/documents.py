@@ -11,11 +11,11 @@ from collections.abc import Callable
 
 from ..knowledge import cues
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
-from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key
+from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key, sentence_spans
 from .blocks import DocResult, children, section_of
 from .cues import words
 from .document import ParsedDocument
-from .relations import looks_like_name, read_document, thing_phrase
+from .relations import looks_like_name, read_document, thing_phrase, unwrap
 from .roles import RoleBook
 
 _PERSON_HEADS = frozenset(w.casefold() for w in words("roles", "person_heads"))
@@ -82,6 +82,32 @@ def chain_pairs(blocks: list) -> list[tuple[str, str, object]]:
             if a and c:
                 out.append((a, c, blk))
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _identity_next() -> re.Pattern | None:
+    rx = lexicon("cues").get("identity_next", {}).get("en")
+    return re.compile(rx, re.I) if rx else None
+
+
+def resolve_named(y: str, text: str) -> str:
+    """The name a generic stand-in ``y`` is given by the sentence after the one that states it
+    (cues.yaml ``identity_next``): "backup Content Delivery Network" + "This backup CDN is
+    currently provided by AWS CloudFront." → "AWS CloudFront"; else ``y``."""
+    rx = _identity_next()
+    if rx is None or not y or has_cjk(y):
+        return y
+    toks = y.split()
+    initials = "".join(t[0] for t in toks if t[:1].isupper()).casefold()
+    flat = unwrap(text)
+    spans = sentence_spans(flat)
+    for (a, b), (c, d) in zip(spans, spans[1:]):
+        if y.casefold() not in flat[a:b].casefold():
+            continue
+        m = rx.search(flat[c:d])
+        if m and m.group("n").casefold() in (toks[-1].casefold(), initials) and looks_like_name(m.group("z").strip()):
+            return m.group("z").strip()
+    return y
 
 
 class DocumentExtractor:
@@ -179,9 +205,13 @@ class DocumentExtractor:
             if _DELEGATES.search(f.block.text):
                 continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
             for y in f.ys:
-                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS):
+                y = y if roles.get(y) else resolve_named(y, f.block.text)
+                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not (
+                        xid.startswith("role:") and _is_person(y) and looks_like_name(y)):  # "other people on the team"
                     continue
-                if xid.startswith("role:") and not (roles.get(y) or _is_person(y)):
+                toks = y.split()
+                ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
+                if xid.startswith("role:") and not (roles.get(y) or _is_person(y) or ends_in_role):
                     continue  # a role stands in for a role or a person, not for an activity
                 yid = self._party(y, bool(roles.get(y)), roles, res, doc)
                 if not yid or yid == xid or (xid, yid) in have:

@@ -117,3 +117,19 @@ def test_bare_person_noun_keeps_its_modifier():
     assert _cues("Every responsibility of a tech lead can at times be taken up by other people on the team.") == [("tech lead", "other people")]
     assert _cues("The duties of the Scribe can be taken over by another person in the call.") == [("Scribe", "another person")]
     assert cues.cut_phrase("other cheese", "y") == "cheese"  # a thing keeps being trimmed
+
+
+def test_generic_standin_resolves_to_the_name_the_next_sentence_gives(tmp_path):
+    from threadgraph.ingest.documents import DocumentExtractor, resolve_named
+    from threadgraph.ingest.readers import parse_file
+
+    text = ("There is a backup Content Delivery Network (CDN) that can be used if Fastly is down.\n"
+            "This backup CDN is currently provided by AWS CloudFront.")
+    assert resolve_named("Content Delivery Network", text) == "AWS CloudFront"
+    text2 = "If the primary DNS is down, use the secondary resolver. The secondary resolver is run by Quad9 Foundation."
+    assert resolve_named("secondary resolver", text2) == "Quad9 Foundation"
+    assert resolve_named("secondary resolver", "Use the secondary resolver. It is fast.") == "secondary resolver"
+    p = tmp_path / "cdn.md"
+    p.write_text("# CDN\n\n" + text + "\n", encoding="utf-8")
+    res = DocumentExtractor(None).extract(parse_file(p, "cdn.md"))
+    assert [(t.subject, t.object) for t in res.triples if t.relation == "SUBSTITUTES"] == [("artifact:Fastly", "artifact:AWS CloudFront")]
