@@ -5,14 +5,17 @@ added by :class:`~.roles.RoleBook`."""
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 
+from ..knowledge import cues
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
-from ..knowledge.text import DictLinker, has_cjk, name_key
+from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key, sentence_spans
 from .blocks import DocResult, children, section_of
 from .cues import words
 from .document import ParsedDocument
-from .relations import looks_like_name, read_document, thing_phrase
+from .relations import looks_like_name, read_document, thing_phrase, unwrap
 from .roles import RoleBook
 
 _PERSON_HEADS = frozenset(w.casefold() for w in words("roles", "person_heads"))
@@ -26,6 +29,85 @@ def _is_person(phrase: str) -> bool:
     if not toks:
         return False
     return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or all(t[:1].isupper() for t in toks)
+
+
+_PARENS = re.compile(r"\s*\([^()]{0,200}\)")
+_BOLD = re.compile(r"\*\*([^*\n]{1,80})\*\*|__([^_\n]{1,80})__")
+
+
+def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
+    """``focus(i, block)`` for a list item whose cue leaves X to the context ("If that fails, it
+    tries the secondary replica"): the thing named by the previous item of the same list (its
+    emphasised phrase, else the object of its clause) — an ordered chain of fallbacks."""
+    def focus(i: int, b) -> str:
+        if b.kind != "item" or i == 0:
+            return ""
+        prev = next((k for k in range(i - 1, -1, -1) if blocks[k].kind == "item" and blocks[k].parent == b.parent), -1)
+        if prev < 0 or prev != i - 1 and any(blocks[k].kind not in ("item",) for k in range(prev + 1, i)):
+            return ""
+        if not any(c.focus and not c.x and c.kind == "standin" for c in cues.read(b.text)):
+            return ""
+        t = blocks[prev].text
+        m = list(_BOLD.finditer(t))
+        if m:
+            return (m[-1].group(1) or m[-1].group(2)).strip()
+        # the previous item is itself a fallback: what it turns to; else the object it ends on
+        y = next((c.y for c in cues.read(t) if c.kind == "standin" and c.y), "")
+        return y or cues.trailing_object(_PARENS.sub("", t).strip())
+    return focus
+
+
+@functools.lru_cache(maxsize=1)
+def _chain_intro() -> re.Pattern:
+    return re.compile("|".join(lexicon("cues").get("chain_intro", {}).get("en", [])) or r"(?!)", re.I)
+
+
+def chain_pairs(blocks: list) -> list[tuple[str, str, object]]:
+    """``(x, y, block of y)`` for each entry of a list introduced as an ordered chain of stand-ins
+    ("We escalate to these people (in order):" then "1. Primary Engineer", "2. Secondary
+    Engineer" …, cues.yaml ``chain_intro``): every entry stands in for the one before it. An
+    entry counts when its text, without parentheses, reads as a short name."""
+    out = []
+    rx = _chain_intro()
+    for i, b in enumerate(blocks[:-1]):
+        if b.kind != "paragraph" or not b.text.rstrip().endswith(":") or not rx.search(b.text):
+            continue
+        names = []
+        k = i + 1
+        while k < len(blocks) and blocks[k].kind == "item" and (not names or blocks[k].parent == blocks[i + 1].parent):
+            n = _PARENS.sub("", blocks[k].text).strip().rstrip(".;,")
+            names.append((n if looks_like_name(n) and len(n.split()) <= 6 else "", blocks[k]))
+            k += 1
+        for (a, _), (c, blk) in zip(names, names[1:]):
+            if a and c:
+                out.append((a, c, blk))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _identity_next() -> re.Pattern | None:
+    rx = lexicon("cues").get("identity_next", {}).get("en")
+    return re.compile(rx, re.I) if rx else None
+
+
+def resolve_named(y: str, text: str) -> str:
+    """The name a generic stand-in ``y`` is given by the sentence after the one that states it
+    (cues.yaml ``identity_next``): "backup Content Delivery Network" + "This backup CDN is
+    currently provided by AWS CloudFront." → "AWS CloudFront"; else ``y``."""
+    rx = _identity_next()
+    if rx is None or not y or has_cjk(y):
+        return y
+    toks = y.split()
+    initials = "".join(t[0] for t in toks if t[:1].isupper()).casefold()
+    flat = unwrap(text)
+    spans = sentence_spans(flat)
+    for (a, b), (c, d) in zip(spans, spans[1:]):
+        if y.casefold() not in flat[a:b].casefold():
+            continue
+        m = rx.search(flat[c:d])
+        if m and m.group("n").casefold() in (toks[-1].casefold(), initials) and looks_like_name(m.group("z").strip()):
+            return m.group("z").strip()
+    return y
 
 
 class DocumentExtractor:
@@ -107,23 +189,29 @@ class DocumentExtractor:
         steps = {t.object: t for t in res.triples if t.relation == "CONTAINS" and t.object.startswith("step:")}
         have = {(t.subject, t.object) for t in res.triples if t.relation == "SUBSTITUTES"}
         text = "\n".join(b.text for b in doc.blocks)
-        for f in read_document(doc.blocks, roles, unanchored=True):
+        for f in read_document(doc.blocks, roles, unanchored=True, focus=_previous_item_thing(doc.blocks)):
             if f.kind == "optional":
                 t = steps.get(entity_id("step", f"{rel}#{f.block.line}"))
                 if t is not None and f.block.ordered:
                     t.properties["required"] = False
                 continue
-            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS):
+            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not (
+                    f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)):
                 continue
-            xid = self._party(f.x, f.anchored, roles, res, doc)
+            anchored = f.anchored and bool(roles.get(f.x))  # a list item's focus is a thing, not a role
+            xid = self._party(f.x, anchored, roles, res, doc)
             if not xid:
                 continue
             if _DELEGATES.search(f.block.text):
                 continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
             for y in f.ys:
-                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS):
+                y = y if roles.get(y) else resolve_named(y, f.block.text)
+                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not (
+                        xid.startswith("role:") and _is_person(y) and looks_like_name(y)):  # "other people on the team"
                     continue
-                if xid.startswith("role:") and not (roles.get(y) or _is_person(y)):
+                toks = y.split()
+                ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
+                if xid.startswith("role:") and not (roles.get(y) or _is_person(y) or ends_in_role):
                     continue  # a role stands in for a role or a person, not for an activity
                 yid = self._party(y, bool(roles.get(y)), roles, res, doc)
                 if not yid or yid == xid or (xid, yid) in have:
@@ -133,6 +221,15 @@ class DocumentExtractor:
                                           {"context": "", "condition": f.cond, "symmetric": False},
                                           Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
                                                      min(f.confidence, 0.8))))
+
+        for x, y, blk in chain_pairs(doc.blocks):
+            xid = self._party(x, bool(roles.get(x)), roles, res, doc)
+            yid = self._party(y, bool(roles.get(y)), roles, res, doc)
+            if not xid or not yid or xid == yid or (xid, yid) in have or xid.startswith("role:") != yid.startswith("role:"):
+                continue
+            have.add((xid, yid))
+            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
+                                      Provenance(rel, section_of(blk.path), blk.line, "doc.chain", 0.7)))
 
     @staticmethod
     def _party(name: str, anchored: bool, roles: DictLinker[str], res: DocResult, doc: ParsedDocument) -> str:

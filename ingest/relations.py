@@ -91,9 +91,10 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
             continue
         item = (i in lists) if lists is not None else b.kind == "item"
         own = focus(i, b) if focus else ""
-        spans = sentence_spans(b.text)
+        flat = unwrap(b.text)
+        spans = sentence_spans(flat)
         for k, (s, e) in enumerate(spans):
-            sent = b.text[s:e]
+            sent = flat[s:e]
             line = b.line + b.text.count("\n", 0, s)
             found = [c for c in cues.read(sent, in_item=item) if c.kind in kinds]
             if not found:
@@ -110,6 +111,17 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
                     continue
                 out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule))
     return out
+
+
+# a soft line break: a long line (a wrapped paragraph) that stops mid-sentence — after a letter,
+# digit, comma or closing bracket — and a next line that goes on with a Latin letter or a link
+_SOFT_BREAK = re.compile(r"(?<=[^\n]{40})(?<=[A-Za-z0-9,)`*_])\n(?=[ \t]*+[A-Za-z\[(`*_])")
+
+
+def unwrap(text: str) -> str:
+    """``text`` with the soft line breaks of a wrapped English paragraph made spaces (same
+    length, so offsets and line numbers stay): "used during a Fastly\\noutage" is one sentence."""
+    return _SOFT_BREAK.sub(" ", text) if "\n" in text else text
 
 
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,

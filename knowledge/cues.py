@@ -102,6 +102,8 @@ def _words() -> dict:
         "edges": {lang: {w.casefold() for w in ws} for lang, ws in data["edges"].items()},
         "stops": data["stops"],
         "not_names": {lang: {w.casefold() for w in ws} for lang, ws in data["not_names"].items()},
+        "keep_edge_before": {w.casefold() for w in data.get("keep_edge_before", {}).get("en", [])},
+        "pronoun_leads": {w.casefold() for w in data.get("pronoun_leads", {}).get("en", [])},
         "ratios": [r for lang in ("zh", "en") for r in data["ratios"][lang]],
     }
 
@@ -137,6 +139,8 @@ def cut_phrase(text: str, side: str) -> str:
         s = s[best:]
     s = s.strip(" \t\"'“”‘’`*_-—–·•:：")
     s = _trim_edges(s, lang)
+    if lang == "en" and s and s.split()[0].casefold().replace("’", "'") in words["pronoun_leads"]:
+        return ""  # "They're useful …": a clause about something else, not a name
     if not s or s.casefold() in words["not_names"]["en"] or s in words["not_names"]["zh"]:
         return ""
     return s
@@ -157,7 +161,9 @@ def _trim_edges(s: str, lang: str) -> str:
                 elif s.endswith(e) and len(s) > len(e):
                     s, changed = s[: -len(e)].strip(), True
     toks = s.split()
-    while toks and toks[0].casefold().strip(",.") in edges["en"]:
+    keep = _words()["keep_edge_before"]
+    while toks and toks[0].casefold().strip(",.") in edges["en"] and not (
+            len(toks) == 2 and toks[1].casefold().strip(",.") in keep and toks[0].casefold() not in ("a", "an", "the")):
         toks.pop(0)
     while toks and toks[-1].casefold().strip(",.") in edges["en"]:
         toks.pop()
@@ -171,6 +177,12 @@ def _ratio(sentence: str) -> str:
 
 _PAREN = re.compile(r"[(（]([^()（）]{1,200})[)）]")
 _UNAVAILABLE_X = None
+
+
+def cond_subject(cond: str) -> str:
+    """The thing an unavailability condition says is down ("if Slack has an outage" → "Slack"),
+    ``""`` when ``cond`` is not such a condition."""
+    return _cond_x(cond)
 
 
 def _cond_x(cond: str) -> str:
@@ -232,6 +244,8 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
             y = cut_phrase(raw_y, "y" if m.end("y") == m.end() else "x") if raw_y.strip() else ""
             if r.clause_y and raw_y:
                 y = clause_object(raw_y) or y
+            if gd.get("d") and x:  # "hand over to another IC": Y is X again, told apart by its determiner
+                y = f"{gd['d'].casefold()} {x}"
             cond = cond_m.group().strip() if cond_m and r.kind != "optional" else ""
             if r.kind != "optional":
                 if not y:
@@ -318,6 +332,15 @@ _LEAD = re.compile(r"^(?:(?:so|then|and|but|just|please|instead)\s+)*(?:(?:we|yo
                    r"still|also|then|just|always|continue to|try to|want to)\s+)*", re.I)
 
 
+def trailing_object(clause: str) -> str:
+    """The object a clause ends on after a preposition ("serve the page from the primary
+    mirror" → "primary mirror"), else :func:`clause_object`."""
+    m = _PREP_OBJ.search(clause.strip().rstrip(".;:!?"))
+    if m and not re.match(r"\d", m.group(1)):
+        return cut_phrase(m.group(1), "y")
+    return clause_object(clause)
+
+
 def clause_object(clause: str) -> str:
     """The thing an action clause turns to ("post updates on the main
     website" → "main website", "we use Google Spaces" → "Google Spaces",
@@ -333,9 +356,12 @@ def clause_object(clause: str) -> str:
     body = " ".join(words[1:]) if words else ""
     props = [p.strip() for p in _PROPER.findall(body) if p.strip() and p.strip().casefold() not in ("i", "the", "a")]
     if props:
-        return cut_phrase(props[-1] if re.search(r"\b(?:on|to|via|in|from|through|using)\s+(?:the\s+)?" + re.escape(props[-1]), body) else props[0], "y")
+        # the first name the clause turns to ("in the Google Chat space, … from the #channel" →
+        # "Google Chat"), else its first name
+        turned = next((p for p in props if re.search(r"\b(?:on|to|via|in|from|through|using)\s+(?:the\s+)?" + re.escape(p), body)), "")
+        return cut_phrase(turned or props[0], "y")
     m = _PREP_OBJ.search(body)
-    if m:
+    if m and not re.match(r"\d", m.group(1)):  # "for 24 hours" is a duration, not the thing turned to
         obj = re.split(r"\s+(?:for|in|on|to|from|with|at|by|until|during)\s+", m.group(1))[0]
         return cut_phrase(obj, "y")
     return cut_phrase(body, "y")
@@ -349,6 +375,8 @@ def split_alternatives(y: str) -> list[str]:
     """Y phrases that are alternatives of each other ("A、B", "A or B", "A 或 B"),
     each trimmed of edge words; a compound ("A + B", "A and B") stays one."""
     parts = [p for p in _ALTS.split(y) if p and p.strip()]
+    if len(parts) == 1 and parts[0].strip() == y.strip():
+        return [y.strip()]  # one phrase, already cut by the reader ("another IC" keeps its determiner)
     return [q for q in (_trim_edges(p.strip(), "zh" if has_cjk(p) else "en") for p in parts) if q]
 
 
