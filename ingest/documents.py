@@ -92,8 +92,8 @@ def _identity_next() -> re.Pattern | None:
 
 def resolve_named(y: str, text: str) -> str:
     """The name a generic stand-in ``y`` is given by the sentence after the one that states it
-    (cues.yaml ``identity_next``): "backup Content Delivery Network" + "This backup CDN is
-    currently provided by AWS CloudFront." → "AWS CloudFront"; else ``y``."""
+    (cues.yaml ``identity_next``): "backup message queue" + "This backup queue is currently
+    provided by Acme MQ." → "Acme MQ"; else ``y``."""
     rx = _identity_next()
     if rx is None or not y or has_cjk(y):
         return y

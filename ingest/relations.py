@@ -120,7 +120,7 @@ _SOFT_BREAK = re.compile(r"(?<=[^\n]{40})(?<=[A-Za-z0-9,)`*_])\n(?=[ \t]*+[A-Za-
 
 def unwrap(text: str) -> str:
     """``text`` with the soft line breaks of a wrapped English paragraph made spaces (same
-    length, so offsets and line numbers stay): "used during a Fastly\\noutage" is one sentence."""
+    length, so offsets and line numbers stay): "used during a database\\noutage" is one sentence."""
     return _SOFT_BREAK.sub(" ", text) if "\n" in text else text
 
 

@@ -343,8 +343,8 @@ def trailing_object(clause: str) -> str:
 
 def clause_object(clause: str) -> str:
     """The thing an action clause turns to ("post updates on the main
-    website" → "main website", "we use Google Spaces" → "Google Spaces",
-    "you can still clone a repo from CodeCommit" → "CodeCommit"): a proper
+    website" → "main website", "we use Acme Chat" → "Acme Chat",
+    "you can still clone a repo from the Mirror Host" → "Mirror Host"): a proper
     name (capitalized words) if the clause has one after its verb, else the
     object of its last preposition, else the object of its verb. ``""`` when
     nothing name-like is found."""
