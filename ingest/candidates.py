@@ -182,17 +182,16 @@ def _pick(ids: list[str], prefer: tuple[str, ...]) -> str:
     return ids[0] if ids else ""
 
 
-def apply_candidates(extraction: Extraction, review_dir: Path | None, remembered: list[dict] | None = None
+def apply_candidates(extraction: Extraction, rows: list[dict], remembered: list[dict] | None = None
                      ) -> tuple[dict[str, int], list[dict], list[str]]:
-    """Make the accepted candidates of ``review_dir/candidates.csv`` (and the
-    ``remembered`` decisions of earlier reviews, which a row of the folder
-    overrides) graph edges of ``extraction`` in place. Returns
-    ``(counts, decisions, problems)``: counts ``candidates_accepted`` (edges
-    added or marked), ``candidates_rejected``, ``candidates_unlinked``;
-    ``decisions`` to remember in the manifest; ``problems`` one message per
-    row skipped (``file:line: …``). Raises :class:`ReviewError` on a bad file
-    before anything is changed."""
-    rows = read_candidates(review_dir) if review_dir is not None else []
+    """Make the accepted candidates ``rows`` (from :func:`read_candidates`,
+    read before extraction so a bad file fails fast) and the ``remembered``
+    decisions of earlier reviews (which a row of the folder overrides) graph
+    edges of ``extraction`` in place. Returns ``(counts, decisions,
+    problems)``: counts ``candidates_accepted`` (edges added or marked),
+    ``candidates_rejected``, ``candidates_unlinked``; ``decisions`` to
+    remember in the manifest; ``problems`` one message per row skipped
+    (``file:line: …``)."""
     decided: dict[str, dict] = {d["id"]: d for d in (remembered or []) if isinstance(d, dict) and d.get("id")}
     for r in rows:
         decided[r["id"] or stable_id(r["source"], prefix="c-")] = r

@@ -37,9 +37,9 @@ from ..knowledge.embeddings import EmbeddingUnavailable, load_embedder
 from ..knowledge.graph import GraphStore
 from ..knowledge.kb import KBNotFound, current_build, model_settings, read_manifest
 from ..knowledge.records import Extraction
+from .candidates import CANDIDATES, apply_candidates, export_candidates, read_candidates
 from .load import IngestReport, Progress, build_kb
 from .pipeline import extract_corpus
-from .candidates import CANDIDATES, apply_candidates, export_candidates
 from .review import apply_review, export_graph
 from .sources import Source, collect, is_within, legacy_sources, plan_sources, resolve_path
 
@@ -209,6 +209,8 @@ def _build(sources: list[Source], settings, *, manifest: dict | None, named: set
         report.seconds = time.perf_counter() - t0
         return report
 
+    reviewed = read_candidates(review_dir) if review_dir is not None else []  # a bad file fails before any work
+
     def file_progress(doc: str, done: int, total: int) -> None:
         if progress is not None:
             progress("reading documents", done, total)
@@ -242,7 +244,7 @@ def _build(sources: list[Source], settings, *, manifest: dict | None, named: set
             "nothing was changed. Drop sources you no longer want with `threadgraph remove PATH`, or rebuild "
             "from exactly the given paths with --replace.")
     review = apply_review(ex, review_dir) if review_dir is not None else None
-    cand, decisions, problems = apply_candidates(ex, review_dir, (manifest or {}).get("candidate_review"))
+    cand, decisions, problems = apply_candidates(ex, reviewed, (manifest or {}).get("candidate_review"))
     if review is not None or decisions:
         review = {**(review or {}), **cand}
     embedder, warning = _load_embedder(settings, manifest, no_vectors)
