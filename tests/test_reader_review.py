@@ -173,3 +173,24 @@ def test_bad_candidates_csv_is_a_review_error_with_file_and_line(reviewed, tmp_p
         run_ingest(PATHS, tiny_settings(reviewed["data"]), graph_csv=folder)
     assert current_build(reviewed["data"]) == build  # nothing lost: the KB in place
     assert (reviewed["data"] / "candidates.jsonl").exists()
+
+
+def test_optional_and_substitute_readings_become_rows_of_the_rule_edge_shape(tmp_path):
+    """What :func:`log_candidates` writes is exported once per reading (logged twice,
+    one row) with the relation the rule extractors give it: an optional item is
+    ``CONTAINS`` recipe → item with ``required=false``; 西红柿炒鸡蛋.md writes "糖（可选）"."""
+    from threadgraph.bot.reader import Reading, log_candidates
+    from threadgraph.ingest.candidates import export_candidates
+
+    doc = "howtocook/dishes/vegetable_dish/西红柿炒鸡蛋.md"
+    line = next(i for i, x in enumerate((CORPORA / doc).read_text(encoding="utf-8").splitlines(), 1) if "糖（可选）" in x)
+    opt = Reading("optional", "糖", "", _line(doc, line).strip(), doc, line, "p1", "zh.optional", "西红柿炒鸡蛋")
+    sub = Reading("substitute", "电饼铛", "平底锅", _line(FLATBREAD, 32).strip(), FLATBREAD, 32, "p2", "zh.no_x_use_y", "芝麻烧饼")
+    log_candidates(tmp_path, [opt, sub])
+    log_candidates(tmp_path, [opt, sub])
+    assert export_candidates(tmp_path, tmp_path / "out") == 2
+    rows = {x["relation"]: x for x in _rows(tmp_path / "out" / "candidates.csv")}
+    assert (rows["CONTAINS"]["subject_name"], rows["CONTAINS"]["object_name"]) == ("西红柿炒鸡蛋", "糖")
+    assert json.loads(rows["CONTAINS"]["properties"]) == {"required": False, "amount": ""}
+    assert (rows["CONTAINS"]["doc"], rows["CONTAINS"]["line"], rows["CONTAINS"]["status"]) == (doc, str(line), "pending")
+    assert (rows["SUBSTITUTES"]["subject_name"], rows["SUBSTITUTES"]["object_name"]) == ("电饼铛", "平底锅")
