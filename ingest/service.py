@@ -280,7 +280,9 @@ def run_ingest(paths: Sequence[Path], settings, *, replace: bool = False, no_vec
     current KB was built with; ``no_vectors`` builds without vectors.
     ``graph_csv`` is a folder with a reviewed ``nodes.csv``/``edges.csv``
     pair (it is remembered and applied to later builds too; its counts go to
-    ``report.review``). ``progress(stage, done, total)`` is called as work
+    ``report.review``); rows of its ``candidates.csv`` marked ``accepted``
+    become graph facts and the decisions are remembered (:mod:`.candidates`;
+    a row naming no node is a warning in ``report.warnings``). ``progress(stage, done, total)`` is called as work
     advances (``"reading documents"`` per file, ``"embedding passages"`` per
     batch, then writing stages). Malformed files are reported in
     ``report.skipped`` (path, line, reason) and never stop the run. When
