@@ -150,7 +150,7 @@ def ingest(
     no_vectors: bool = typer.Option(False, "--no-vectors", help="Build without embeddings (full-text search only), even over a KB that has them."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     llm: Optional[bool] = typer.Option(None, "--llm/--no-llm", help="Also extract facts with the configured LLM (default THREADGRAPH_LLM_EXTRACT, off); needs OPENAI_API_KEY."),
-    graph_csv: Optional[Path] = typer.Option(None, "--graph-csv", help="Apply a reviewed nodes.csv/edges.csv pair from this folder (remembered for later builds)."),
+    graph_csv: Optional[Path] = typer.Option(None, "--graph-csv", help="Apply a reviewed nodes.csv/edges.csv pair from this folder (remembered for later builds); rows of its candidates.csv with status accepted become graph facts (extractor reader-reviewed), rejected ones are not proposed again."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP),
 ) -> None:
     """Add or update PATHS in the knowledge base (every other source is kept,
@@ -264,20 +264,28 @@ def remove(
 
 @app.command("export-graph")
 def export_graph_cmd(
-    out_dir: Path = typer.Argument(..., help="Folder to write nodes.csv and edges.csv into."),
+    out_dir: Path = typer.Argument(..., help="Folder to write nodes.csv, edges.csv and candidates.csv into."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
 ) -> None:
-    """Write the current KB's nodes and edges (with confidence and provenance) as CSV for review."""
+    """Write the current KB's nodes and edges (with confidence and provenance) as CSV for review.
+
+    Also writes candidates.csv: the facts the bot's reader found in passages
+    (candidates.jsonl of the data folder), one pending row each with the edge
+    it would become (SUBSTITUTES for a substitute or stand-in, CONTAINS with
+    required=false for an optional item), names, document and line. Set
+    status to accepted or rejected and run `ingest --graph-csv DIR`: accepted
+    rows become graph facts (extractor reader-reviewed, their confidence);
+    rejected ones are not exported again."""
     from .ingest.service import export_current_graph
     from .knowledge.kb import KBNotFound
 
     settings = _settings(data_dir)
     try:
-        n, e = export_current_graph(settings.data_dir, out_dir)
+        n, e, c = export_current_graph(settings.data_dir, out_dir)
     except KBNotFound as exc:
         console.print(f"[red]error[/red]: {exc}")
         raise typer.Exit(2)
-    console.print(f"wrote {n} nodes and {e} edges to {out_dir}")
+    console.print(f"wrote {n} nodes, {e} edges and {c} pending reader candidates to {out_dir}")
 
 
 def _open_bot(settings: Settings):

@@ -5,7 +5,8 @@ Review semantics (``threadgraph ingest --graph-csv DIR``): an extracted node
 or edge whose id is missing from the reviewed CSV is removed (edges of a
 removed node go with it); an edge's edited ``confidence`` is kept. Rows the
 reviewer adds are not created (new facts belong in the documents or the alias
-table).
+table); facts the bot's reader found are reviewed in ``candidates.csv``
+(:mod:`.candidates`), where an ``accepted`` row becomes a graph fact.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ from ..knowledge.embeddings import EmbeddingUnavailable, load_embedder
 from ..knowledge.graph import GraphStore
 from ..knowledge.kb import KBNotFound, current_build, model_settings, read_manifest
 from ..knowledge.records import Extraction
+from .candidates import CANDIDATES, apply_candidates, export_candidates, read_candidates
 from .load import IngestReport, Progress, build_kb
 from .pipeline import extract_corpus
 from .review import apply_review, export_graph
@@ -164,7 +165,7 @@ def fingerprint(sources: list[Source], settings, *, no_vectors: bool, review_dir
     h.update(repr((settings.embedding_model, str(settings.embedding_model_path), settings.embedding_passage_tokens,
                    str(settings.alias_csv), settings.fuzzy_threshold, no_vectors, str(review_dir))).encode())
     if review_dir is not None and Path(review_dir).is_dir():
-        for name in ("nodes.csv", "edges.csv"):
+        for name in ("nodes.csv", "edges.csv", CANDIDATES):
             p = Path(review_dir) / name
             if p.exists():
                 h.update(f"{name}{p.stat().st_size}{p.stat().st_mtime_ns}".encode())
@@ -208,6 +209,8 @@ def _build(sources: list[Source], settings, *, manifest: dict | None, named: set
         report.seconds = time.perf_counter() - t0
         return report
 
+    reviewed = read_candidates(review_dir) if review_dir is not None else []  # a bad file fails before any work
+
     def file_progress(doc: str, done: int, total: int) -> None:
         if progress is not None:
             progress("reading documents", done, total)
@@ -241,13 +244,17 @@ def _build(sources: list[Source], settings, *, manifest: dict | None, named: set
             "nothing was changed. Drop sources you no longer want with `threadgraph remove PATH`, or rebuild "
             "from exactly the given paths with --replace.")
     review = apply_review(ex, review_dir) if review_dir is not None else None
+    cand, decisions, problems = apply_candidates(ex, reviewed, (manifest or {}).get("candidate_review"))
+    if review is not None or decisions:
+        review = {**(review or {}), **cand}
     embedder, warning = _load_embedder(settings, manifest, no_vectors)
     report = build_kb(
         ex, data_dir, embedder=embedder, embedder_error=warning, inputs=[s.root for s in sources],
         batch_size=settings.embedding_batch_size, progress=progress,
         extra_manifest={"sources": entries, "graph_csv": str(Path(review_dir).resolve()) if review_dir else None,
-                        "fingerprint": digest},
+                        "fingerprint": digest, "candidate_review": decisions},
     )
+    report.warnings.extend(problems)
     report.timings = {"read": round(read_s, 2), **report.timings}
     report.seconds += read_s
     report.review = review
@@ -273,7 +280,9 @@ def run_ingest(paths: Sequence[Path], settings, *, replace: bool = False, no_vec
     current KB was built with; ``no_vectors`` builds without vectors.
     ``graph_csv`` is a folder with a reviewed ``nodes.csv``/``edges.csv``
     pair (it is remembered and applied to later builds too; its counts go to
-    ``report.review``). ``progress(stage, done, total)`` is called as work
+    ``report.review``); rows of its ``candidates.csv`` marked ``accepted``
+    become graph facts and the decisions are remembered (:mod:`.candidates`;
+    a row naming no node is a warning in ``report.warnings``). ``progress(stage, done, total)`` is called as work
     advances (``"reading documents"`` per file, ``"embedding passages"`` per
     batch, then writing stages). Malformed files are reported in
     ``report.skipped`` (path, line, reason) and never stop the run. When
@@ -381,13 +390,18 @@ def list_sources(data_dir: Path) -> list[SourceInfo]:
                        os.path.lexists(e["path"]), list(e.get("exclude", []))) for e in entries]
 
 
-def export_current_graph(data_dir: Path, out_dir: Path) -> tuple[int, int]:
+def export_current_graph(data_dir: Path, out_dir: Path) -> tuple[int, int, int]:
     """Write the live KB's ``nodes.csv`` and ``edges.csv`` (with confidence
-    and provenance) into ``out_dir``; returns ``(nodes, edges)`` written.
-    Raises :class:`~...knowledge.kb.KBNotFound` when ``data_dir`` holds no
-    knowledge base."""
-    graph = GraphStore(current_build(data_dir) / "graph.kuzu", read_only=True)
+    and provenance) and ``candidates.csv`` (the reader's candidate edges of
+    ``data_dir/candidates.jsonl`` not yet accepted or rejected, as pending
+    rows; see :mod:`.candidates`) into ``out_dir``; returns ``(nodes, edges,
+    candidates)`` written. Raises :class:`~...knowledge.kb.KBNotFound` when
+    ``data_dir`` holds no knowledge base."""
+    build = current_build(data_dir)
+    decided = {d.get("id") for d in read_manifest(build).get("candidate_review") or [] if isinstance(d, dict)}
+    graph = GraphStore(build / "graph.kuzu", read_only=True)
     try:
-        return export_graph(graph, out_dir)
+        n, e = export_graph(graph, out_dir)
     finally:
         graph.close()
+    return n, e, export_candidates(data_dir, out_dir, decided)
