@@ -30,7 +30,7 @@ import yaml
 from ..bot.answer import Answer, Citation, Fact
 from ..bot.citations import cited_docs, citation_title
 from ..bot.compose import excerpt, fact_line as fact_sentence
-from ..knowledge.records import cite
+from ..knowledge.records import PAGE_LINES, cite
 
 Measure = Callable[[str], int]
 
@@ -175,10 +175,14 @@ def _t(answer: Answer, zh: str, en: str) -> str:
     return zh if _zh(answer) else en
 
 
-def line_label(answer: Answer, line: int) -> str:
-    """"第 12 行" / "line 12" (``""`` without a line)."""
+def line_label(answer: Answer, line: int, doc: str = "") -> str:
+    """"第 12 行" / "line 12" (``""`` without a line); for a PDF ``doc`` whose line holds a
+    page (:func:`~threadgraph.knowledge.records.page_line`) "第 48 页" / "p. 48"."""
     if not line:
         return ""
+    if doc.lower().endswith(".pdf") and line >= PAGE_LINES:
+        page = line // PAGE_LINES
+        return _t(answer, f"第 {page} 页", f"p. {page}")
     return _t(answer, f"第 {line} 行", f"line {line}")
 
 
@@ -202,7 +206,7 @@ def console_sources(answer: Answer) -> list[str]:
     """The console's source lines: ``title · line N · url`` for each shown source."""
     out = []
     for c in answer.sources:
-        parts = [c.title, line_label(answer, c.line), c.url or ""]
+        parts = [c.title, line_label(answer, c.line, c.doc), c.url or ""]
         out.append(" · ".join(p for p in parts if p))
     more = more_sources(answer)
     if more:
@@ -218,11 +222,11 @@ def evidence_lines(answer: Answer) -> list[str]:
     out = []
     for f in answer.facts:
         where = citation_title(f.source.doc, f.source.section, {})
-        out.append(f"{fact_sentence(lang, f)} — {where}" + (f", {line_label(answer, f.source.line)}" if f.source.line else ""))
+        out.append(f"{fact_sentence(lang, f)} — {where}" + (f", {line_label(answer, f.source.line, f.source.doc)}" if f.source.line else ""))
     for p in answer.passages:
         where = citation_title(p.doc, p.section, {})
         body = "; ".join(x.lstrip("-*• ").strip() for x in excerpt(p.text, "", EVIDENCE_PASSAGE_CHARS).splitlines() if x.strip())
-        out.append(f"{where}" + (f", {line_label(answer, p.line)}" if p.line else "") + f": {body}")
+        out.append(f"{where}" + (f", {line_label(answer, p.line, p.doc)}" if p.line else "") + f": {body}")
     return out
 
 
@@ -267,7 +271,7 @@ def telegram_sources_line(answer: Answer) -> str:
     """The HTML line of the shown sources: "📄 <a>Title</a> (line 12) · …" (+N more)."""
     parts = []
     for c in answer.sources:
-        label = line_label(answer, c.line)
+        label = line_label(answer, c.line, c.doc)
         parts.append(_tg_link(c.title, c.url) + (f" ({_tg_esc(label)})" if label else ""))
     more = more_sources(answer)
     if more:
@@ -310,7 +314,7 @@ def telegram_sources_html(answer: Answer, limit: int = TELEGRAM_LIMIT) -> list[s
     head = "<b>" + _tg_esc(_t(answer, "来源与证据", "Sources and evidence")) + "</b>"
     lines = [head]
     for c in answer.sources:
-        lines.append("📄 " + _tg_link(c.title, c.url) + (f" ({_tg_esc(line_label(answer, c.line))})" if c.line else ""))
+        lines.append("📄 " + _tg_link(c.title, c.url) + (f" ({_tg_esc(line_label(answer, c.line, c.doc))})" if c.line else ""))
     for x in evidence_lines(answer):
         lines += ["• " + _tg_esc(p) for p in split_text(x, limit - 2, _tg_len)]
     if len(lines) == 1:
@@ -339,7 +343,7 @@ def slack_sources_text(answer: Answer) -> str:
     """The mrkdwn line of the shown sources ("📄 <url|Title> (line 12) · …", +N more)."""
     parts = []
     for c in answer.sources:
-        label = line_label(answer, c.line)
+        label = line_label(answer, c.line, c.doc)
         parts.append(_sl_link(c.title, c.url) + (f" ({_sl_esc(label)})" if label else ""))
     more = more_sources(answer)
     if more:
@@ -375,7 +379,7 @@ def slack_sources_blocks(answer: Answer) -> list[dict[str, Any]]:
     posts): a heading section, then the evidence lines packed into sections of
     at most 3000 characters (at most :data:`SLACK_SOURCE_BLOCKS` blocks)."""
     head = "*" + _sl_esc(_t(answer, "来源与证据", "Sources and evidence")) + "*"
-    lines = [head] + ["📄 " + _sl_link(c.title, c.url) + (f" ({_sl_esc(line_label(answer, c.line))})" if c.line else "")
+    lines = [head] + ["📄 " + _sl_link(c.title, c.url) + (f" ({_sl_esc(line_label(answer, c.line, c.doc))})" if c.line else "")
                       for c in answer.sources]
     for x in evidence_lines(answer):
         lines += ["• " + _sl_esc(p) for p in split_text(x, SLACK_TEXT_LIMIT - 2, _sl_len)]

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..knowledge import cues
+from ..knowledge.records import PAGE_LINES
 from ..knowledge.text import DictLinker, name_key, sentence_spans
 
 log = logging.getLogger(__name__)
@@ -164,6 +165,9 @@ def reader_text(lang: str, intent: str, readings: list[Reading]) -> str:
     else:
         what = "、".join(ys) if lang == "zh" else " or ".join(ys)
         head = (f"可以用{what}代替{first.x}。" if lang == "zh" else f"You can use {what} instead of {first.x}.")
-    src = (f"（{where} 第 {first.line} 行：“{quote}”）" if lang == "zh"
-           else f' ({where}, line {first.line}: "{quote}")')
+    if first.doc.lower().endswith(".pdf") and first.line >= PAGE_LINES:  # the line holds a page
+        at = (f"第 {first.line // PAGE_LINES} 页" if lang == "zh" else f"p. {first.line // PAGE_LINES}")
+    else:
+        at = f"第 {first.line} 行" if lang == "zh" else f"line {first.line}"
+    src = (f"（{where} {at}：“{quote}”）" if lang == "zh" else f' ({where}, {at}: "{quote}")')
     return head + src

@@ -276,17 +276,19 @@ def neighbourhood(graph: GraphStore, entity_ids: list[str], *, per_hop: int = 12
     return out
 
 
-#: Modifiers that make a variant of the same ingredient (a cooked X is an X), from ``lexicon/variants.yaml``.
+#: Modifiers before (a cooked X is an X) and forms after (X碎: crushed X) the same ingredient, ``lexicon/variants.yaml``.
 VARIANT_PREFIXES: tuple[str, ...] = tuple(lexicon("variants")["prefixes"])
+VARIANT_SUFFIXES: tuple[str, ...] = tuple(lexicon("variants").get("suffixes", []))
 
 
 def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> list[str]:
-    """Ids of ingredients that are a prefixed variant of one of ``names``
-    (Chinese compounds are head-final: 熟X and 生X are kinds of X, X油 is
-    not). Only the prefixes in :data:`VARIANT_PREFIXES` count."""
+    """Ids of ingredients that are a variant of one of ``names`` (by name, at most ``limit``): a
+    prefix of :data:`VARIANT_PREFIXES` and/or a suffix of :data:`VARIANT_SUFFIXES` around it
+    (熟X, X碎, 熟X米 are kinds of X; X油 is not); English prefixes carry their space."""
     if not names:
         return []
-    variants = [p + n for n in names for p in VARIANT_PREFIXES]
+    variants = [p + n + s for n in names for p in ("",) + VARIANT_PREFIXES for s in ("",) + VARIANT_SUFFIXES
+                if p or s]
     rows = graph.query(
         "MATCH (e:Entity) WHERE e.type = 'ingredient' AND e.name IN $v RETURN e.id AS id ORDER BY e.name LIMIT $limit",
         {"v": variants, "limit": limit},

@@ -67,6 +67,8 @@ def test_used_in_zh_includes_variants(ask):
     assert a.found and a.intent == "used_in"
     assert "宫保鸡丁" in a.answer  # through 熟花生 / 生花生
     assert "花生" in {f.object[-2:] for f in a.facts}
+    # forms written after the name: 凉粉.md:22 "- 花生碎", 烤鱼.md:29 "- 熟花生米", 皮蛋豆腐.md:18 "- 花生碎（可选）"
+    assert {"凉粉", "烤鱼", "皮蛋豆腐"} <= {f.subject for f in a.facts}
 
 
 def test_shared_ingredients(ask):

@@ -136,3 +136,18 @@ def test_answer_json_sources_are_optional():
     a = Answer.model_validate({"thread": "t", "question": "q", "intent": "x", "found": False, "answer": "a"})
     assert a.sources == []
     assert Citation(title="T", doc="d.md").url is None
+
+
+def test_a_pdf_source_reads_as_its_page_not_a_raw_line():
+    """A PDF passage's line holds page x 1000 + line on the page (tests/test_pdf_docx.py: the
+    plan's first heading is on page 48); users must see "p. 48", never "line 48003"."""
+    from threadgraph.adapters import render
+    from threadgraph.bot.answer import Answer, Citation
+
+    cit = Citation(title="Incident Response Plan › Recover", doc="plan.pdf", line=48003)
+    md = Citation(title="Roles", doc="roles.md", line=7)
+    en = Answer(thread="t", question="q", intent="general", found=True, answer="a", language="en", sources=[cit, md])
+    zh = en.model_copy(update={"language": "zh"})
+    assert render.console_sources(en) == ["Incident Response Plan › Recover · p. 48", "Roles · line 7"]
+    assert "(p. 48)" in render.telegram_sources_line(en) and "48003" not in render.telegram_sources_line(en)
+    assert render.console_sources(zh)[0] == "Incident Response Plan › Recover · 第 48 页"
