@@ -222,3 +222,15 @@ def test_pantry_respects_constraints(ask):
 def test_what_can_i_make_with_nothing_to_go_on_asks_back(ask):
     a = ask("能做什么？")
     assert not a.found and a.intent == "pantry"
+
+
+def test_and_without_x_narrows_the_list_it_follows(ask):
+    """"which recipes use peanuts?" → "and without chicken?" keeps the peanut dishes (a new user
+    got 366 recipes, every dish of the KB without 鸡肉)."""
+    first = ask("which recipes use peanuts?", thread="narrow")
+    assert first.intent == "used_in" and "凉粉" in {f.subject for f in first.facts}  # 凉粉.md:22 "- 花生碎"
+    a = ask("and without chicken?", thread="narrow")
+    assert a.intent == "exclude" and a.found
+    assert a.facts and all("花生" in f.object for f in a.facts)  # every listed dish uses a peanut form
+    assert "凉粉" in {f.subject for f in a.facts}
+    assert "366" not in a.answer

@@ -1,13 +1,16 @@
 """Intent ``without``: "and without X?" — a substitute question after a
-recipe question, a stand-in question after a role question, else recipes without X."""
+recipe question, a stand-in question after a role question, else recipes without X
+(after a list of recipes using Y, or without Z: the same list without X too)."""
 
 from __future__ import annotations
 
 from ..query import ITEM_TYPES
-from .base import Intent, register
+from .base import Intent, recall_slot, register
 
 #: Intents after which "without X" asks for a substitute of X in the remembered recipe.
 AFTER_RECIPE = ("substitute", "required", "contains", "steps")
+#: Intents whose list "without X" narrows (the asked item stays included).
+AFTER_LIST = ("used_in", "exclude")
 #: Intents after which "without X" asks who stands in for role X.
 AFTER_ROLE = ("stand_in", "responsibility")
 
@@ -40,3 +43,9 @@ class Without(Intent):
             q.excluded = []
         else:
             q.intent = "exclude"
+            if last in AFTER_LIST and not q.items:
+                # "which dishes use peanuts?" → "and without chicken?": peanut dishes without chicken
+                recall_slot(q, state, "item", q.items)
+            prev = state.slots.get("excluded") if last == "exclude" else None
+            if prev is not None and all(m.id != prev.id for m in q.excluded):
+                recall_slot(q, state, "excluded", q.excluded)  # the earlier exclusion still holds
