@@ -287,7 +287,7 @@ def noted_text(lang: str, stated: list[Constraint]) -> str:
 
 def annotate(screen: Screen, lang: str, recipes: list[tuple[str, str]], text: str, *,
              items: list[str] = (), acknowledge: bool = True) -> str:
-    """``text`` with what the constraints did: a flag line for each of
+    """``text`` with what the constraints did: first a flag line for each of
     ``recipes`` (``(id, name)``, the recipes the answer is about) that breaks
     a constraint and for asked ``items`` (ids) a constraint forbids, the
     "filtered" note when a constraint changed the answer, and — when
@@ -305,8 +305,8 @@ def annotate(screen: Screen, lang: str, recipes: list[tuple[str, str]], text: st
         lines.append(data()["flagged_item"]["zh" if lang == "zh" else "en"].format(reasons=screen.reasons(lang, hit)))
     note = screen.note(lang)
     out = text
-    if lines:
-        out = out + ("\n" if out else "") + "\n".join(lines)
+    if lines:  # a warning comes first: a long answer (a whole procedure) must not bury it
+        out = "\n".join(lines) + ("\n" if out else "") + out
     if note and note not in out:
         out = out + ("" if lang == "zh" else " ") + note if out else note
         lines.append(note)

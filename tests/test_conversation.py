@@ -68,6 +68,8 @@ def test_allergy_is_acknowledged_flagged_and_filters_lists_zh(ask, graph, kb_han
     assert "熟花生" in _line("meat_dish/宫保鸡丁/宫保鸡丁.md", 14)  # "- 熟花生"
     b = ask("宫保鸡丁需要哪些原料？")
     assert b.found and "注意：宫保鸡丁用到熟花生、生花生（你对花生过敏）。" in b.answer
+    s = ask("宫保鸡丁怎么做？")  # a whole procedure: the warning comes first, not after 40 lines
+    assert s.intent == "steps" and s.answer.startswith("注意：宫保鸡丁用到熟花生、生花生（你对花生过敏）。")
     c = ask("不用鸡蛋的菜有哪些？")
     assert c.found and c.intent == "exclude" and "（已按你对花生过敏排除）" in c.answer
     listed = {f.subject for f in c.facts}
