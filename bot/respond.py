@@ -15,7 +15,7 @@ from ..knowledge import retrieval as R
 from . import constraints, intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
-from .compose import excerpt, not_found_text, passages_text, t
+from .compose import excerpt, family_text, not_found_text, passages_text, t
 from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, query_text, search_passages
 from .linker import Mention
 from .intents import Context, Draft
@@ -137,6 +137,9 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
         short = query_text(what[:MAX_UNKNOWN_CHARS], MAX_UNKNOWN_TOKENS)
         if short != what:  # a long phrase is no name: bounded work, short answer
             what = short + "…"
+        family = _family(c, what)
+        if len(family) >= 2:  # "红烧肉" names no recipe, but 4 recipes are kinds of it: ask which
+            return family_text(lang, what, family), family[:5]
         sugg = c.linker.suggest(what)
         if c.kb.embedder is not None and len(sugg) < 3:
             vec = c.kb.embedder.embed_query(what)
@@ -145,6 +148,16 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
                     sugg.append(name)
         return not_found_text(lang, what, sugg[:3]), sugg[:3]
     return not_found_text(lang, h.missing(c), []), []
+
+
+def _family(c: Context, what: str) -> list[str]:
+    """Names of recipes and documents whose name contains ``what`` (at least 2 characters,
+    case-insensitive), shortest first: the kinds of a dish the question names only generally."""
+    key = what.strip().casefold()
+    if len(key) < 2:
+        return []
+    names = {n.name for n in c.kb.names if n.type in ("recipe", "document") and key in n.name.casefold()}
+    return sorted(names, key=lambda x: (len(x), x))
 
 
 def _dedupe(facts: list[Fact]) -> list[Fact]:

@@ -164,3 +164,13 @@ def test_not_found_answer_has_no_sources_of_its_own(ask):
     a = ask("佛跳墙怎么做？")
     assert not a.found and not a.facts
     assert all(c.doc in {p.doc for p in a.passages} for c in a.sources)
+
+
+def test_a_general_dish_name_lists_its_kinds_and_asks_which(ask):
+    """"红烧肉" is no recipe of the corpus, but 南派红烧肉, 徽派红烧肉, 简易红烧肉 and
+    湖南家常红烧肉 are: the answer lists them and asks, never "no evidence about 红烧肉"."""
+    a = ask("红烧肉需要哪些原料？")
+    assert not a.found
+    assert a.answer.startswith("知识库里有 4 个名字里带“红烧肉”的条目：")
+    assert {"南派红烧肉", "徽派红烧肉", "简易红烧肉", "湖南家常红烧肉"} <= set(a.follow_ups)
+    assert "没有关于红烧肉的依据" not in a.answer
