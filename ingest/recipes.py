@@ -142,7 +142,7 @@ def prose_recipe(doc: ParsedDocument) -> bool:
 
 
 _PREP = re.compile(alternation("steps", "prep_verbs"))
-_ADD = re.compile(rf"(?<![一了])(?:{alternation('steps', 'add_verbs')})")
+_ADD = re.compile(rf"(?<![一了增参附追])(?:{alternation('steps', 'add_verbs')})")  # not 一下/增加/参加
 _ADD_STOP = re.compile(rf"(?:{alternation('steps', 'add_object_stops')})|[里中上在就的]")
 _QTY = alternation("steps", "step_quantity")
 _QTY_EDGE = re.compile(rf"^(?:{_QTY})+|(?:{_QTY})+$")
@@ -150,6 +150,7 @@ _CLAUSE = re.compile(r"[，,；;。！？!?：:]")
 _PARENS = re.compile(r"（[^（）]{0,40}）|\([^()]{0,40}\)")
 _LEAD = re.compile(r"^(?:\d+\s*[.、)）]\s*)?(?:将|把|再|先|然后|取|另|用|准备|最后|之后|同时)?")
 _NAME_OR = re.compile(r"或者|或|/|／|和|、|\+")
+_PAREN_TAIL = re.compile(rf"(?:{alternation('steps', 'paren_list_tail')})$")
 
 
 def _step_name(phrase: str) -> list[str]:
@@ -157,6 +158,8 @@ def _step_name(phrase: str) -> list[str]:
     openings are cut ("一小块牛肉" → 牛肉, "蘑菇或香菇" → 蘑菇, 香菇)."""
     out = []
     for part in _NAME_OR.split(_PARENS.sub("", phrase)):
+        if len(part) > 40:
+            continue  # a clause, not a name (and keeps the edge cuts linear)
         n = _QTY_EDGE.sub("", _LEAD.sub("", part.strip())).strip()
         n = _QTY_EDGE.sub("", n).strip()
         if (2 <= len(n) <= 6 and has_cjk(n) and plausible_name(n) and not looks_like_step(n)
@@ -178,6 +181,10 @@ def step_names(text: str) -> list[str]:
         m = _PREP.search(clause)
         if m and m.start() > 0:
             out += _step_name(clause[:m.start()])
+        for pm in _PARENS.finditer(clause):  # "配菜（生菜、油菜均可）": a list of alternatives
+            inner = _PAREN_TAIL.sub("", pm.group()[1:-1].strip())
+            if _NAME_OR.search(inner):
+                out += _step_name(inner)
         for a in _ADD.finditer(clause):
             rest = _QTY_EDGE.sub("", re.split(r"[（(]", clause[a.end():a.end() + 16])[0].strip())
             de = rest.find("的")

@@ -577,6 +577,13 @@ def test_step_names():
         "虾去壳，蘑菇或香菇泡水洗净切片，洋葱半个切小块，彩椒（可选）切小块"))
     assert "青红椒" in step_names("放入配色的青红椒") and "配色" not in step_names("放入配色的青红椒")
     assert step_names("稍微炒一下就放水") == []
+    # "取 X": a thing taken for the dish; a parenthesised list of alternatives names things too
+    assert {"五花肉", "猪肩肉"} <= set(step_names("取五花肉或猪肩肉，热锅小火猪皮朝下在锅上烙猪皮至金黄"))
+    assert "花椒" in step_names("取一小把花椒，干锅小火焙香，出香味以后关火。")
+    assert {"生菜", "油菜"} <= set(step_names("配菜（生菜、油菜均可）洗净并焯水，摆盘等待排骨出锅。"))
+    assert {"油菜", "生菜", "白菜"} <= set(step_names("姜切片，葱切葱花，香菜切碎，各种配菜（油菜、生菜、白菜等皆可）切好。"))
+    assert "可选" not in step_names("青蒜切小块（可选）")
+    assert "口感" not in step_names("若有冬笋也可切丝增加口感，或者青（红）椒切丝调色。")
 
 
 def test_prose_recipe_optional_and_alternatives(tmp_path):
