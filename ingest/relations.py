@@ -128,6 +128,10 @@ def optional_parts(x: str) -> list[str]:
     return parts
 
 
+_NEAR = 8
+"""At most this many characters between a thing and a cue that leaves X to it."""
+
+
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,
             unanchored: bool, explicit: Callable[[str], bool] | None) -> tuple[str, bool] | None:
     """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
@@ -153,10 +157,11 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             return hit, True
     if own and (c.focus or c.head or c.item_only or not c.x):
         return own, True
-    if c.focus:  # "放入冰糖一二十克，或者等量红糖": the thing named just before, in the same sentence
-        hit = _last(anchors, sent[:max(0, c.start)])
-        if hit:
-            return hit, True
+    if c.focus:  # "放入冰糖一二十克，或者等量红糖": the thing named just before, in the same sentence, close by
+        before = sent[:max(0, c.start)]
+        hits = anchors.scan(before) if before else []
+        if hits and len(before) - hits[-1].end <= _NEAR:
+            return hits[-1].values[0], True
     if c.focus and prev:
         return prev, True
     if c.x and explicit is not None and c.confidence >= 0.85 and not c.focus and explicit(c.x):

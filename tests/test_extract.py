@@ -613,3 +613,18 @@ def test_labelled_name_list_is_not_a_glossary(tmp_path):
     p.write_text("# 番茄炖牛腩\n\n## 用料\n\n- 调料：料酒，生姜，小葱，八角，香叶，桂皮，干辣椒，冰糖（五六颗），干山楂（五六颗）\n"
                  "- 食材：番茄（3个），牛腩，配菜（土豆、莴笋等）\n", encoding="utf-8")
     assert is_recipe(parse_file(p, "t.md"))
+
+
+def test_focus_cue_takes_the_thing_just_before(tmp_path):
+    """A cue that leaves X to the context ("或者 Y", "可用 Y 代替") takes the thing named just
+    before it in the same sentence (zh-meow 三杯鸡; howtocook 尖椒炒牛肉)."""
+    from threadgraph.ingest.normalize import Normalizer as N
+    from threadgraph.ingest.recipes import RecipeExtractor, recipe_vocabulary
+
+    doc = _prose(tmp_path, "三杯鸡", "姜切大片，葱切长段，冰糖敲碎备用", "放入冰糖一二十克，或者等量红糖",
+                 "姜片切好备用，料酒放入碗中", "腌制的时候姜片可用料酒代替，料酒的用量为 3 g/人")
+    norm = N(90.0)
+    res = RecipeExtractor(norm, recipe_vocabulary([doc], norm)).extract(doc)
+    subs = {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in res.triples if t.relation == "SUBSTITUTES"}
+    assert ("冰糖", "红糖") in subs, subs
+    assert any("姜" in x and y == "料酒" for x, y in subs), subs
