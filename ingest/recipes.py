@@ -30,8 +30,7 @@ from .items import (
     plausible_name,
 )
 from .normalize import Normalizer, clean_name
-from ..knowledge.cues import split_alternatives
-from .relations import read_document
+from .relations import optional_parts, read_document
 
 
 # --------------------------------------------------------------------------- headings
@@ -104,7 +103,96 @@ def _glossary_item(text: str) -> bool:
     rest = m.group("rest").strip()
     if _LABEL_AMOUNT.match(rest):
         return False  # "盐：约 3g"
+    if _name_list(rest):
+        return False  # "调料：生姜，小葱，花椒，干辣椒": a labelled list of names, not an explanation
     return bool(re.search(r"[。！？；]", rest)) or len(rest) >= 15
+
+
+_LIST_SEP = re.compile(r"\s*[，,、；;]\s*")
+
+
+def _name_list(text: str) -> bool:
+    """True for a run of at least three short names separated by commas
+    ("生姜，小葱，花椒，干辣椒"), a parenthesised note allowed on each: a list,
+    not a sentence."""
+    parts = [p for p in _LIST_SEP.split(re.sub(r"（[^（）]{0,30}）|\([^()]{0,30}\)", "", text.strip(" 。."))) if p]
+    return len(parts) >= 3 and all(len(p) <= 8 and not re.search(r"[。！？]", p) for p in parts)
+
+
+_GUIDE_TITLE = re.compile(alternation("sections", "guide_title_words"))
+
+
+def prose_recipe(doc: ParsedDocument) -> bool:
+    """A Chinese dish written as numbered steps with no ingredient list
+    ("# 三杯鸡" then "1. 鸡腿肉切丁，用…腌制"): the title is a short name, not a
+    guide's (``guide_title_words``), the text has no section but the steps,
+    and at least three list items or paragraphs — most of the document's
+    items — read as cooking steps (:func:`looks_like_step`)."""
+    title = heading_words(doc.h1 or str(doc.front_matter.get("title", "") or ""))
+    if not title or not has_cjk(title) or not 2 <= len(title) <= 16 or _GUIDE_TITLE.search(title):
+        return False
+    if all(is_method(t) for t in re.split(r"[/／、与和]", title) if t.strip()):
+        return False  # "炒/煎", "煮": a lesson on a method, not a dish
+    body = [b for b in doc.blocks if b.kind in ("item", "paragraph")]
+    if any(b.path and not in_steps(b.path) and section_kind(b.path) != "ingredient" for b in body):
+        return False  # sections other than the steps: a guide or an article, not a dish
+    items = [b for b in body if b.kind == "item"]
+    steps = [b for b in body if looks_like_step(b.text[:60])]
+    return len(steps) >= 3 and (not items or sum(1 for b in items if looks_like_step(b.text[:60])) * 2 >= len(items))
+
+
+_PREP = re.compile(alternation("steps", "prep_verbs"))
+_ADD = re.compile(rf"(?<![一了增参附追])(?:{alternation('steps', 'add_verbs')})")  # not 一下/增加/参加
+_ADD_STOP = re.compile(rf"(?:{alternation('steps', 'add_object_stops')})|[里中上在就的]")
+_QTY = alternation("steps", "step_quantity")
+_QTY_EDGE = re.compile(rf"^(?:{_QTY})+|(?:{_QTY})+$")
+_CLAUSE = re.compile(r"[，,；;。！？!?：:]")
+_PARENS = re.compile(r"（[^（）]{0,40}）|\([^()]{0,40}\)")
+_LEAD = re.compile(r"^(?:\d+\s*[.、)）]\s*)?(?:将|把|再|先|然后|取|另|用|准备|最后|之后|同时)?")
+_NAME_OR = re.compile(r"或者|或|/|／|和|、|\+")
+_PAREN_TAIL = re.compile(rf"(?:{alternation('steps', 'paren_list_tail')})$")
+
+
+def _step_name(phrase: str) -> list[str]:
+    """The names a phrase of a step holds once counts, parentheses and
+    openings are cut ("一小块牛肉" → 牛肉, "蘑菇或香菇" → 蘑菇, 香菇)."""
+    out = []
+    for part in _NAME_OR.split(_PARENS.sub("", phrase)):
+        if len(part) > 40:
+            continue  # a clause, not a name (and keeps the edge cuts linear)
+        n = _QTY_EDGE.sub("", _LEAD.sub("", part.strip())).strip()
+        n = _QTY_EDGE.sub("", n).strip()
+        if (2 <= len(n) <= 6 and has_cjk(n) and plausible_name(n) and not looks_like_step(n)
+                and not is_measure(n) and not is_method(n) and not PROSE_VERB.search(n) and not n.endswith(("不", "要", "可"))):
+            out.append(n)
+    return out
+
+
+def step_names(text: str) -> list[str]:
+    """The things a cooking step names: the subject of a preparation verb
+    ("青蒜切小块", "虾去壳") and the object of an adding verb ("放入一杯米酒"),
+    verbs and cuts from ``lexicon/steps.yaml``; used for a recipe written as
+    steps alone, which has no ingredient list."""
+    out: list[str] = []
+    for clause in _CLAUSE.split(text[:400]):
+        clause = clause.strip()
+        if not clause:
+            continue
+        m = _PREP.search(clause)
+        if m and m.start() > 0:
+            out += _step_name(clause[:m.start()])
+        for pm in _PARENS.finditer(clause):  # "配菜（生菜、油菜均可）": a list of alternatives
+            inner = _PAREN_TAIL.sub("", pm.group()[1:-1].strip())
+            if _NAME_OR.search(inner):
+                out += _step_name(inner)
+        for a in _ADD.finditer(clause):
+            rest = _QTY_EDGE.sub("", re.split(r"[（(]", clause[a.end():a.end() + 16])[0].strip())
+            de = rest.find("的")
+            if 0 <= de <= 6:
+                rest = rest[de + 1:]  # "放入配色的青红椒": the name follows its modifier
+            stop = _ADD_STOP.search(rest, 1)
+            out += _step_name(rest[:stop.start()] if stop else rest)
+    return list(dict.fromkeys(out))
 
 
 def is_recipe(doc: ParsedDocument) -> bool:
@@ -123,7 +211,7 @@ def is_recipe(doc: ParsedDocument) -> bool:
         # the steps must be a section of their own, not a part of the equipment section
         if not items or not any(in_steps(b.path) and not any(TOOL_HEAD.search(p) for p in b.path)
                                 for b in doc.blocks if b.kind in ("item", "paragraph")):
-            return False
+            return prose_recipe(doc)
     title = doc.h1 or doc.front_matter.get("title", "") or ""
     if _DISH_TITLE.search(title):
         return True
@@ -170,6 +258,13 @@ def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None
     for d in docs:
         if d.tabular or not is_recipe(d):
             continue
+        if not any(b.kind == "item" and section_kind(b.path) == "ingredient" for b in d.blocks):
+            for b in d.blocks:  # a recipe of steps alone: the things its steps prepare and add
+                if b.kind in ("item", "paragraph"):
+                    for n in step_names(b.text):
+                        c = clean_name(n, "ingredient")
+                        if c:
+                            vocab.add(c, c)
         for b in d.blocks:
             if b.kind != "item" or section_kind(b.path) != "ingredient":
                 continue
@@ -192,6 +287,7 @@ class RecipeExtractor:
 
     LIST_CONF = 0.9
     TEXT_CONF = 0.7
+    STEP_CONF = 0.6
 
     def __init__(self, norm: Normalizer, vocabulary: DictLinker[str] | None = None) -> None:
         self.norm = norm
@@ -317,6 +413,7 @@ class RecipeExtractor:
             return type_
 
         used: set[int] = set()
+        item_names: dict[int, str] = {}
         # 1) ingredient sections (and amount sections, which may list more)
         for pass_amounts in (False, True):
             for i, b in enumerate(blocks):
@@ -354,6 +451,18 @@ class RecipeExtractor:
                     for alt in ip.alternatives:
                         add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
                                 "recipe.item_alternative", t)
+        # 1b) a recipe written as steps alone (no ingredient list): the things of the
+        # corpus vocabulary its steps name are its ingredients and tools
+        prose = not contains
+        if prose:
+            for b in blocks:
+                if b.kind not in ("item", "paragraph") or not b.text.strip():
+                    continue
+                for n in step_names(b.text):
+                    add_contains(n, True, "", b, self.STEP_CONF, "recipe.step_name", False)
+                for h in self.vocab.scan(b.text, min_len=2):
+                    surface = b.text[h.start:h.end]
+                    add_contains(surface, True, "", b, self.STEP_CONF, "recipe.step_mention", False)
         # 2) every sentence of every block (notes, tips, steps, variations and the
         # list items themselves) read by the cue reader, X anchored to this
         # recipe's own ingredients and tools
@@ -362,30 +471,32 @@ class RecipeExtractor:
             anchors.add(t.object.split(":", 1)[1], t.object.split(":", 1)[1])
         for n in sorted(surfaces):
             anchors.add(n, n)
-        item_names: dict[int, str] = {}
         for i in used:
             first = next((ip.name for ip in parse_item(blocks[i].text) if ip.name), "")
             if first:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
+        if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
+            lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9))):
-            if f.kind == "optional" and not f.anchored and len(split_alternatives(f.x)) > 1:
+            if f.kind == "optional" and not f.anchored and len(optional_parts(f.x)) > 1:
                 # "可根据口味添加蜂蜜、炼乳或水果": each is optional
-                for part in split_alternatives(f.x):
+                for part in optional_parts(f.x):
                     t = by_name.get(part) or by_name.get(self.norm.canonical(part, "ingredient"))
                     if t is not None:
                         t.properties["required"] = False
-                    elif not in_steps(f.block.path) and self.known_thing(part, f.confidence, strict=True):
+                    elif (prose or not in_steps(f.block.path)) and self.known_thing(
+                            part, max(f.confidence, 0.85) if prose else f.confidence, strict=not prose):
                         add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
                 continue
             if f.kind == "optional":
                 t = by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
                 if t is not None and f.confidence >= 0.7:
                     t.properties["required"] = False
-                elif (t is None and not f.anchored and not in_steps(f.block.path)
-                      and self.known_thing(f.x, f.confidence, strict=True)):
+                elif (t is None and not f.anchored and (prose or not in_steps(f.block.path))
+                      and self.known_thing(f.x, max(f.confidence, 0.85) if prose else f.confidence, strict=not prose)):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
             # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists

@@ -14,12 +14,14 @@ lists are all read.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..knowledge import cues
 from ..knowledge.text import DictLinker, has_cjk, sentence_spans
+from .cues import alternation
 from .document import Block
 
 READ_KINDS = ("paragraph", "item", "row")
@@ -124,10 +126,30 @@ def unwrap(text: str) -> str:
     return _SOFT_BREAK.sub(" ", text) if "\n" in text else text
 
 
+@functools.lru_cache(maxsize=1)
+def _and_zh() -> re.Pattern:
+    return re.compile(alternation("alternatives", "optional_and_zh"))
+
+
+def optional_parts(x: str) -> list[str]:
+    """The things a phrase of optional additions names: its alternatives, and
+    in Chinese the parts of "X和Y" ("还可加耗油和老抽": each is optional)."""
+    parts = cues.split_alternatives(x)
+    if has_cjk(x):
+        parts = [q.strip() for p in parts for q in _and_zh().split(p) if q.strip()]
+    return parts
+
+
+_NEAR = 8
+"""At most this many characters between a thing and a cue that leaves X to it."""
+
+
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,
             unanchored: bool, explicit: Callable[[str], bool] | None) -> tuple[str, bool] | None:
     """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
     if c.kind == "optional" and c.x:
+        if explicit is not None and len(optional_parts(c.x)) > 1:
+            return c.x, False  # "还可加入豆干丁、黄瓜丁": each part, not only the last one known
         hit = _last(anchors, c.x)
         if hit:
             return hit, True
@@ -147,6 +169,11 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             return hit, True
     if own and (c.focus or c.head or c.item_only or not c.x):
         return own, True
+    if c.focus:  # "放入冰糖一二十克，或者等量红糖": the thing named just before, in the same sentence, close by
+        before = sent[:max(0, c.start)]
+        hits = anchors.scan(before) if before else []
+        if hits and len(before) - hits[-1].end <= _NEAR:
+            return hits[-1].values[0], True
     if c.focus and prev:
         return prev, True
     if c.x and explicit is not None and c.confidence >= 0.85 and not c.focus and explicit(c.x):

@@ -541,3 +541,90 @@ def test_also_ok_rejects_non_things():
     assert note_clauses("湿木耳也可")[1][0].raw == "湿木耳"
     for note in ("不加也可以", "附近的大超市也可以", "白的也行", "没有普通烤盘也可以"):
         assert not note_clauses(note)[1], note
+
+
+# --------------------------------------------------------------------------- recipes written as steps alone
+# (benchmarks/generalization/zh-meow: a title, then numbered steps; no ingredient list)
+def _prose(tmp_path, title: str, *steps: str):
+    p = tmp_path / "p.md"
+    p.write_text(f"# {title}\n\n" + "\n\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1)) + "\n", encoding="utf-8")
+    return parse_file(p, "p.md")
+
+
+def test_prose_steps_recipe_is_a_recipe(tmp_path):
+    from threadgraph.ingest.recipes import is_recipe
+
+    assert is_recipe(_prose(tmp_path, "三杯鸡", "鸡腿肉切丁，用白胡椒、花椒粉、十三香、盐、黄酒、酱油腌制，搅拌后加入淀粉继续搅拌直到粘稠。腌制十五分钟。",
+                            "一大把罗勒洗净，留叶去梗", "放入冰糖一二十克，或者等量红糖"))
+    assert is_recipe(_prose(tmp_path, "麻婆豆腐", "宽油大火煸牛肉末，小火煸香豆瓣酱，同时放葱姜料。",
+                            "放一些水，然后加一点糖，大火煮开以后放豆腐。", "葱切小葱花，姜切姜米，青蒜切小块（可选）",
+                            "关火以后加青蒜，利用锅内热量把青蒜断生。出锅装盘以后把剩下的花椒面撒入。"))
+    # a guide titled as one, or steps among other sections, stays a document
+    assert not is_recipe(_prose(tmp_path, "学习焯水", "将食材放入冷水锅中", "大火烧开后转小火", "捞出备用"))
+    assert not is_recipe(_prose(tmp_path, "炒/煎", "将食材放入锅中", "大火翻炒", "出锅备用"))
+    p = tmp_path / "g.md"
+    p.write_text("# 微波炉\n\n## 注意\n\n1. 放入食物前去掉锡纸\n2. 加热后盛出\n3. 翻炒均匀\n", encoding="utf-8")
+    assert not is_recipe(parse_file(p, "g.md"))
+
+
+def test_step_names():
+    from threadgraph.ingest.recipes import step_names
+
+    assert "青蒜" in step_names("葱切小葱花，姜切姜米，青蒜切小块（可选）")
+    assert step_names("放入冰糖一二十克，或者等量红糖")[:1] == ["冰糖"]
+    assert {"米酒", "威士忌"} <= set(step_names("加 10-50 毫升米酒或威士忌增强香味"))
+    assert {"蘑菇", "香菇", "洋葱", "彩椒"} <= set(step_names(
+        "虾去壳，蘑菇或香菇泡水洗净切片，洋葱半个切小块，彩椒（可选）切小块"))
+    assert "青红椒" in step_names("放入配色的青红椒") and "配色" not in step_names("放入配色的青红椒")
+    assert step_names("稍微炒一下就放水") == []
+    # "取 X": a thing taken for the dish; a parenthesised list of alternatives names things too
+    assert {"五花肉", "猪肩肉"} <= set(step_names("取五花肉或猪肩肉，热锅小火猪皮朝下在锅上烙猪皮至金黄"))
+    assert "花椒" in step_names("取一小把花椒，干锅小火焙香，出香味以后关火。")
+    assert {"生菜", "油菜"} <= set(step_names("配菜（生菜、油菜均可）洗净并焯水，摆盘等待排骨出锅。"))
+    assert {"油菜", "生菜", "白菜"} <= set(step_names("姜切片，葱切葱花，香菜切碎，各种配菜（油菜、生菜、白菜等皆可）切好。"))
+    assert "可选" not in step_names("青蒜切小块（可选）")
+    assert "口感" not in step_names("若有冬笋也可切丝增加口感，或者青（红）椒切丝调色。")
+
+
+def test_prose_recipe_optional_and_alternatives(tmp_path):
+    from threadgraph.ingest.normalize import Normalizer as N
+    from threadgraph.ingest.recipes import RecipeExtractor, recipe_vocabulary
+
+    doc = _prose(tmp_path, "三杯鸡", "姜切大片，葱切长段，青红椒切块配色用（可不放）",
+                 "配三杯汁：麻油、米酒、酱油各一杯，比例3：2：1。酱油里还可加耗油和老抽。",
+                 "取五花肉或猪肩肉，热锅小火猪皮朝下在锅上烙猪皮至金黄",
+                 "放入冰糖一二十克，或者等量红糖", "牛肉和牛腩切大块，洗净血水。还可配牛骨增强味道。")
+    norm = N(90.0)
+    res = RecipeExtractor(norm, recipe_vocabulary([doc], norm)).extract(doc)
+    opt = {t.object.split(":", 1)[1] for t in res.triples if t.relation == "CONTAINS" and not t.properties["required"]}
+    assert {"青红椒", "老抽", "牛骨"} <= opt, opt
+    assert any("耗油" in o or "蚝油" in o for o in opt), opt
+    subs = {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in res.triples if t.relation == "SUBSTITUTES"}
+    assert ("冰糖", "红糖") in subs, subs
+
+
+def test_labelled_name_list_is_not_a_glossary(tmp_path):
+    from threadgraph.ingest.recipes import is_recipe
+
+    p = tmp_path / "t.md"
+    p.write_text("# 口水鸡\n\n## 用料\n\n- 调料：生姜，小葱，花椒，干辣椒，料酒，青红椒，大蒜，白芝麻，生抽，老抽\n"
+                 "- 食材：鸡腿，配菜（黄瓜、金针菇等）\n", encoding="utf-8")
+    assert is_recipe(parse_file(p, "t.md"))
+    p.write_text("# 番茄炖牛腩\n\n## 用料\n\n- 调料：料酒，生姜，小葱，八角，香叶，桂皮，干辣椒，冰糖（五六颗），干山楂（五六颗）\n"
+                 "- 食材：番茄（3个），牛腩，配菜（土豆、莴笋等）\n", encoding="utf-8")
+    assert is_recipe(parse_file(p, "t.md"))
+
+
+def test_focus_cue_takes_the_thing_just_before(tmp_path):
+    """A cue that leaves X to the context ("或者 Y", "可用 Y 代替") takes the thing named just
+    before it in the same sentence (zh-meow 三杯鸡; howtocook 尖椒炒牛肉)."""
+    from threadgraph.ingest.normalize import Normalizer as N
+    from threadgraph.ingest.recipes import RecipeExtractor, recipe_vocabulary
+
+    doc = _prose(tmp_path, "三杯鸡", "姜切大片，葱切长段，冰糖敲碎备用", "放入冰糖一二十克，或者等量红糖",
+                 "姜片切好备用，料酒放入碗中", "腌制的时候姜片可用料酒代替，料酒的用量为 3 g/人")
+    norm = N(90.0)
+    res = RecipeExtractor(norm, recipe_vocabulary([doc], norm)).extract(doc)
+    subs = {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in res.triples if t.relation == "SUBSTITUTES"}
+    assert ("冰糖", "红糖") in subs, subs
+    assert any("姜" in x and y == "料酒" for x, y in subs), subs
