@@ -19,18 +19,11 @@ from ..knowledge.text import DictLinker, has_cjk
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
-from .items import (
-    OPTIONAL_LABEL,
-    PROSE_VERB,
-    is_measure,
-    is_method,
-    is_tool,
-    looks_like_step,
-    parse_item,
-    plausible_name,
-)
+from .items import (OPTIONAL_LABEL, PROSE_VERB, is_measure, is_method, is_tool, looks_like_step, parse_item,
+                    plausible_name)
 from .normalize import Normalizer, clean_name
 from .relations import optional_parts, read_document
+from .step_names import step_names
 
 
 # --------------------------------------------------------------------------- headings
@@ -139,60 +132,6 @@ def prose_recipe(doc: ParsedDocument) -> bool:
     items = [b for b in body if b.kind == "item"]
     steps = [b for b in body if looks_like_step(b.text[:60])]
     return len(steps) >= 3 and (not items or sum(1 for b in items if looks_like_step(b.text[:60])) * 2 >= len(items))
-
-
-_PREP = re.compile(alternation("steps", "prep_verbs"))
-_ADD = re.compile(rf"(?<![一了增参附追])(?:{alternation('steps', 'add_verbs')})")  # not 一下/增加/参加
-_ADD_STOP = re.compile(rf"(?:{alternation('steps', 'add_object_stops')})|[里中上在就的]")
-_QTY = alternation("steps", "step_quantity")
-_QTY_EDGE = re.compile(rf"^(?:{_QTY})+|(?:{_QTY})+$")
-_CLAUSE = re.compile(r"[，,；;。！？!?：:]")
-_PARENS = re.compile(r"（[^（）]{0,40}）|\([^()]{0,40}\)")
-_LEAD = re.compile(r"^(?:\d+\s*[.、)）]\s*)?(?:将|把|再|先|然后|取|另|用|准备|最后|之后|同时)?")
-_NAME_OR = re.compile(r"或者|或|/|／|和|、|\+")
-_PAREN_TAIL = re.compile(rf"(?:{alternation('steps', 'paren_list_tail')})$")
-
-
-def _step_name(phrase: str) -> list[str]:
-    """The names a phrase of a step holds once counts, parentheses and
-    openings are cut ("一小块牛肉" → 牛肉, "蘑菇或香菇" → 蘑菇, 香菇)."""
-    out = []
-    for part in _NAME_OR.split(_PARENS.sub("", phrase)):
-        if len(part) > 40:
-            continue  # a clause, not a name (and keeps the edge cuts linear)
-        n = _QTY_EDGE.sub("", _LEAD.sub("", part.strip())).strip()
-        n = _QTY_EDGE.sub("", n).strip()
-        if (2 <= len(n) <= 6 and has_cjk(n) and plausible_name(n) and not looks_like_step(n)
-                and not is_measure(n) and not is_method(n) and not PROSE_VERB.search(n) and not n.endswith(("不", "要", "可"))):
-            out.append(n)
-    return out
-
-
-def step_names(text: str) -> list[str]:
-    """The things a cooking step names: the subject of a preparation verb
-    ("青蒜切小块", "虾去壳") and the object of an adding verb ("放入一杯米酒"),
-    verbs and cuts from ``lexicon/steps.yaml``; used for a recipe written as
-    steps alone, which has no ingredient list."""
-    out: list[str] = []
-    for clause in _CLAUSE.split(text[:400]):
-        clause = clause.strip()
-        if not clause:
-            continue
-        m = _PREP.search(clause)
-        if m and m.start() > 0:
-            out += _step_name(clause[:m.start()])
-        for pm in _PARENS.finditer(clause):  # "配菜（生菜、油菜均可）": a list of alternatives
-            inner = _PAREN_TAIL.sub("", pm.group()[1:-1].strip())
-            if _NAME_OR.search(inner):
-                out += _step_name(inner)
-        for a in _ADD.finditer(clause):
-            rest = _QTY_EDGE.sub("", re.split(r"[（(]", clause[a.end():a.end() + 16])[0].strip())
-            de = rest.find("的")
-            if 0 <= de <= 6:
-                rest = rest[de + 1:]  # "放入配色的青红椒": the name follows its modifier
-            stop = _ADD_STOP.search(rest, 1)
-            out += _step_name(rest[:stop.start()] if stop else rest)
-    return list(dict.fromkeys(out))
 
 
 def is_recipe(doc: ParsedDocument) -> bool:
