@@ -24,13 +24,14 @@ from .items import (
     PROSE_VERB,
     is_measure,
     is_method,
+    is_collective,
     is_tool,
     looks_like_step,
     parse_item,
     plausible_name,
 )
 from .normalize import Normalizer, clean_name
-from ..knowledge.cues import split_alternatives
+from ..knowledge.cues import split_alternatives, thing_of
 from .relations import read_document
 
 
@@ -265,9 +266,14 @@ class RecipeExtractor:
                 for y in ys:
                     add_sub(x, y, sym, cond, b, conf, rule, x_type)
                 return
-            y_raw = _substitute_surface(y_raw)
-            if not y_raw or is_measure(y_raw) or is_measure(x):
+            y0 = _substitute_surface(y_raw)
+            y_raw = thing_of(y0)
+            if y_raw != y0 and " with " in y_raw and len(split_alternatives(y_raw)) > 1:
+                for y in split_alternatives(y_raw):  # "(or add lemon juice or vinegar to milk)"
+                    add_sub(x, y, sym, cond, b, conf, rule, x_type)
                 return
+            if not y_raw or is_measure(y_raw) or is_measure(x):
+                return  # "(or make with atama, …)": a way to make it, not a thing
             if any(PROSE_VERB.search(v) or looks_like_step(v) for v in (x, y_raw)):
                 return  # "用筷子、勺子或手洗净后搅拌": an instruction, not two things
             xc = clean_name(x, "ingredient")
@@ -369,6 +375,7 @@ class RecipeExtractor:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
+        idx = {id(b): i for i, b in enumerate(blocks)}
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9))):
             if f.kind == "optional" and not f.anchored and len(split_alternatives(f.x)) > 1:
@@ -388,6 +395,8 @@ class RecipeExtractor:
                       and self.known_thing(f.x, f.confidence, strict=True)):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
+            if f.rule in _SYMMETRIC_RULES and f.block.kind == "item" and is_collective(item_names.get(idx.get(id(f.block), -1), "")):
+                continue  # "Assorted meats/fish": one mixture, its parts are not alternatives
             # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists
             x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
             if not x:
