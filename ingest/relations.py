@@ -135,9 +135,13 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             return own, True
         # the thing right beside the marker ("kasoori methi crushed if using", "Optional – If using
         # onion"), not one further off in the sentence ("Add the paneer cubes, and … if using")
+        if has_cjk(sent):
+            hit = _nearest(anchors, sent, c.start)
+            return (hit, True) if hit else None
         hits = anchors.scan(sent)
         before = [h for h in hits if h.end <= c.start + 1 and _adjacent(sent[h.end:c.start])]
-        after = [h for h in hits if h.start >= c.end - 1 and _adjacent(sent[c.end:h.start])]
+        after = [h for h in hits if h.start >= c.end - 1 and _adjacent(sent[c.end:h.start])
+                 and cues.optional_lead(sent[c.end:h.start])]
         h = before[-1] if before else (after[0] if after else None)
         if h is None or cues.amount_scoped(sent[max(0, h.start - 30):h.start]):
             return None  # "Optional: toss in extra sugar": the extra amount, not the sugar

@@ -125,6 +125,13 @@ def amount_scoped(before: str) -> bool:
     return bool(_amount_scope().search(before))
 
 
+def optional_lead(gap: str) -> bool:
+    """True when ``gap`` (the words between an optional marker and the name
+    after it) only leads to the name ("If using"), not a step ("roll in")."""
+    allowed = {w.casefold() for w in (lexicon("cues").get("optional_lead") or {}).get("en") or []}
+    return all(w.casefold().strip("–—-") in allowed for w in gap.split() if w.strip("–—-"))
+
+
 def amount_scoped_x(x: str) -> bool:
     """True when an X slot starts with an extra amount ("1 to 2 tbsps more
     water", "more salt"): the amount is optional, not the item."""

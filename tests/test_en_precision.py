@@ -157,3 +157,13 @@ def test_modifier_lists_share_the_head():
     ip = parse_item("1 large tin of diced or whole tomatoes")[0]
     assert ip.alternatives and ip.alternatives[0].raw == "whole tomatoes"
 
+
+
+def test_optional_step_label_does_not_make_its_things_optional(tmp_path):
+    ex = _mini(tmp_path, "r.md", "# Puff Puff\n\n## Ingredients\n\n- 3 cups all-purpose flour\n- 1/2 cup sugar\n- 2 onions\n- 6 tablespoons cream\n\n"
+               "## Steps\n\n- Fry until golden brown.\n- Optional: Roll in sugar while hot. Serve warm.\n"
+               "- Optional – If using onion, sauté in 1 tablespoon oil until lightly golden.\n"
+               "- Optionally garnish with cream.\n")
+    req = {t.object: t.properties["required"] for t in ex.triples if t.relation == "CONTAINS"}
+    assert req["ingredient:sugar"] is True and req["ingredient:onion"] is False
+    assert req["ingredient:cream"] is False
