@@ -98,6 +98,8 @@ def test_shared_head_nouns():
 def test_optional_amount_is_not_an_optional_item():
     assert not _opts("1 Green Chili (or more if you like it spicy)")
     assert not _opts("You may add 1 to 2 tbsps more water to help in blending.", False)
+    assert not _opts("If the curry is too thick you may add a few tbsps of hot water.", False)
+    assert not _opts("If the soup is too thick, you can add a couple of tablespoons of stock.", False)
     assert _opts("1/2 tsp nutmeg (optional)")
     assert _opts("Locust beans (iru, optional for extra flavor)")
 
