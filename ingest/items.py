@@ -17,6 +17,7 @@ from ..knowledge.text import has_cjk
 from .blocks import split_top
 from .cues import alternation, lexicon, regex, words
 from .normalize import clean_name
+from ..knowledge.cues import complete_name, head_noun, _modifiers
 
 
 # --------------------------------------------------------------------------- tools
@@ -71,6 +72,8 @@ _DIRECTIONAL_OR = lexicon("alternatives")["directional_or"]
 _ITEM_OR_EN = regex("alternatives", "item_or_en", re.I)
 _ITEM_OR_ZH = regex("alternatives", "item_or_zh")
 _BOTH = regex("alternatives", "both")
+_COLLECTIVE_EN = re.compile(rf"^(?:{alternation('alternatives', 'collective_en')})\b", re.I)
+_ENUMERATION_EN = regex("alternatives", "enumeration_en", re.I)
 MISSING_CONDITION = lexicon("alternatives")["missing_condition"]
 """The condition of a "没有 X …" stand-in (``"没有时"``)."""
 _NOT_A_THING = regex("names", "not_a_thing")
@@ -198,6 +201,9 @@ def note_clauses(note: str) -> tuple[bool, list[Alternative]]:
     Returns ``(optional, alternatives)``: ``optional`` is true when one clause
     is an optional marker (可选 / 可选但推荐 / 可不加 / optional)."""
     optional, alts, carry = False, [], ""
+    if not has_cjk(note) and _ENUMERATION_EN.match(re.split(r"\s[–—-]\s", note)[0]):
+        # "(beef, dry fish, or smoked fish – optional)": examples of the item, not alternatives to it
+        return any(_OPT_CLAUSE.search(c) for c in split_top(note, ",;–—")), []
     for clause in split_top(note, "，,；;"):
         clause = f"{carry}，{clause}" if carry else clause
         carry = ""
@@ -283,7 +289,10 @@ def parse_item(text: str) -> list[ItemParse]:
             if len(bits) > 1 and not any(is_measure(b) for b in bits):
                 name = bits[0]
                 palts += [Alternative(b, True) for b in bits[1:]]
+        elif is_collective(part):
+            name, palts = slash_split(part)[0], []  # "Assorted meats/fish (beef, …)": one mixture, not alternatives
         else:
+            part = re.sub(r"\s+and/or\s+", " or ", part)  # "green, yellow and/or orange pepper"
             m2 = _ITEM_OR_EN.match(part)
             if m2 and not is_measure(m2.group("x")):
                 name = m2.group("x")
@@ -292,11 +301,66 @@ def parse_item(text: str) -> list[ItemParse]:
                 name = m2.group("y")  # "14 ounces or 400 grams tomatoes" -> tomatoes
                 name = re.sub(r"^[\d./\s]+\w*\s+", "", name) if is_measure(m2.group("x")) else name
             else:
-                slash = split_top(part, "/")
-                if len(slash) > 1 and not any(is_measure(b) for b in slash):
+                slash = slash_split(part)
+                if len(slash) > 1 and not any(is_measure(b) for b in slash) and not re.search(r"\s\+\s", part):
                     name = slash[0]
                     palts += [Alternative(b, True) for b in slash[1:]]
+        if not has_cjk(part):
+            name, palts = _share_heads(name.strip(), palts)
         out.append(ItemParse(name.strip(), amount, p_opt, palts))
     return out
+
+
+_MODIFIERS = _modifiers()
+
+
+def is_collective(name: str) -> bool:
+    """True for an English name of a mixture ("assorted meats", "mixed nuts"):
+    its "/" and "or" join parts (``collective_en`` of alternatives.yaml)."""
+    return not has_cjk(name) and bool(_COLLECTIVE_EN.match(clean_name(name, "ingredient") or name.strip()))
+
+
+def slash_split(text: str) -> list[str]:
+    """``text`` split at a top-level "/" that is not a fraction or a ratio
+    ("1/2 cup" stays whole; "cooked/canned beans" splits)."""
+    bits = split_top(text, "/")
+    out: list[str] = []
+    for b in bits:
+        if out and re.search(r"\d\s*$", out[-1]) and re.match(r"\s*\d", b):
+            out[-1] = f"{out[-1]}/{b}"
+        else:
+            out.append(b)
+    return out
+
+
+def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternative]]:
+    """English names that share their head noun: "cooked/canned garbanzo beans"
+    → cooked garbanzo beans / canned garbanzo beans, "French or Italian bread"
+    → French bread / Italian bread, "creamy peanut butter (or chunky)" →
+    chunky peanut butter; "spinach or ugu/pumpkin leaves" gives one
+    alternative per slash-separated name."""
+    out: list[Alternative] = []
+    for a in alts:
+        raw = a.raw.strip().rstrip("*")
+        parts = slash_split(raw) if not has_cjk(raw) else [raw]
+        if len(parts) > 1 and any(is_measure(p) for p in parts):
+            parts = [raw]
+        for p in parts:
+            out.append(Alternative(complete_name(p.replace("*", ""), name), a.symmetric, a.condition))
+    if out and not has_cjk(name):
+        x = name.replace("*", "")
+        listed = [p.strip() for p in x.split(",")]
+        if len(listed) > 1 and all(p and all(w.casefold() in _MODIFIERS for w in p.split()) for p in listed[1:]):
+            tail = head_noun(out[0].raw.split(",")[0])  # "green, yellow or orange pepper": three peppers
+            if tail:
+                out = [Alternative(f"{p} {tail}", True) for p in listed[1:]] + out
+                x = listed[0]
+        words_ = x.split()
+        if words_ and words_[-1].casefold() in _MODIFIERS:
+            tail = head_noun(out[0].raw.split(",")[0])
+            if tail:
+                x = f"{x} {tail}"
+        name = x
+    return name, out
 
 

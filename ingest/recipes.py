@@ -19,11 +19,13 @@ from ..knowledge.text import DictLinker, has_cjk
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
-from .items import (OPTIONAL_LABEL, PROSE_VERB, is_measure, is_method, is_tool, looks_like_step, parse_item,
-                    plausible_name)
+from .items import (OPTIONAL_LABEL, PROSE_VERB, is_collective, is_measure, is_method, is_tool, looks_like_step,
+                    parse_item, plausible_name)
 from .normalize import Normalizer, clean_name
+from ..knowledge.cues import split_alternatives, thing_of
 from .relations import optional_parts, read_document
 from .step_names import step_names
+from .surfaces import substitute_surface
 
 
 # --------------------------------------------------------------------------- headings
@@ -74,12 +76,7 @@ _GLOSS_ITEM = re.compile(r"^[^：:]{1,12}[：:]\s*(?P<rest>.+)$")
 _LABEL_AMOUNT = regex("amounts", "label_amount")
 _HAS_AMOUNT = regex("amounts", "has_amount")
 _CATEGORY = regex("names", "category")
-_GENERIC = frozenset(words("names", "generic"))
 _CUT_SUFFIX = re.compile(rf"^(?:{alternation('names', 'cut_suffixes')})$")
-_STAND_IN_LEAD = re.compile(rf"^(?:{alternation('names', 'stand_in_lead')})\s*")
-_STAND_IN_SAME = re.compile(rf"^(?:{alternation('names', 'stand_in_same')})\s*")
-_STAND_IN_TAIL = re.compile(rf"\s*(?:{alternation('names', 'stand_in_tail')})\s*$")
-_STAND_IN_ANY = re.compile(rf"^(?:{alternation('names', 'stand_in_any')})")
 _STAND_IN_OR = regex("alternatives", "stand_in_or")
 _COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
 _COMPOUND_EN = lexicon("alternatives")["compound_en"]
@@ -300,9 +297,14 @@ class RecipeExtractor:
                 for y in ys:
                     add_sub(x, y, sym, cond, b, conf, rule, x_type)
                 return
-            y_raw = _substitute_surface(y_raw)
-            if not y_raw or is_measure(y_raw) or is_measure(x):
+            y0 = substitute_surface(y_raw)
+            y_raw = thing_of(y0)
+            if y_raw != y0 and " with " in y_raw and len(split_alternatives(y_raw)) > 1:
+                for y in split_alternatives(y_raw):  # "(or add lemon juice or vinegar to milk)"
+                    add_sub(x, y, sym, cond, b, conf, rule, x_type)
                 return
+            if not y_raw or is_measure(y_raw) or is_measure(x):
+                return  # "(or make with atama, …)": a way to make it, not a thing
             if any(PROSE_VERB.search(v) or looks_like_step(v) for v in (x, y_raw)):
                 return  # "用筷子、勺子或手洗净后搅拌": an instruction, not two things
             xc = clean_name(x, "ingredient")
@@ -418,6 +420,7 @@ class RecipeExtractor:
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
+        idx = {id(b): i for i, b in enumerate(blocks)}
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9))):
             if f.kind == "optional" and not f.anchored and len(optional_parts(f.x)) > 1:
@@ -438,6 +441,8 @@ class RecipeExtractor:
                       and self.known_thing(f.x, max(f.confidence, 0.85) if prose else f.confidence, strict=not prose)):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
+            if f.rule in _SYMMETRIC_RULES and f.block.kind == "item" and is_collective(item_names.get(idx.get(id(f.block), -1), "")):
+                continue  # "Assorted meats/fish": one mixture, its parts are not alternatives
             # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists
             x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
             if not x:
@@ -467,27 +472,3 @@ def _cut_form(x: str, y: str) -> bool:
     """True when one name is the other plus a cut/form suffix (葱/葱段, 姜/姜丝)."""
     a, b = (x, y) if len(x) <= len(y) else (y, x)
     return bool(a) and b.startswith(a) and bool(_CUT_SUFFIX.match(b[len(a):]))
-
-
-def _substitute_surface(y: str) -> str:
-    """Clean the stand-in side Y of a substitution before normalization.
-
-    * a leading filler, verb or determiner (了/的/将/把/放/用/使用/加入/同一个…:
-      "或者放花椒水" → 花椒水, "同一个平底锅" → 平底锅) and a trailing
-      代替/替代/也行/也可以/即可 are stripped;
-    * "其他/其它/别的/任何/任意/普通" is dropped when what follows names a specific
-      thing ("可用其他食用油替代" → 食用油, which the alias table maps to 植物油;
-      "普通盐" → 盐), but kept for a category ("其他肉类", "其他蔬菜" — "any
-      other meat" is the meaning);
-    * ``""`` (no edge) when Y names nothing specific (其他配料, 其他调料, 工具,
-      可以去除夹心的工具…)."""
-    y = _STAND_IN_LEAD.sub("", y.strip())
-    y = _STAND_IN_SAME.sub("", y)  # "同一个平底锅" → 平底锅
-    y = _STAND_IN_TAIL.sub("", y)
-    if has_cjk(y):
-        rest = _STAND_IN_ANY.sub("", y).strip()
-        if clean_name(rest, "ingredient") in _GENERIC or not rest:
-            return ""
-        if rest != y and not _CATEGORY.search(clean_name(rest, "ingredient")):
-            y = rest
-    return y

@@ -144,6 +144,12 @@ _NEAR = 8
 """At most this many characters between a thing and a cue that leaves X to it."""
 
 
+def _adjacent(gap: str) -> bool:
+    """True when ``gap`` (the text between an optional marker and a name) is
+    at most three words inside one clause."""
+    return not re.search(r"[,;.!?:()]", gap) and len(gap.split()) <= 3
+
+
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,
             unanchored: bool, explicit: Callable[[str], bool] | None) -> tuple[str, bool] | None:
     """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
@@ -161,12 +167,30 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
                 return hit, True
         if own:
             return own, True
-        hit = _nearest(anchors, sent, c.start)
-        return (hit, True) if hit else None
-    for text in (c.x, c.head):
-        hit = _last(anchors, text)
-        if hit:
-            return hit, True
+        # the thing right beside the marker ("kasoori methi crushed if using", "Optional – If using
+        # onion"), not one further off in the sentence ("Add the paneer cubes, and … if using")
+        if has_cjk(sent):
+            hit = _nearest(anchors, sent, c.start)
+            return (hit, True) if hit else None
+        hits = anchors.scan(sent)
+        before = [h for h in hits if h.end <= c.start + 1 and _adjacent(sent[h.end:c.start])]
+        after = [h for h in hits if h.start >= c.end - 1 and _adjacent(sent[c.end:h.start])
+                 and cues.optional_lead(sent[c.end:h.start])]
+        h = before[-1] if before else (after[0] if after else None)
+        if h is None or cues.amount_scoped(sent[max(0, h.start - 30):h.start]):
+            return None  # "Optional: toss in extra sugar": the extra amount, not the sugar
+        return h.values[0], True
+    hit = _last(anchors, c.x)
+    if hit:
+        return hit, True
+    if c.head:
+        # a note "(or Y)" is about the phrase it follows: a name at the end of it ("…buttered spring
+        # form pan (or use parchment paper)" is about the pan, not the coconut sprinkled on it)
+        hits = anchors.scan(c.head)
+        if hits and len(c.head[hits[-1].end:].split()) <= 2:
+            return hits[-1].values[0], True
+        if not own and not c.x:
+            return None
     if own and (c.focus or c.head or c.item_only or not c.x):
         return own, True
     if c.focus:  # "放入冰糖一二十克，或者等量红糖": the thing named just before, in the same sentence, close by

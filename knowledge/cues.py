@@ -67,6 +67,7 @@ class _Rule:
     focus: bool
     item_only: bool
     clause_y: bool
+    lang: str = ""
 
 
 def _expand(pattern: str, macros: dict[str, str]) -> str:
@@ -91,7 +92,7 @@ def rules() -> tuple[_Rule, ...]:
                 except re.error as exc:
                     raise re.error(f"cue rule {r['id']}: {exc}") from None
                 out.append(_Rule(kind, r["id"], rx, float(r.get("conf", 0.8)), r.get("x") == "focus",
-                                 r.get("scope") == "item", r.get("y") == "clause"))
+                                 r.get("scope") == "item", r.get("y") == "clause", lang))
     return tuple(out)
 
 
@@ -105,7 +106,74 @@ def _words() -> dict:
         "keep_edge_before": {w.casefold() for w in data.get("keep_edge_before", {}).get("en", [])},
         "pronoun_leads": {w.casefold() for w in data.get("pronoun_leads", {}).get("en", [])},
         "ratios": [r for lang in ("zh", "en") for r in data["ratios"][lang]],
+        "procedure": {lang: {w.casefold() for w in (ws or [])} for lang, ws in (data.get("procedure_starts") or {}).items()},
     }
+
+
+@functools.lru_cache(maxsize=1)
+def _made_from() -> re.Pattern:
+    return re.compile(r"^\s*(?:" + "|".join(lexicon("cues").get("made_from", {}).get("en") or ["(?!)"]) + r")\s+", re.I)
+
+
+@functools.lru_cache(maxsize=1)
+def _amount_scope() -> re.Pattern:
+    return re.compile((lexicon("cues").get("amount_scope") or {}).get("en", "(?!)"), re.I)
+
+
+def amount_scoped(before: str) -> bool:
+    """True when the text right before an optional cue or the thing it names
+    ends in an amount word ("or more", "extra"): the cue is about an extra
+    amount, not the item (``amount_scope`` of cues.yaml)."""
+    return bool(_amount_scope().search(before))
+
+
+def optional_lead(gap: str) -> bool:
+    """True when ``gap`` (the words between an optional marker and the name
+    after it) only leads to the name ("If using"), not a step ("roll in")."""
+    allowed = {w.casefold() for w in (lexicon("cues").get("optional_lead") or {}).get("en") or []}
+    return all(w.casefold().strip("–—-") in allowed for w in gap.split() if w.strip("–—-"))
+
+
+def amount_scoped_x(x: str) -> bool:
+    """True when an X slot starts with an extra amount ("1 to 2 tbsps more
+    water", "more salt"): the amount is optional, not the item."""
+    return bool(_amount_scope_x().match(x))
+
+
+@functools.lru_cache(maxsize=1)
+def _amount_scope_x() -> re.Pattern:
+    return re.compile((lexicon("cues").get("amount_scope") or {}).get("x_en", "(?!)"), re.I)
+
+
+@functools.lru_cache(maxsize=1)
+def _added_to() -> re.Pattern:
+    d = lexicon("cues").get("added_to") or {}
+    return re.compile(d.get("en", "(?!)").replace("{AMT}", d.get("amount", "")), re.I)
+
+
+def thing_of(y: str) -> str:
+    """A Y phrase as a thing: "make with ehuru" → "ehuru" (what to make it
+    from, ``made_from``); "add lemon juice or vinegar to 1 cup milk" →
+    "milk with lemon juice or milk with vinegar" (``added_to``); ``""`` when it starts with another step verb ("add
+    lemon juice to milk": a way to make something, not a thing,
+    ``procedure_starts`` of cues.yaml); else ``y`` unchanged."""
+    m = _made_from().match(y)
+    if m:
+        return y[m.end():].strip()
+    t = _trim_edges(y, "en") if not has_cjk(y) else y  # "simply add …"
+    m = _added_to().match(t)
+    if m:
+        c = m.group("c").strip()
+        return " or ".join(f"{c} with {a}" for a in split_alternatives(m.group("a")))
+    w = t.split()
+    if w and w[0].casefold().strip(",.") in _words()["procedure"].get("en", set()):
+        return ""
+    return y
+
+
+def is_procedure(y: str) -> bool:
+    """True when a Y phrase is a step, not a thing (see :func:`thing_of`)."""
+    return not thing_of(y)
 
 
 _CLAUSE = re.compile(r"[，,；;。!！?？:：]|\.(?=\s|$)")
@@ -235,6 +303,8 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
         if (r.item_only and not in_item) or r.kind not in live:
             continue
         for m in r.rx.finditer(text):
+            if r.lang == "zh" and not has_cjk(m.group()):
+                continue  # a Chinese construction ("X or Y" too) reads only text with Chinese in it
             gd = m.groupdict()
             xg = "x2" if gd.get("x2") else "x"  # a rule may offer X in two places (x, x2)
             raw_x, raw_y = gd.get(xg) or "", gd.get("y") or ""
@@ -246,8 +316,12 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
                 y = clause_object(raw_y) or y
             if gd.get("d") and x:  # "hand over to another IC": Y is X again, told apart by its determiner
                 y = f"{gd['d'].casefold()} {x}"
+            if r.kind == "optional" and (amount_scoped(text[max(0, m.start() - 40):m.start() + 1].rstrip("( ,"))
+                                         or (raw_x and amount_scoped_x(text[m.start("x"):m.start("x") + 40]))):
+                continue  # "(or more if you like it spicy)", "add 1 to 2 tbsps more water": an amount is optional
             cond = cond_m.group().strip() if cond_m and r.kind != "optional" else ""
             if r.kind != "optional":
+                y = thing_of(y) if y else y
                 if not y:
                     continue
                 if not x and r.kind == "standin" and cond:
@@ -274,11 +348,28 @@ def complete_name(y: str, other: str) -> str:
     "grated fresh ginger"); any other ``y`` is returned unchanged."""
     words = y.split()
     mods = _modifiers()
-    if words and other and not has_cjk(y) and all(w.casefold().strip(",.") in mods for w in words):
-        tail = other.split()[-1]
-        if tail.casefold() not in mods:
+    if words and other and not has_cjk(y) and all(w.casefold().strip(",.*") in mods for w in words):
+        tail = head_noun(other)
+        if tail:
             return f"{y} {tail}"
     return y
+
+
+def head_noun(name: str) -> str:
+    """The noun phrase a name's qualifiers stand before: ``name`` without its
+    leading amounts and modifier words: the words after the last modifier or
+    amount ("creamy peanut butter" → "peanut butter", "fresh ewedu leaves" →
+    "ewedu leaves", "ground ginger" → "ginger"); its last word when more than
+    three; ``""`` when it ends in a modifier."""
+    mods = _modifiers()
+    out: list[str] = []
+    for w in reversed([w.strip(",.*") for w in name.split()]):
+        if not w or w.casefold() in mods or not w.replace("-", "").replace("'", "").isalpha():
+            break
+        out.insert(0, w)
+    if len(out) > 3:
+        return out[-1]
+    return " ".join(out)
 
 
 def _complete(c: Cue) -> Cue:
