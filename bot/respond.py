@@ -113,6 +113,9 @@ def _read(c: Context, d: Draft) -> None:
     context = q.ctx[0].name if q.ctx else ""
     found = reader.read_passages(q.intent, asked, d.passages, context=context)
     found = c.screen.keep_named(found, lambda r: r.y, c.linker)  # never propose what a constraint rules out
+    unknown = [n for m in q.unknown for n in (m.surface, m.name) if n]
+    if unknown:  # "满汉全席一定要放盐吗？": a sentence about salt elsewhere does not answer for an unknown dish
+        found = [r for r in found if any(n in r.sentence or n in r.doc for n in unknown)]
     if not found:
         return
     d.text = reader.reader_text(c.lang, q.intent, found)

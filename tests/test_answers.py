@@ -174,3 +174,11 @@ def test_a_general_dish_name_lists_its_kinds_and_asks_which(ask):
     assert a.answer.startswith("知识库里有 4 个名字里带“红烧肉”的条目：")
     assert {"南派红烧肉", "徽派红烧肉", "简易红烧肉", "湖南家常红烧肉"} <= set(a.follow_ups)
     assert "没有关于红烧肉的依据" not in a.answer
+
+
+def test_reader_does_not_answer_for_an_unknown_dish_from_another_recipe(ask):
+    """"满汉全席" is in no document: 朱雀汤.md:36 "其他地区有不放白糖放盐的" is about salt in
+    another soup, so it must not answer "可以不放" for the unknown dish."""
+    a = ask("满汉全席一定要放盐吗？")
+    assert not a.found
+    assert "朱雀汤" not in a.answer and "满汉全席" in a.answer
