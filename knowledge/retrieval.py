@@ -129,14 +129,8 @@ def contains(graph: GraphStore, parent_id: str, *, types: list[str] | None = Non
 
 
 def contains_edge(graph: GraphStore, parent_id: str, item_ids: list[str]) -> list[Fact]:
-    """The CONTAINS edges from ``parent_id`` to any of ``item_ids``."""
-    rows = graph.query(
-        "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id = $id AND b.id IN $ids "
-        f"RETURN a.id AS s, a.name AS sn, b.id AS o, b.name AS obn, b.type AS otype, r.required AS req, "
-        f"r.amount AS amount, {_PROV} ORDER BY r.ord",
-        {"id": parent_id, "ids": item_ids},
-    )
-    return [_fact(r, "CONTAINS", {"required": r["req"], "amount": r["amount"]}, r["otype"]) for r in rows]
+    """The CONTAINS edges from ``parent_id`` to any of ``item_ids``, in source order."""
+    return contains_among(graph, [parent_id], item_ids)
 
 
 def used_in(graph: GraphStore, item_ids: list[str], *, limit: int = 30) -> list[Fact]:
