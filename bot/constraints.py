@@ -271,7 +271,7 @@ class Screen:
 
 
 def flag_text(lang: str, recipe: str, pairs: list[tuple[str, Constraint]]) -> str:
-    """"注意：宫保鸡丁用到熟花生、生花生（你对花生过敏）。" for a recipe that breaks constraints."""
+    """"注意：X用到A、B（你对Y过敏）。" for a recipe that breaks constraints."""
     items = list(dict.fromkeys(n for n, _ in pairs))
     reasons = data()["and"]["zh" if lang == "zh" else "en"].join(dict.fromkeys(c.reason(lang) for _, c in pairs))
     key = "flagged_tool" if all(c.kind == "equipment" for _, c in pairs) else "flagged"
