@@ -158,8 +158,8 @@ def not_found_text(lang: str, what: str, suggestions: list[str]) -> str:
 
 
 def family_text(lang: str, what: str, names: list[str], shown: int = 5) -> str:
-    """The answer when ``what`` names no entry but several entries are kinds of it ("红烧肉" →
-    南派红烧肉, 徽派红烧肉…): how many there are, the first ``shown``, and which one is meant."""
+    """The answer when ``what`` names no entry but several entries are kinds of it ("X" →
+    "southern X", "quick X"…): how many there are, the first ``shown``, and which one is meant."""
     more = len(names) - shown
     listed = join(lang, names[:shown]) + (t(lang, f"等 {len(names)} 个", f" and {more} more") if more > 0 else "")
     return t(lang, f"知识库里有 {len(names)} 个名字里带“{what}”的条目：{listed}。你问的是哪一个？",

@@ -114,7 +114,7 @@ def _read(c: Context, d: Draft) -> None:
     found = reader.read_passages(q.intent, asked, d.passages, context=context)
     found = c.screen.keep_named(found, lambda r: r.y, c.linker)  # never propose what a constraint rules out
     unknown = [n for m in q.unknown for n in (m.surface, m.name) if n]
-    if unknown:  # "满汉全席一定要放盐吗？": a sentence about salt elsewhere does not answer for an unknown dish
+    if unknown:  # "must <unknown dish> have salt?": a sentence about salt in another recipe is no answer
         found = [r for r in found if any(n in r.sentence or n in r.doc for n in unknown)]
     if not found:
         return
@@ -141,7 +141,7 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
         if short != what:  # a long phrase is no name: bounded work, short answer
             what = short + "…"
         family = _family(c, what)
-        if len(family) >= 2:  # "红烧肉" names no recipe, but 4 recipes are kinds of it: ask which
+        if len(family) >= 2:  # a general dish name no recipe has, but several recipes are kinds of it: ask which
             return family_text(lang, what, family), family[:5]
         sugg = c.linker.suggest(what)
         if c.kb.embedder is not None and len(sugg) < 3:
