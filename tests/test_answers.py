@@ -182,3 +182,11 @@ def test_reader_does_not_answer_for_an_unknown_dish_from_another_recipe(ask):
     a = ask("满汉全席一定要放盐吗？")
     assert not a.found
     assert "朱雀汤" not in a.answer and "满汉全席" in a.answer
+
+
+def test_ingredients_are_named_as_the_recipe_writes_them(ask):
+    """The alias table maps 土豆 to 马铃薯, but 肉蟹煲.md:44 lists "- 土豆 450 g": the answer
+    says 土豆, as the recipe (and its cook) does."""
+    a = ask("肉蟹煲要哪些原料？")
+    assert a.found and a.intent == "contains"
+    assert "土豆 450 g" in a.answer and "马铃薯" not in a.answer

@@ -171,6 +171,30 @@ class Context:
             self._cache[key] = hit
         return hit
 
+    def written_names(self, facts: list[Fact]) -> dict[str, str]:
+        """Object id → the name as the facts' source passages write it, for each object whose
+        KB name (canonical, e.g. after the alias table) those passages do not contain while one
+        of its aliases they do: a recipe that lists "土豆" is answered with 土豆, not the
+        canonical 马铃薯. Objects written as the KB names them are left out."""
+        chunks = R.source_chunks(self.graph, [(f.source.doc, f.source.line) for f in facts], limit=max(1, len(facts)))
+        text = "\n".join(h.text for h in chunks)
+        if not text:
+            return {}
+        key = ("surfaces", str(self.graph.path))
+        index = self._cache.get(key)
+        if index is None:
+            index = {}
+            for n in self.kb.names:
+                index.setdefault(n.id, set()).add(n.surface)
+            self._cache[key] = index
+        out: dict[str, str] = {}
+        for f in facts:
+            if f.object_id and f.object_id not in out and f.object not in text:
+                written = [x for x in index.get(f.object_id, ()) if x and x in text]
+                if written:
+                    out[f.object_id] = max(written, key=len)
+        return out
+
     def expand_items(self, items: list[Mention], ctx: Mention | None) -> list[str]:
         """Item ids plus the context's own items whose name starts or ends with
         an asked one, or (without a context) the KB's prefixed variants of it
