@@ -338,7 +338,8 @@ class TelegramAdapter(TypingIndicator):
         key = self.thread_key(message)
         if key.thread and message.chat.type != ChatType.PRIVATE and not message.is_topic_message:
             self._remember_root(message.chat_id, message.message_id, int(key.thread))
-        typing = asyncio.create_task(self._keep_typing(context.bot, message))
+        first_typing = asyncio.create_task(self._typing_once(context.bot, message))
+        typing = asyncio.create_task(self._keep_typing(context.bot, message, first_typing))
         try:
             incoming = IncomingMessage(
                 thread=key, user=str(user.id if user else ""), text=text.strip(),
@@ -360,6 +361,7 @@ class TelegramAdapter(TypingIndicator):
             log.exception("telegram update %s (thread %s) failed in the core", update.update_id, key.key())
             chunks = [render.TelegramMessage(_esc(render.APOLOGY_TEXT))]
         finally:
+            await self._settle_typing(first_typing)
             typing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await typing

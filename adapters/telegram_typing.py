@@ -6,6 +6,7 @@ rate limiter; after a 429 that chat gets no typing until the ``retry_after`` has
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 
@@ -19,6 +20,8 @@ from .telegram_render import reply_thread_id
 log = logging.getLogger("threadgraph.telegram")
 
 TYPING_EVERY_S = 4.5
+#: Seconds the reply waits at most for the first typing action still in flight.
+TYPING_SETTLE_S = 0.5
 
 
 class TypingIndicator:
@@ -61,11 +64,24 @@ class TypingIndicator:
         except Exception:  # noqa: BLE001 - typing is cosmetic: never wait for it, never fail on it
             log.debug("typing action failed", exc_info=True)
 
-    async def _keep_typing(self, bot: Bot, message: Message) -> None:
-        """Typing now and every ``TYPING_EVERY_S`` until cancelled (runs beside the answer)."""
+    async def _keep_typing(self, bot: Bot, message: Message, first: "asyncio.Task | None" = None) -> None:
+        """Typing now (or, given, after the ``first`` send already under way) and every
+        ``TYPING_EVERY_S`` until cancelled (runs beside the answer)."""
         try:
+            if first is not None:
+                await asyncio.shield(first)
+                await asyncio.sleep(TYPING_EVERY_S)
             while True:
                 await self._typing_once(bot, message)
                 await asyncio.sleep(TYPING_EVERY_S)
         except asyncio.CancelledError:
             pass
+
+    @staticmethod
+    async def _settle_typing(first: "asyncio.Task", timeout: float = TYPING_SETTLE_S) -> None:
+        """Let the first typing action land before the reply (so "typing…" never shows after
+        the answer), waiting at most ``timeout`` seconds: a slow typing call never holds up an
+        answer longer than that, and a flood-limited one returns at once."""
+        if not first.done():
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(first), timeout)
