@@ -125,6 +125,7 @@ class CallBudget:
         self._lock = threading.Lock()
 
     def take(self) -> bool:
+        """Consume one call: True while any remained, False once the allowance is spent."""
         with self._lock:
             if self.remaining <= 0:
                 return False
