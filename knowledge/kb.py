@@ -189,7 +189,9 @@ def new_build_dir(data_dir: Path) -> tuple[Path, Path]:
     builds = kb_root(data_dir) / "builds"
     builds.mkdir(parents=True, exist_ok=True)
     clean_leftovers(data_dir)
-    build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.time_ns() % 1_000_000:06d}"
+    ns = time.time_ns()  # one clock reading: the second and its microseconds (names sort by age)
+    build_id = time.strftime("%Y%m%dT%H%M%S", time.localtime(ns // 1_000_000_000)) + \
+        f"-{os.getpid()}-{ns // 1_000 % 1_000_000:06d}"
     tmp = builds / f".tmp-{os.getpid()}-{build_id}"
     tmp.mkdir()
     fd = os.open(tmp / ".building", os.O_RDWR | os.O_CREAT, 0o644)

@@ -313,3 +313,17 @@ def test_cli_round_trip_and_exit_codes(tmp_path, two_folders):
     assert r.returncode == 3 and "refused" in r.stderr and "unchanged" in r.stderr
     r = _cli(["remove", str(a)], data)
     assert r.returncode == 3 and "empty" in r.stderr
+
+
+def test_build_names_sort_by_age_within_one_second(tmp_path):
+    """Old builds are pruned by name order: builds made within one second must sort by age too
+    (the microsecond part once came from the nanoseconds' remainder and sorted at random, so a
+    fast re-ingest kept 4 builds instead of 3)."""
+    from threadgraph.knowledge.kb import abandon_build, new_build_dir
+
+    names = []
+    for _ in range(20):
+        tmp, final = new_build_dir(tmp_path)
+        names.append(final.name)
+        abandon_build(tmp)
+    assert names == sorted(names) and len(set(names)) == 20
