@@ -119,7 +119,7 @@ def print_report(report) -> None:
         t.add_row("passages" if key == "Chunk" else key, str(report.counts.get(key, 0)))
     t.add_row("embedding model", report.embedding_model or "none (full-text search only)")
     if report.embedding_model:
-        t.add_row("passages embedded now", f"{report.embedded} (the rest from the cache)")
+        t.add_row("texts embedded now", f"{report.embedded} passages and names (anything else came from the cache)")
     llm = getattr(report, "llm", None)
     if llm is not None:
         t.add_row("LLM extraction", f"{llm.model}: {llm.sections} sections, {llm.facts} facts added")
@@ -475,7 +475,7 @@ def demo(
     except KBNotFound:
         reason = "No knowledge base yet: ingesting"
     if reason:
-        console.print(f"[bold]{reason} {corpora} (the first run embeds ~2,700 passages; later runs use the cache)…[/bold]")
+        console.print(f"[bold]{reason} {corpora} (the first run embeds ~2,700 passages and ~1,500 names; later runs use the cache)…[/bold]")
         try:
             report = run_ingest([corpora], settings, show_progress=sys.stderr.isatty())
         except IngestRefused as exc:
