@@ -206,3 +206,20 @@ class SecretRedactor(logging.Filter):
         if record.stack_info:
             record.stack_info = self.redact(record.stack_info)
         return True
+
+
+#: The loggers of the LLM libraries: instructor logs ``str(exception)`` on failures and an
+#: upstream error body may echo a key.
+LLM_LOGGERS = ("instructor", "instructor.v2.retry", "openai", "openai._base_client", "httpx", "httpcore")
+#: One redacting filter on :data:`LLM_LOGGERS`, shared by the bot's and the ingest's LLM clients.
+LLM_LOG_REDACTOR = SecretRedactor()
+
+
+def redact_llm_logs(secret: str) -> None:
+    """Redact ``secret`` (an API key) from every record of :data:`LLM_LOGGERS` from now on
+    (the filter is attached once per logger; idempotent)."""
+    LLM_LOG_REDACTOR.add(secret)
+    for name in LLM_LOGGERS:
+        lg = logging.getLogger(name)
+        if LLM_LOG_REDACTOR not in lg.filters:
+            lg.addFilter(LLM_LOG_REDACTOR)

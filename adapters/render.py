@@ -269,13 +269,19 @@ def _tg_link(title: str, url: str | None) -> str:
 
 def telegram_sources_line(answer: Answer) -> str:
     """The HTML line of the shown sources: "📄 <a>Title</a> (line 12) · …" (+N more)."""
+    return _sources_line(answer, _tg_link, _tg_esc)
+
+
+def _sources_line(answer: Answer, link: Callable[[str, str | None], str], esc: Callable[[str], str]) -> str:
+    """"📄 " + each shown source (``link(title, url)`` and its escaped line label) joined by
+    " · ", then "+N more"; ``""`` without sources. ``link``/``esc`` make it a platform's markup."""
     parts = []
     for c in answer.sources:
         label = line_label(answer, c.line, c.doc)
-        parts.append(_tg_link(c.title, c.url) + (f" ({_tg_esc(label)})" if label else ""))
+        parts.append(link(c.title, c.url) + (f" ({esc(label)})" if label else ""))
     more = more_sources(answer)
     if more:
-        parts.append(_tg_esc(_t(answer, f"另有 {more} 个", f"+{more} more")))
+        parts.append(esc(_t(answer, f"另有 {more} 个", f"+{more} more")))
     return "📄 " + " · ".join(parts) if parts else ""
 
 
@@ -341,14 +347,7 @@ def _sl_link(title: str, url: str | None) -> str:
 
 def slack_sources_text(answer: Answer) -> str:
     """The mrkdwn line of the shown sources ("📄 <url|Title> (line 12) · …", +N more)."""
-    parts = []
-    for c in answer.sources:
-        label = line_label(answer, c.line, c.doc)
-        parts.append(_sl_link(c.title, c.url) + (f" ({_sl_esc(label)})" if label else ""))
-    more = more_sources(answer)
-    if more:
-        parts.append(_sl_esc(_t(answer, f"另有 {more} 个", f"+{more} more")))
-    return ("📄 " + " · ".join(parts))[:SLACK_TEXT_LIMIT] if parts else ""
+    return _sources_line(answer, _sl_link, _sl_esc)[:SLACK_TEXT_LIMIT]
 
 
 def slack_blocks(answer: Answer) -> list[dict[str, Any]]:

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pydantic import BaseModel
 
-from ..settings import SecretRedactor
+from ..settings import redact_llm_logs
 from .answer import Fact, Passage
 from .llm_schema import (
     COMPOSE_SYSTEM,
@@ -85,18 +85,6 @@ logger = logging.getLogger("threadgraph.llm")
 _MAX_KNOWN_ENTITIES = 80      # KB names offered to ``understand``
 _MAX_HISTORY_TURNS = 6
 _MAX_HISTORY_CHARS = 300      # per remembered turn
-
-#: One filter for the LLM libraries' loggers, extended with each client's key.
-_REDACTOR = SecretRedactor()
-_REDACTED_LOGGERS = ("instructor", "instructor.v2.retry", "openai", "openai._base_client", "httpx", "httpcore")
-
-
-def _install_redactor(secret: str) -> None:
-    _REDACTOR.add(secret)
-    for name in _REDACTED_LOGGERS:
-        lg = logging.getLogger(name)
-        if _REDACTOR not in lg.filters:
-            lg.addFilter(_REDACTOR)
 
 
 def _describe_failure(exc: BaseException) -> str:
@@ -157,7 +145,7 @@ class LLMClient:
                 f"unknown THREADGRAPH_LLM_MODE {settings.llm_mode!r}; use TOOLS, JSON, JSON_SCHEMA or MD_JSON"
             ) from None
         key = settings.openai_api_key.get_secret_value()
-        _install_redactor(key)
+        redact_llm_logs(key)
         self.settings = settings
         self.mode = mode
         self.model = settings.llm_model

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...settings import SecretRedactor
+from ...settings import LLM_LOGGERS, redact_llm_logs
 from .parse import parse_output
 from .schema import ExtractedFact, SectionFacts
 
@@ -17,17 +17,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...settings import Settings
 
 MAX_RETRY_AFTER_S = 30.0
-
-_REDACTOR = SecretRedactor()
-_REDACTED_LOGGERS = ("instructor", "instructor.v2.retry", "openai", "openai._base_client", "httpx", "httpcore")
-
-
-def _install_redactor(secret: str) -> None:
-    _REDACTOR.add(secret)
-    for name in _REDACTED_LOGGERS:
-        lg = logging.getLogger(name)
-        if _REDACTOR not in lg.filters:
-            lg.addFilter(_REDACTOR)
 
 
 def describe_failure(exc: BaseException) -> str:
@@ -62,8 +51,8 @@ _QUIET = _OwnThreads()
 
 
 def _install_filters(secret: str) -> None:
-    _install_redactor(secret)
-    for name in _REDACTED_LOGGERS:
+    redact_llm_logs(secret)
+    for name in LLM_LOGGERS:
         lg = logging.getLogger(name)
         if _QUIET not in lg.filters:
             lg.addFilter(_QUIET)
