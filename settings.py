@@ -72,6 +72,11 @@ class Settings(BaseSettings):
         150.0, gt=0, description="CPU time (of the answering thread) the phrase patterns of one question may "
         "take; past it the remaining patterns are skipped and the question is answered as a general one "
         "(a safety net: no pattern needs more than a few ms on a capped question).")
+    exemplar_intents: bool = Field(
+        False, description="Read a question that no pattern or cue word gives an intent by its nearest exemplar "
+        "question (bot/lexicon/exemplars.yaml, embedded with the KB's model); off (the default): such questions "
+        "are general. Off because it answered 2 bundled cases and 1 dev turn fewer right than passages did "
+        "(benchmarks/exemplars.py calibrates it; see README 'Understanding').")
 
     # LLM (optional)
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))

@@ -181,3 +181,18 @@ def apply(u: Understanding, r: Reading) -> None:
         else:
             u.mentions.append(m)
     u.slot_texts = {}
+
+
+def can_fill(need: str, types: set[str]) -> bool:
+    """Whether linked entity ``types`` can fill an intent's main need ``need``
+    (a system or tool counts for a role: it can have a stand-in)."""
+    return _can_fill(need, types)
+
+
+def reading_for(intent: str, score: float, body: str, mentions: list[Mention]) -> Reading:
+    """A :class:`Reading` of ``body`` for an intent chosen elsewhere (the
+    nearest exemplar, :mod:`threadgraph.bot.exemplars`): the linked
+    ``mentions``, what the user lacks, and the frame."""
+    unknown = _unknown_lacking(body, mentions)
+    return Reading(intent, score, sorted(mentions + unknown, key=lambda m: m.start),
+                   _lacking(body, mentions) + unknown, frame(body, mentions))

@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 
 from ..knowledge.kb import KBHandle, KBNotFound, KnowledgeBase
-from . import constraints, intents
+from . import constraints, exemplars, intents
 from .answer import Answer
 from .compose import t
 from .intents import Context
@@ -110,6 +110,8 @@ class ThreadGraphBot:
                               confident=True)
         else:
             u = understand(found.question or text, linker, cpu_budget_s=self.settings.understand_deadline_ms / 1000)
+            if self.settings.exemplar_intents:
+                u = exemplars.refine(u, kb.embedder, linker)
         budget = None
         llm = self._llm_client()
         if llm is not None:
