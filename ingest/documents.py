@@ -13,12 +13,16 @@ from ..knowledge import cues
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
 from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key, sentence_spans
 from .blocks import DocResult, children, section_of
-from .cues import words
+from .cues import lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
 from .relations import looks_like_name, read_document, thing_phrase, unwrap
 from .roles import RoleBook
 
 _PERSON_HEADS = frozenset(w.casefold() for w in words("roles", "person_heads"))
+_OPT_LEAD = regex("procedures", "optional_lead", re.I)
+_OPT_MARK = regex("procedures", "optional_mark", re.I)
+_OPT_REACH = int(ingest_lexicon("procedures")["optional_mark_reach"])
+_OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 
 
@@ -33,6 +37,38 @@ def _is_person(phrase: str) -> bool:
 
 _PARENS = re.compile(r"\s*\([^()]{0,200}\)")
 _BOLD = re.compile(r"\*\*([^*\n]{1,80})\*\*|__([^_\n]{1,80})__")
+
+
+def optional_text(text: str) -> bool:
+    """True when a step, list item or heading marks *itself* optional (``lexicon/procedures.yaml``):
+    a marker that opens it ("(Optional) Encrypt the file", "Optionally, run …", "If you wish, use …"),
+    or one that stands within the first ``optional_mark_reach`` characters or closes its first
+    sentence ("Clear browser cookies (optional). If …", "… to this moment (optional)"). A marker
+    further into a longer text is about a part of it, not the step."""
+    t = re.sub(r"^\d+[.)]\s*", "", unwrap(text).strip())
+    if _OPT_LEAD.match(t):
+        return True
+    spans = sentence_spans(t)
+    first = t[:spans[0][1]] if spans else t
+    core = first.rstrip(" .;:!*_")
+    return any(m.start() <= _OPT_REACH or m.end() >= len(core) for m in _OPT_MARK.finditer(core))
+
+
+def optional_list_items(blocks: list) -> list[int]:
+    """Indices of the list items that a paragraph introduces as optional ("Optional:", "They may
+    optionally also provide:", ``optional_list_intro``): the items of the list right after it, at
+    the list's first level."""
+    out: list[int] = []
+    for i, b in enumerate(blocks[:-1]):
+        if b.kind != "paragraph" or not _OPT_INTRO.search(b.text.strip()):
+            continue
+        k = i + 1
+        first = blocks[k] if blocks[k].kind == "item" else None
+        while first is not None and k < len(blocks) and blocks[k].kind == "item":
+            if blocks[k].parent == first.parent:
+                out.append(k)
+            k += 1
+    return out
 
 
 def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
@@ -166,10 +202,45 @@ class DocumentExtractor:
                 res.entities.append(Entity(stid, name, "step", [], doc.language, rel, text))
                 res.triples.append(Triple(pid, "CONTAINS", stid, {"required": True, "amount": "", "order": b.order},
                                           Provenance(rel, section_of(b.path), b.line, "doc.numbered_item", 0.9)))
+        self._optional_steps(doc, res, parent_of)
         if self.roles is not None:
             self.roles.link(doc, res)
         self._read_relations(doc, res, kids)
         return res
+
+    @staticmethod
+    def _optional_steps(doc: ParsedDocument, res: DocResult, parent_of: Callable[[tuple[str, ...]], str]) -> None:
+        """Mark the optional parts of a procedure: a section whose heading, or a step or list item
+        whose own text, says it is optional (:func:`optional_text`), and the items of a list
+        introduced as optional (:func:`optional_list_items`), get ``required = False`` on the
+        ``CONTAINS`` edge from their section (or parent step). A bullet item has no step entity of
+        its own; an optional one gets one (its CONTAINS from the section, ``order`` its position)."""
+        rel = doc.rel
+        blocks = doc.blocks
+        edges = {t.object: t for t in res.triples if t.relation == "CONTAINS"}
+        listed = set(optional_list_items(blocks))
+        for i, b in enumerate(blocks):
+            if b.kind == "heading" and b.path and optional_text(b.text):
+                t = edges.get(entity_id("section", f"{rel}#{section_of(b.path)}"))
+                if t is not None:
+                    t.properties["required"] = False
+                continue
+            if b.kind != "item" or not (i in listed or optional_text(b.text)):
+                continue
+            stid = entity_id("step", f"{rel}#{b.line}")
+            t = edges.get(stid)
+            if t is None:
+                name = b.text.split("\n", 1)[0]
+                name = name if len(name) <= 80 else name[:77] + "..."
+                pid = parent_of(b.path)
+                if b.parent >= 0 and entity_id("step", f"{rel}#{blocks[b.parent].line}") in edges:
+                    pid = entity_id("step", f"{rel}#{blocks[b.parent].line}")
+                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, b.text))
+                t = Triple(pid, "CONTAINS", stid, {"required": False, "amount": "", "order": b.order},
+                           Provenance(rel, section_of(b.path), b.line, "doc.optional_item", 0.8))
+                res.triples.append(t)
+                edges[stid] = t
+            t.properties["required"] = False
 
     def _read_relations(self, doc: ParsedDocument, res: DocResult, kids: dict[int, list[int]]) -> None:
         """Stand-ins, fallbacks and optional steps read sentence by sentence
