@@ -23,6 +23,7 @@ _OPT_LEAD = regex("procedures", "optional_lead", re.I)
 _OPT_MARK = regex("procedures", "optional_mark", re.I)
 _OPT_REACH = int(ingest_lexicon("procedures")["optional_mark_reach"])
 _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
+_OPT_LABEL = regex("procedures", "optional_label", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 
 
@@ -33,6 +34,35 @@ def _is_person(phrase: str) -> bool:
     if not toks:
         return False
     return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or all(t[:1].isupper() for t in toks)
+
+
+def _coded(phrase: str, text: str) -> bool:
+    """True when ``text`` writes ``phrase`` as code (`` `rsync` ``, `` `--decrypt` ``): a command,
+    flag, file or tool the document names, however short or lower-case."""
+    p = phrase.strip()
+    return bool(p) and looks_like_name(p) and bool(re.search(r"`[^`\n]{0,20}" + re.escape(p) + r"[^`\n]{0,20}`", text))
+
+
+def _raw_lines(doc: ParsedDocument) -> Callable[[object], str]:
+    """``raw(block)``: the block's source lines as written (inline code marks kept), for a
+    Markdown file; the block's text otherwise or when the file cannot be read again."""
+    lines: list[str] = []
+    if doc.markdown and doc.format == "markdown":
+        try:
+            lines = doc.path.read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            lines = []
+
+    def raw(b) -> str:
+        return "\n".join(lines[b.line - 1:b.end_line]) if lines and b.end_line >= b.line else b.text
+    return raw
+
+
+def _named_again(phrase: str, text: str) -> bool:
+    """True when the document names ``phrase`` (one to three words, no clause) at least twice: the
+    X of a construction that names both sides ("an alternative to using the dashboard is …")."""
+    p = phrase.strip()
+    return looks_like_name(p) and len(p.split()) <= 3 and len(p) >= 3 and text.casefold().count(p.casefold()) >= 2
 
 
 _PARENS = re.compile(r"\s*\([^()]{0,200}\)")
@@ -57,9 +87,13 @@ def optional_text(text: str) -> bool:
 def optional_list_items(blocks: list) -> list[int]:
     """Indices of the list items that a paragraph introduces as optional ("Optional:", "They may
     optionally also provide:", ``optional_list_intro``): the items of the list right after it, at
-    the list's first level."""
+    the list's first level; and the items nested under an item that is only such a label
+    ("* Optional" > "* Customer Liaison", ``optional_label``)."""
     out: list[int] = []
     for i, b in enumerate(blocks[:-1]):
+        if b.kind == "item" and _OPT_LABEL.match(b.text.strip()):
+            out += [k for k in range(i + 1, len(blocks)) if blocks[k].kind == "item" and blocks[k].parent == i]
+            continue
         if b.kind != "paragraph" or not _OPT_INTRO.search(b.text.strip()):
             continue
         k = i + 1
@@ -225,7 +259,7 @@ class DocumentExtractor:
                 if t is not None:
                     t.properties["required"] = False
                 continue
-            if b.kind != "item" or not (i in listed or optional_text(b.text)):
+            if b.kind != "item" or not (i in listed or optional_text(b.text)) or _OPT_LABEL.match(b.text.strip()):
                 continue
             stid = entity_id("step", f"{rel}#{b.line}")
             t = edges.get(stid)
@@ -260,13 +294,15 @@ class DocumentExtractor:
         steps = {t.object: t for t in res.triples if t.relation == "CONTAINS" and t.object.startswith("step:")}
         have = {(t.subject, t.object) for t in res.triples if t.relation == "SUBSTITUTES"}
         text = "\n".join(b.text for b in doc.blocks)
+        raw = _raw_lines(doc)
         for f in read_document(doc.blocks, roles, unanchored=True, focus=_previous_item_thing(doc.blocks)):
             if f.kind == "optional":
                 t = steps.get(entity_id("step", f"{rel}#{f.block.line}"))
                 if t is not None and f.block.ordered:
                     t.properties["required"] = False
                 continue
-            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not (
+            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
+                    f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)):
                 continue
             anchored = f.anchored and bool(roles.get(f.x))  # a list item's focus is a thing, not a role
@@ -277,7 +313,7 @@ class DocumentExtractor:
                 continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
             for y in f.ys:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
-                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not (
+                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not _coded(y, raw(f.block)) and not (
                         xid.startswith("role:") and _is_person(y) and looks_like_name(y)):  # "other people on the team"
                     continue
                 toks = y.split()
