@@ -40,6 +40,8 @@ _PERSON_DEF = regex("roles", "person_definition", re.I)
 _QUOTED_EXPANSION = regex("roles", "quoted_expansion", re.I)
 _ALIAS_PHRASE = regex("roles", "alias_phrase", re.I)
 _ROLE_SENTENCE = regex("roles", "role_sentence")
+_ROLE_SENTENCES = [re.compile(x) for x in words("roles", "role_sentences")]
+_PERSON_WORDS = frozenset(w.casefold() for w in words("roles", "person_heads"))
 _ROLE_COLUMN = regex("roles", "role_column", re.I)
 _POSSESSIVE = regex("roles", "possessive")
 _ABBR = re.compile(r"^[A-Z]{2,6}s?$")
@@ -340,7 +342,9 @@ def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
        ``"Food Safety Officer", someone who…``, "The Runner's job is…");
     3. a ``**Term (ABBR)** - the individual responsible…`` / "- the
        equivalent of a Shift Lead" bold-term definition;
-    4. a sentence "A Head Chef is the individual responsible…";
+    4. a sentence "A Head Chef is the individual responsible…", "The Engineering Manager is
+       responsible for…", "the Incident Commander role" (``role_sentences``; the name ends in a
+       person word, ``person_heads``);
     5. a table column headed "Role"/"Participant".
 
     The cue phrasings are in ``lexicon/roles.yaml``. An abbreviation in
@@ -411,6 +415,10 @@ def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
             if b.kind in ("paragraph", "item"):
                 for m in _ROLE_SENTENCE.finditer(b.text):
                     add(m.group("name"), [], doc, b.line)
+                for rx in _ROLE_SENTENCES:
+                    for m in rx.finditer(b.text):
+                        if m.group("name").split()[-1].casefold() in _PERSON_WORDS:
+                            add(m.group("name"), [], doc, b.line)
         # rule 5: tables with a Role column
         header: list[str] = []
         for b in blocks:
