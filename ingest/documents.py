@@ -58,6 +58,56 @@ def _raw_lines(doc: ParsedDocument) -> Callable[[object], str]:
     return raw
 
 
+_ALT_LEAD = regex("procedures", "alternative_lead", re.I)
+_ALT_REACH = int(ingest_lexicon("procedures")["alternative_reach"])
+_LINK = re.compile(r"!?\[([^\]\n]{0,80})\]\([^)\n]*\)")
+_NAME_AT = (r"(?:the |a |an |our |your |their )?(?:⟦(?P<l>[^⟧]{2,60})⟧|`(?P<c>[^`\n]{2,60})`|"
+            r"(?P<p>(?:[A-Z][\w.\-]*|#[\w\-]+)(?:\s+[A-Z][\w.\-]*){0,4}))")
+
+
+@functools.lru_cache(maxsize=2)
+def _means_rx(key: str) -> re.Pattern:
+    return re.compile(r"(?i:\b(?:" + "|".join(words("procedures", key)) + r"))\s+" + _NAME_AT)
+
+
+def _means(sentence: str, key: str) -> list[str]:
+    """The names ``sentence`` (raw Markdown, links written ⟦text⟧) turns to after a means word of
+    ``key`` (``lexicon/procedures.yaml``): link texts, code spans and capitalized names, in order."""
+    out = []
+    for m in _means_rx(key).finditer(sentence):
+        n = (m.group("l") or m.group("c") or m.group("p") or "").strip()
+        if n and looks_like_name(n):
+            out.append(n)
+    return out
+
+
+def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, str, object, int]]:
+    """``(x, y, block, line)`` for each sentence that offers another way (``alternative_lead``:
+    "Alternatively, the password is also stored in the shared BitWarden account"): Y is the first
+    name the sentence turns to (``means_any``), X the name that one of the ``alternative_reach``
+    sentences before it, in the same section, used (``means_strict``: "accessed using `sops`").
+    Nothing when either side is missing or one name contains the other ("via Google Workspace
+    single-sign-on" … "from the Google Workspace apps menu")."""
+    sents: list[tuple[str, object]] = []  # (raw sentence, block) of the current section
+    out = []
+    path = None
+    for b in blocks:
+        if b.kind == "heading" or b.path != path:
+            sents, path = [], b.path
+        if b.kind not in ("paragraph", "item"):
+            continue
+        text = unwrap(_LINK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b)))
+        for a, z in sentence_spans(text):
+            s = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text[a:z]).strip()
+            if _ALT_LEAD.match(s):
+                ys = _means(s, "means_any")
+                x = next((n for t, _ in reversed(sents[-_ALT_REACH:]) for n in reversed(_means(t, "means_strict"))), "")
+                if ys and x and x.casefold() not in ys[0].casefold() and ys[0].casefold() not in x.casefold():
+                    out.append((x, ys[0], b, b.line + text.count("\n", 0, a)))
+            sents.append((s, b))
+    return out
+
+
 def _named_again(phrase: str, text: str) -> bool:
     """True when the document names ``phrase`` (one to three words, no clause) at least twice: the
     X of a construction that names both sides ("an alternative to using the dashboard is …")."""
@@ -328,6 +378,15 @@ class DocumentExtractor:
                                           {"context": "", "condition": f.cond, "symmetric": False},
                                           Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
                                                      min(f.confidence, 0.8))))
+
+        for x, y, blk, line in alternative_pairs(doc.blocks, raw):
+            xid = self._party(x, False, roles, res, doc)
+            yid = self._party(y, False, roles, res, doc)
+            if not xid or not yid or xid == yid or (xid, yid) in have or xid.startswith("role:") or yid.startswith("role:"):
+                continue
+            have.add((xid, yid))
+            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
+                                      Provenance(rel, section_of(blk.path), line, "doc.alternatively", 0.7)))
 
         for x, y, blk in chain_pairs(doc.blocks):
             xid = self._party(x, bool(roles.get(x)), roles, res, doc)

@@ -165,3 +165,34 @@ def test_roles_named_by_responsibility_and_role_sentences(tmp_path):
     roles = {e.name for e in ex.entities.values() if e.type == "role"}
     assert {"Engineering Manager", "People Lead", "Subject Matter Expert", "Incident Commander"} <= roles
     assert "TL;DR" not in roles and "Admin" not in roles
+
+
+# -- "Alternatively, …": X is what a sentence just before used -------------------------------------
+
+def test_alternatively_turns_from_the_means_named_just_before(tmp_path):
+    # ops-2i2c-infra
+    grafana = ("# Grafana\n\n### Get `Admin` access using the `admin` username and password\n\n"
+               "Use the **`admin` username and password** to get `Admin` access into the Grafana.\n"
+               "These credentials can be accessed using `sops` (see  [the team compass documentation](https://compass.2i2c.org/engineering/secrets/#sops-overview) for how to set up `sops` on your machine).\n"
+               "See [](#setup-grafana:log-in) for how to find the credentials information.\n"
+               "Alternatively, the password is also stored in the [shared BitWarden account](https://vault.bitwarden.com/#/vault).\n")
+    res = _doc(tmp_path, "grafana.md", grafana)
+    assert _subs(res) == {("artifact:sops", "artifact:shared BitWarden account")}
+    assert [t.provenance.line for t in res.triples if t.relation == "SUBSTITUTES"] == [8]
+    secrets = ("# Send secrets\n\nYou can access Bitwarden Send [here](https://vault.bitwarden.com/#/sends) after logging in.\n\n"
+               "An alternative is to ask the community to setup [age](https://github.com/FiloSottile/age),\n"
+               "and give us their public key. This is a bit more secure, but harder than using Bitwarden Send.\n")
+    assert _subs(_doc(tmp_path, "send.md", secrets)) == {("artifact:Bitwarden Send", "artifact:age")}
+
+
+def test_alternatively_needs_a_tool_used_just_before_and_two_different_names(tmp_path):
+    # ops-govuk: the sentences before name a place on a form ("in the `DB instance` select"), not a tool used
+    rds = ("# Restore\n\nIf no snapshots are available on Integration for the drill you can manually take a snapshot. "
+           "You can do this in the [RDS Snapshots](https://eu-west-1.console.aws.amazon.com/rds/home) section of the AWS Console. "
+           "Simply pick the DB instance you want in the `DB instance` select and give it a `Snapshot name`.\n\n"
+           "Alternatively, you can take a snapshot via the AWS CLI:\n")
+    assert _subs(_doc(tmp_path, "rds.md", rds)) == set()
+    # ops-govuk: one name inside the other is the same service, not an alternative to it
+    logit = ("# Logit\n\nYou can [log into Logit directly via Google Workspace\nsingle-sign-on](https://accounts.google.com/o/saml2).\n\n"
+             "Alternatively, you can open Logit from the Google Workspace apps menu in Gmail,\nby clicking the grid icon.\n")
+    assert _subs(_doc(tmp_path, "logit.md", logit)) == set()
