@@ -24,6 +24,7 @@ _OPT_MARK = regex("procedures", "optional_mark", re.I)
 _OPT_REACH = int(ingest_lexicon("procedures")["optional_mark_reach"])
 _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
+_OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 
 
@@ -37,10 +38,15 @@ def _is_person(phrase: str) -> bool:
 
 
 def _coded(phrase: str, text: str) -> bool:
-    """True when ``text`` writes ``phrase`` as code (`` `rsync` ``, `` `--decrypt` ``): a command,
-    flag, file or tool the document names, however short or lower-case."""
+    """True when ``text`` writes ``phrase`` as code (`` `rsync` ``, `` `--decrypt` ``), or its first
+    or last word (`` the `-d` flag ``): a command, flag, file or tool the document names, however
+    short or lower-case."""
     p = phrase.strip()
-    return bool(p) and looks_like_name(p) and bool(re.search(r"`[^`\n]{0,20}" + re.escape(p) + r"[^`\n]{0,20}`", text))
+    if not p or not looks_like_name(p):
+        return False
+    toks = p.split()
+    return any(re.search(r"`[^`\n]{0,20}" + re.escape(t) + r"[^`\n]{0,20}`", text)
+               for t in {p, toks[0], toks[-1]} if len(t) >= 2)
 
 
 def _raw_lines(doc: ParsedDocument) -> Callable[[object], str]:
@@ -96,14 +102,15 @@ def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[
             sents, path = [], b.path
         if b.kind not in ("paragraph", "item"):
             continue
-        text = unwrap(_LINK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b)))
+        src = _LINK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
+        text = unwrap(src)  # same length as src: lines are counted in src
         for a, z in sentence_spans(text):
             s = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text[a:z]).strip()
             if _ALT_LEAD.match(s):
                 ys = _means(s, "means_any")
                 x = next((n for t, _ in reversed(sents[-_ALT_REACH:]) for n in reversed(_means(t, "means_strict"))), "")
                 if ys and x and x.casefold() not in ys[0].casefold() and ys[0].casefold() not in x.casefold():
-                    out.append((x, ys[0], b, b.line + text.count("\n", 0, a)))
+                    out.append((x, ys[0], b, b.line + src.count("\n", 0, a)))
             sents.append((s, b))
     return out
 
@@ -295,14 +302,27 @@ class DocumentExtractor:
     @staticmethod
     def _optional_steps(doc: ParsedDocument, res: DocResult, parent_of: Callable[[tuple[str, ...]], str]) -> None:
         """Mark the optional parts of a procedure: a section whose heading, or a step or list item
-        whose own text, says it is optional (:func:`optional_text`), and the items of a list
-        introduced as optional (:func:`optional_list_items`), get ``required = False`` on the
+        whose own text, says it is optional (:func:`optional_text`), the items of a list
+        introduced as optional (:func:`optional_list_items`), and the list item or section in
+        which a sentence says the step may be left out ("This step is only required if …",
+        ``step_optional_sentence``), get ``required = False`` on the
         ``CONTAINS`` edge from their section (or parent step). A bullet item has no step entity of
         its own; an optional one gets one (its CONTAINS from the section, ``order`` its position)."""
         rel = doc.rel
         blocks = doc.blocks
         edges = {t.object: t for t in res.triples if t.relation == "CONTAINS"}
         listed = set(optional_list_items(blocks))
+        said = set()  # blocks said optional by a sentence inside them ("This step is only required if …")
+        for b in blocks:
+            if b.kind == "paragraph" and any(_OPT_SENTENCE.match(b.text[a:z].strip()) for a, z in sentence_spans(b.text)):
+                if b.parent >= 0 and blocks[b.parent].kind == "item":
+                    listed.add(b.parent)
+                elif b.path:
+                    said.add(b.path)
+        for path in said:
+            t = edges.get(entity_id("section", f"{rel}#{section_of(path)}"))
+            if t is not None:
+                t.properties["required"] = False
         for i, b in enumerate(blocks):
             if b.kind == "heading" and b.path and optional_text(b.text):
                 t = edges.get(entity_id("section", f"{rel}#{section_of(b.path)}"))

@@ -196,3 +196,47 @@ def test_alternatively_needs_a_tool_used_just_before_and_two_different_names(tmp
     logit = ("# Logit\n\nYou can [log into Logit directly via Google Workspace\nsingle-sign-on](https://accounts.google.com/o/saml2).\n\n"
              "Alternatively, you can open Logit from the Google Workspace apps menu in Gmail,\nby clicking the grid icon.\n")
     assert _subs(_doc(tmp_path, "logit.md", logit)) == set()
+
+
+# -- MyST directives and "This step is only required if …" -------------------------------------------
+
+def test_myst_prose_directives_are_read_as_text(tmp_path):
+    from threadgraph.ingest.readers.markdown import unwrap_directives
+
+    # ops-2i2c-compass: a glossary directive names the roles; option lines go
+    compass = ("```{glossary}\nSupport Triager\n: The primary responsibilities of the Support Triager is to:\n\n"
+               "  The `Support Triager` role is currently filled by the Engineering Manager or their delegate.\n```\n")
+    out = unwrap_directives(compass)
+    assert out.split("\n")[0] == "" and "The `Support Triager` role is currently filled" in out
+    assert out.count("\n") == compass.count("\n")  # line for line
+    # ops-2i2c-infra: an admonition with options; a code block stays a code block
+    infra = ("```{admonition} Do not use threaded Slack messages\n:class: warning\n\nDo **NOT** use threads.\n```\n\n"
+             "```bash\nscp -p -r file host:/x\n```\n")
+    lines = unwrap_directives(infra).split("\n")
+    assert lines[:4] == ["", "", "", "Do **NOT** use threads."] and lines[6] == "```bash"
+    p = tmp_path / "roles.md"
+    p.write_text("# Roles\n\n" + compass, encoding="utf-8")
+    assert [b.kind for b in parse_file(p, "roles.md").blocks if "Support Triager role" in b.text] == ["paragraph"]
+
+
+def test_a_sentence_that_makes_the_step_conditional_makes_it_optional(tmp_path):
+    # ops-2i2c-infra: a section
+    infra = ("# Move a Hub\n\n## 5. Transfer the JupyterHub Database\n\n```{note}\nThis step is only required if users have "
+             "been added to a hub manually, using the admin panel.\n```\n\nCopy the database.\n\n## 6. Delete the old hub\n\nDelete it.\n")
+    assert _optional_names(_doc(tmp_path, "move.md", infra)) == {"5. Transfer the JupyterHub Database"}
+    # ops-2i2c-compass: a numbered step
+    compass = ("# Set up sops\n\n1. **Set up `sops`**. Follow the instructions.\n"
+               "2. **Set up the Google Cloud Key Management Service (KMS)**. This allows you to use your Google Cloud login.\n\n"
+               "   ```{note}\n   This step is only required when setting up `sops` for the first time.\n   ```\n")
+    assert _optional_names(_doc(tmp_path, "sops.md", compass)) == {
+        "Set up the Google Cloud Key Management Service (KMS). This allows you to use ..."}
+
+
+def test_a_code_marked_flag_is_a_name(tmp_path):
+    # ops-2i2c-compass and ops-govuk: flags and methods written as code
+    compass = "# Secrets\n\nDecrypt with `sops --decrypt`.\n\nYou can also use the `-d` flag instead of `--decrypt`.\n"
+    assert _subs(_doc(tmp_path, "secrets.md", compass)) == {("artifact:decrypt", "artifact:-d flag")}
+    govuk = ("# RDS\n\nIf you don't want this, replace the `--final-db-snapshot-identifier` parameter with "
+             "`--skip-final-snapshot`.\n")
+    assert _subs(_doc(tmp_path, "rds.md", govuk)) == {("artifact:final-db-snapshot-identifier parameter",
+                                                       "artifact:skip-final-snapshot")}
