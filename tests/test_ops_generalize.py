@@ -240,3 +240,21 @@ def test_a_code_marked_flag_is_a_name(tmp_path):
              "`--skip-final-snapshot`.\n")
     assert _subs(_doc(tmp_path, "rds.md", govuk)) == {("artifact:final-db-snapshot-identifier parameter",
                                                        "artifact:skip-final-snapshot")}
+
+
+def test_a_title_with_a_responsibilities_section_names_a_role(tmp_path):
+    d = tmp_path / "c"
+    d.mkdir()
+    # ops-2i2c-compass role pages
+    (d / "people.md").write_text("\n# People Lead Role\n\n**_TL;DR;_** Shapes strategies.\n\n## Areas of responsibility & outcomes\n\n"
+                                 "- Build and run our agile people practices\n\n## Failure mode\n\nNone.\n", encoding="utf-8")
+    (d / "osie.md").write_text("# Open Source Infrastructure Engineer\n\n## Outcomes \n\nReliable hubs.\n\n## Key responsibilities\n\n"
+                               "- Ensure the reliable operation of the 2i2c infrastructure\n", encoding="utf-8")
+    # bundled PagerDuty: an activity with responsibilities is not a role, nor is "Not Responsibilities" a duty list
+    (d / "oncall.md").write_text("# Being On-Call\n\n## What is On-Call?\n\nBeing on-call means that you are able to be contacted.\n\n"
+                                 "## Responsibilities\n\n1. **Prepare**\n\n## Not Responsibilities\n\n1. There should be no expectation.\n",
+                                 encoding="utf-8")
+    ex = extract_corpus([d], root=d)
+    roles = {e.name for e in ex.entities.values() if e.type == "role"}
+    assert {"People Lead", "Open Source Infrastructure Engineer"} <= roles
+    assert not any("On-Call" in r or "TL;DR" in r for r in roles)
