@@ -19,6 +19,7 @@ right:
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from ..cues import words
 from ..document import Block
 from .base import Reader, Reading, register
 from .html import html_blocks
@@ -102,17 +104,9 @@ _DIRECTIVE = re.compile(r"^(?P<ind>[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?)(?P<f>
 _DIRECTIVE_OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
 
 
+@functools.lru_cache(maxsize=1)
 def _prose_directives() -> frozenset[str]:
-    import yaml  # the reader's one data file; read once per process
-
-    global _PROSE_DIRECTIVES
-    if _PROSE_DIRECTIVES is None:
-        data = yaml.safe_load((Path(__file__).parent.parent / "lexicon" / "markup.yaml").read_text(encoding="utf-8"))
-        _PROSE_DIRECTIVES = frozenset(data["prose_directives"])
-    return _PROSE_DIRECTIVES
-
-
-_PROSE_DIRECTIVES: frozenset[str] | None = None
+    return frozenset(words("markup", "prose_directives"))
 
 
 def unwrap_directives(text: str) -> str:
