@@ -258,3 +258,11 @@ def test_a_title_with_a_responsibilities_section_names_a_role(tmp_path):
     roles = {e.name for e in ex.entities.values() if e.type == "role"}
     assert {"People Lead", "Open Source Infrastructure Engineer"} <= roles
     assert not any("On-Call" in r or "TL;DR" in r for r in roles)
+
+
+def test_a_dotted_name_after_instead_of_stays_whole():
+    # ops-2i2c-infra: a domain keeps its dot; ops-govuk: a sentence's closing full stop still ends X
+    assert _cues("Use of `@googlegroups.com` instead of `@2i2c.org` is suitable as this group will include non-2i2c "
+                 "members, who otherwise could get control of a 2i2c.org email.", "en.use_y_instead_of_x")[0][0] == "@2i2c.org"
+    assert _cues("The recovery worker code is a good example of how to do this, but you will need to use `new.perform` "
+                 "instead of `perform_async`.", "en.use_y_instead_of_x") == [("perform_async", "new.perform")]
