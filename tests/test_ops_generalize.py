@@ -266,3 +266,10 @@ def test_a_dotted_name_after_instead_of_stays_whole():
                  "members, who otherwise could get control of a 2i2c.org email.", "en.use_y_instead_of_x")[0][0] == "@2i2c.org"
     assert _cues("The recovery worker code is a good example of how to do this, but you will need to use `new.perform` "
                  "instead of `perform_async`.", "en.use_y_instead_of_x") == [("perform_async", "new.perform")]
+
+
+def test_ok_is_not_a_name():
+    # ops-govuk: "It's OK for someone other than the author to merge a PR" names no stand-in called "OK"
+    assert _cues("It's OK for someone other than the author to merge a PR, particularly if the author is not available.") == []
+    # PagerDuty: '"OK vs Not OK"' — the word alone is not a thing
+    assert cues.cut_phrase("OK", "y") == "" and cues.cut_phrase("okay", "x") == ""
