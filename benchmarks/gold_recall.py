@@ -78,7 +78,10 @@ def main(argv: list[str]) -> int:
     if argv[0] == "bundled":
         which = argv[1]
         show = tuple(argv[2].split(",")) if len(argv) > 2 else ()
-        score(which, G.C.CORPORA / which, G.C.REPO / "benchmarks" / "gold" / f"{which}.jsonl", show)
+        docs = G.C.CORPORA / which
+        if not docs.is_dir():  # "pagerduty" names the gold file of corpora/pagerduty-incident-response
+            docs = next((d for d in sorted(G.C.CORPORA.iterdir()) if d.name.startswith(which)), docs)
+        score(which, docs, G.C.REPO / "benchmarks" / "gold" / f"{which}.jsonl", show)
         return 0
     name = argv[0]
     meta = json.loads((G.GEN / name / "meta.json").read_text(encoding="utf-8"))

@@ -13,12 +13,18 @@ from ..knowledge import cues
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
 from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key, sentence_spans
 from .blocks import DocResult, children, section_of
-from .cues import words
+from .cues import lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
 from .relations import looks_like_name, read_document, thing_phrase, unwrap
 from .roles import RoleBook
 
 _PERSON_HEADS = frozenset(w.casefold() for w in words("roles", "person_heads"))
+_OPT_LEAD = regex("procedures", "optional_lead", re.I)
+_OPT_MARK = regex("procedures", "optional_mark", re.I)
+_OPT_REACH = int(ingest_lexicon("procedures")["optional_mark_reach"])
+_OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
+_OPT_LABEL = regex("procedures", "optional_label", re.I)
+_OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 
 
@@ -31,8 +37,129 @@ def _is_person(phrase: str) -> bool:
     return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or all(t[:1].isupper() for t in toks)
 
 
+def _coded(phrase: str, text: str) -> bool:
+    """True when ``text`` writes ``phrase`` as code (`` `rsync` ``, `` `--decrypt` ``), or its first
+    or last word (`` the `-d` flag ``): a command, flag, file or tool the document names, however
+    short or lower-case."""
+    p = phrase.strip()
+    if not p or not looks_like_name(p):
+        return False
+    toks = p.split()
+    return any(re.search(r"`[^`\n]{0,20}" + re.escape(t) + r"[^`\n]{0,20}`", text)
+               for t in {p, toks[0], toks[-1]} if len(t) >= 2)
+
+
+def _raw_lines(doc: ParsedDocument) -> Callable[[object], str]:
+    """``raw(block)``: the block's source lines as written (inline code marks kept), for a
+    Markdown file; the block's text otherwise or when the file cannot be read again."""
+    lines: list[str] = []
+    if doc.markdown and doc.format == "markdown":
+        try:
+            lines = doc.path.read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            lines = []
+
+    def raw(b) -> str:
+        return "\n".join(lines[b.line - 1:b.end_line]) if lines and b.end_line >= b.line else b.text
+    return raw
+
+
+_ALT_LEAD = regex("procedures", "alternative_lead", re.I)
+_ALT_REACH = int(ingest_lexicon("procedures")["alternative_reach"])
+_LINK = re.compile(r"!?\[([^\]\n]{0,80})\]\([^)\n]*\)")
+_NAME_AT = (r"(?:the |a |an |our |your |their )?(?:⟦(?P<l>[^⟧]{2,60})⟧|`(?P<c>[^`\n]{2,60})`|"
+            r"(?P<p>(?:[A-Z][\w.\-]*|#[\w\-]+)(?:\s+[A-Z][\w.\-]*){0,4}))")
+
+
+@functools.lru_cache(maxsize=2)
+def _means_rx(key: str) -> re.Pattern:
+    return re.compile(r"(?i:\b(?:" + "|".join(words("procedures", key)) + r"))\s+" + _NAME_AT)
+
+
+def _means(sentence: str, key: str) -> list[str]:
+    """The names ``sentence`` (raw Markdown, links written ⟦text⟧) turns to after a means word of
+    ``key`` (``lexicon/procedures.yaml``): link texts, code spans and capitalized names, in order."""
+    out = []
+    for m in _means_rx(key).finditer(sentence):
+        n = (m.group("l") or m.group("c") or m.group("p") or "").strip()
+        if n and looks_like_name(n):
+            out.append(n)
+    return out
+
+
+def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, str, object, int]]:
+    """``(x, y, block, line)`` for each sentence that offers another way (``alternative_lead``:
+    "Alternatively, the password is also stored in the shared BitWarden account"): Y is the first
+    name the sentence turns to (``means_any``), X the name that one of the ``alternative_reach``
+    sentences before it, in the same section, used (``means_strict``: "accessed using `sops`").
+    Nothing when either side is missing or one name contains the other ("via Google Workspace
+    single-sign-on" … "from the Google Workspace apps menu")."""
+    sents: list[tuple[str, object]] = []  # (raw sentence, block) of the current section
+    out = []
+    path = None
+    for b in blocks:
+        if b.kind == "heading" or b.path != path:
+            sents, path = [], b.path
+        if b.kind not in ("paragraph", "item"):
+            continue
+        src = _LINK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
+        text = unwrap(src)  # same length as src: lines are counted in src
+        for a, z in sentence_spans(text):
+            s = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text[a:z]).strip()
+            if _ALT_LEAD.match(s):
+                ys = _means(s, "means_any")
+                x = next((n for t, _ in reversed(sents[-_ALT_REACH:]) for n in reversed(_means(t, "means_strict"))), "")
+                if ys and x and x.casefold() not in ys[0].casefold() and ys[0].casefold() not in x.casefold():
+                    out.append((x, ys[0], b, b.line + src.count("\n", 0, a)))
+            sents.append((s, b))
+    return out
+
+
+def _named_again(phrase: str, text: str) -> bool:
+    """True when the document names ``phrase`` (one to three words, no clause) at least twice: the
+    X of a construction that names both sides ("an alternative to using the dashboard is …")."""
+    p = phrase.strip()
+    return looks_like_name(p) and len(p.split()) <= 3 and len(p) >= 3 and text.casefold().count(p.casefold()) >= 2
+
+
 _PARENS = re.compile(r"\s*\([^()]{0,200}\)")
 _BOLD = re.compile(r"\*\*([^*\n]{1,80})\*\*|__([^_\n]{1,80})__")
+
+
+def optional_text(text: str) -> bool:
+    """True when a step, list item or heading marks *itself* optional (``lexicon/procedures.yaml``):
+    a marker that opens it ("(Optional) Encrypt the file", "Optionally, run …", "If you wish, use …"),
+    or one that stands within the first ``optional_mark_reach`` characters or closes its first
+    sentence ("Clear browser cookies (optional). If …", "… to this moment (optional)"). A marker
+    further into a longer text is about a part of it, not the step."""
+    t = re.sub(r"^\d+[.)]\s*", "", unwrap(text).strip())
+    if _OPT_LEAD.match(t):
+        return True
+    spans = sentence_spans(t)
+    first = t[:spans[0][1]] if spans else t
+    core = first.rstrip(" .;:!*_")
+    return any(m.start() <= _OPT_REACH or m.end() >= len(core) for m in _OPT_MARK.finditer(core))
+
+
+def optional_list_items(blocks: list) -> list[int]:
+    """Indices of the list items that a paragraph introduces as optional ("Optional:", "They may
+    optionally also provide:", ``optional_list_intro``): the items of the list right after it, at
+    the list's first level; and the items nested under an item that is only such a label
+    ("* Optional" > "* Customer Liaison", ``optional_label``)."""
+    out: list[int] = []
+    for i, b in enumerate(blocks[:-1]):
+        if b.kind == "item" and _OPT_LABEL.match(b.text.strip()):
+            out += [k for k in range(i + 1, len(blocks)) if blocks[k].kind == "item" and blocks[k].parent == i]
+            continue
+        if b.kind != "paragraph" or not _OPT_INTRO.search(b.text.strip()):
+            continue
+        k = i + 1
+        first = blocks[k] if blocks[k].kind == "item" else None
+        while first is not None and k < len(blocks) and blocks[k].kind == "item":
+            if blocks[k].parent == first.parent:
+                out.append(k)
+            k += 1
+    return out
 
 
 def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
@@ -166,10 +293,58 @@ class DocumentExtractor:
                 res.entities.append(Entity(stid, name, "step", [], doc.language, rel, text))
                 res.triples.append(Triple(pid, "CONTAINS", stid, {"required": True, "amount": "", "order": b.order},
                                           Provenance(rel, section_of(b.path), b.line, "doc.numbered_item", 0.9)))
+        self._optional_steps(doc, res, parent_of)
         if self.roles is not None:
             self.roles.link(doc, res)
         self._read_relations(doc, res, kids)
         return res
+
+    @staticmethod
+    def _optional_steps(doc: ParsedDocument, res: DocResult, parent_of: Callable[[tuple[str, ...]], str]) -> None:
+        """Mark the optional parts of a procedure: a section whose heading, or a step or list item
+        whose own text, says it is optional (:func:`optional_text`), the items of a list
+        introduced as optional (:func:`optional_list_items`), and the list item or section in
+        which a sentence says the step may be left out ("This step is only required if …",
+        ``step_optional_sentence``), get ``required = False`` on the
+        ``CONTAINS`` edge from their section (or parent step). A bullet item has no step entity of
+        its own; an optional one gets one (its CONTAINS from the section, ``order`` its position)."""
+        rel = doc.rel
+        blocks = doc.blocks
+        edges = {t.object: t for t in res.triples if t.relation == "CONTAINS"}
+        listed = set(optional_list_items(blocks))
+        said = set()  # blocks said optional by a sentence inside them ("This step is only required if …")
+        for b in blocks:
+            if b.kind == "paragraph" and any(_OPT_SENTENCE.match(b.text[a:z].strip()) for a, z in sentence_spans(b.text)):
+                if b.parent >= 0 and blocks[b.parent].kind == "item":
+                    listed.add(b.parent)
+                elif b.path:
+                    said.add(b.path)
+        for path in said:
+            t = edges.get(entity_id("section", f"{rel}#{section_of(path)}"))
+            if t is not None:
+                t.properties["required"] = False
+        for i, b in enumerate(blocks):
+            if b.kind == "heading" and b.path and optional_text(b.text):
+                t = edges.get(entity_id("section", f"{rel}#{section_of(b.path)}"))
+                if t is not None:
+                    t.properties["required"] = False
+                continue
+            if b.kind != "item" or not (i in listed or optional_text(b.text)) or _OPT_LABEL.match(b.text.strip()):
+                continue
+            stid = entity_id("step", f"{rel}#{b.line}")
+            t = edges.get(stid)
+            if t is None:
+                name = b.text.split("\n", 1)[0]
+                name = name if len(name) <= 80 else name[:77] + "..."
+                pid = parent_of(b.path)
+                if b.parent >= 0 and entity_id("step", f"{rel}#{blocks[b.parent].line}") in edges:
+                    pid = entity_id("step", f"{rel}#{blocks[b.parent].line}")
+                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, b.text))
+                t = Triple(pid, "CONTAINS", stid, {"required": False, "amount": "", "order": b.order},
+                           Provenance(rel, section_of(b.path), b.line, "doc.optional_item", 0.8))
+                res.triples.append(t)
+                edges[stid] = t
+            t.properties["required"] = False
 
     def _read_relations(self, doc: ParsedDocument, res: DocResult, kids: dict[int, list[int]]) -> None:
         """Stand-ins, fallbacks and optional steps read sentence by sentence
@@ -189,13 +364,15 @@ class DocumentExtractor:
         steps = {t.object: t for t in res.triples if t.relation == "CONTAINS" and t.object.startswith("step:")}
         have = {(t.subject, t.object) for t in res.triples if t.relation == "SUBSTITUTES"}
         text = "\n".join(b.text for b in doc.blocks)
+        raw = _raw_lines(doc)
         for f in read_document(doc.blocks, roles, unanchored=True, focus=_previous_item_thing(doc.blocks)):
             if f.kind == "optional":
                 t = steps.get(entity_id("step", f"{rel}#{f.block.line}"))
                 if t is not None and f.block.ordered:
                     t.properties["required"] = False
                 continue
-            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not (
+            if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
+                    f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)):
                 continue
             anchored = f.anchored and bool(roles.get(f.x))  # a list item's focus is a thing, not a role
@@ -206,7 +383,7 @@ class DocumentExtractor:
                 continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
             for y in f.ys:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
-                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not (
+                if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not _coded(y, raw(f.block)) and not (
                         xid.startswith("role:") and _is_person(y) and looks_like_name(y)):  # "other people on the team"
                     continue
                 toks = y.split()
@@ -221,6 +398,15 @@ class DocumentExtractor:
                                           {"context": "", "condition": f.cond, "symmetric": False},
                                           Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
                                                      min(f.confidence, 0.8))))
+
+        for x, y, blk, line in alternative_pairs(doc.blocks, raw):
+            xid = self._party(x, False, roles, res, doc)
+            yid = self._party(y, False, roles, res, doc)
+            if not xid or not yid or xid == yid or (xid, yid) in have or xid.startswith("role:") or yid.startswith("role:"):
+                continue
+            have.add((xid, yid))
+            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
+                                      Provenance(rel, section_of(blk.path), line, "doc.alternatively", 0.7)))
 
         for x, y, blk in chain_pairs(doc.blocks):
             xid = self._party(x, bool(roles.get(x)), roles, res, doc)

@@ -82,7 +82,9 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
     a name. ``explicit(x)`` accepts an X that a whole construction states
     explicitly ("用 Y 代替 X", "X can be replaced with Y", "可加入 X") although
     the anchors do not hold it — the document names it right there; the
-    extractor says what a valid name of its kind is. ``lists`` holds the
+    extractor says what a valid name of its kind is. With ``unanchored`` a
+    substitution whose construction names both sides ("use Y instead of X",
+    confidence ≥ 0.85, not a list-item-only rule) keeps X as written too. ``lists`` holds the
     indices of the blocks that are entries of a list of things (ingredients,
     equipment), where "X or Y" offers alternatives; by default every list
     item. Only cues of ``kinds`` are returned."""
@@ -206,6 +208,9 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
         x = c.x or c.head
         if x and looks_like_name(x):
             return x, False
+    if unanchored and c.kind == "substitute" and c.x and not c.focus and not c.item_only and c.confidence >= 0.85:
+        # a whole construction that names both sides ("use Y instead of X", "an alternative to X is Y")
+        return (c.x, False) if looks_like_name(c.x) else None
     return None
 
 

@@ -40,6 +40,11 @@ _PERSON_DEF = regex("roles", "person_definition", re.I)
 _QUOTED_EXPANSION = regex("roles", "quoted_expansion", re.I)
 _ALIAS_PHRASE = regex("roles", "alias_phrase", re.I)
 _ROLE_SENTENCE = regex("roles", "role_sentence")
+_ROLE_SENTENCES = [re.compile(x) for x in words("roles", "role_sentences")]
+_DUTY_CHILD = regex("roles", "responsibility_child", re.I)
+_ACTIVITY = regex("roles", "activity_name", re.I)
+_ROLE_SUFFIX = regex("roles", "role_title_suffix", re.I)
+_PERSON_WORDS = frozenset(w.casefold() for w in words("roles", "person_heads"))
 _ROLE_COLUMN = regex("roles", "role_column", re.I)
 _POSSESSIVE = regex("roles", "possessive")
 _ABBR = re.compile(r"^[A-Z]{2,6}s?$")
@@ -334,13 +339,17 @@ def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
     0. a heading labelled as a role (``Role: Runner``, cue
        ``role_heading_label``) with a section under it names a role;
     1. a heading whose child headings include "What is it?" / "What are the
-       responsibilities?" names a role (``## Shift Lead (SL)``);
+       responsibilities?" names a role (``## Shift Lead (SL)``); so does a heading (the
+       document title too) with a child "Responsibilities" / "Key responsibilities" whose
+       name ends in a person word ("# People Lead Role" → People Lead);
     2. a glossary heading whose first paragraph defines a person ("The X is
        the person responsible…", "Typically the backup SL", "A person who…",
        ``"Food Safety Officer", someone who…``, "The Runner's job is…");
     3. a ``**Term (ABBR)** - the individual responsible…`` / "- the
        equivalent of a Shift Lead" bold-term definition;
-    4. a sentence "A Head Chef is the individual responsible…";
+    4. a sentence "A Head Chef is the individual responsible…", "The Engineering Manager is
+       responsible for…", "the Incident Commander role" (``role_sentences``; the name ends in a
+       person word, ``person_heads``);
     5. a table column headed "Role"/"Participant".
 
     The cue phrasings are in ``lexicon/roles.yaml``. An abbreviation in
@@ -394,6 +403,12 @@ def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
                 sub = " ".join(b.text for b in blocks[i + 1:] if b.path[:len(h.path)] == h.path and b.kind == "paragraph")
                 add(h.text, [], doc, h.line, sub)
                 continue
+            # rule 1b: a heading with a child "Responsibilities" / "Key responsibilities" whose name ends in a person word
+            if any(_DUTY_CHILD.match(k.strip()) for k in kids):
+                name0 = _ROLE_SUFFIX.sub("", split_role_name(h.text)[0]).strip()
+                if name0 and not _ACTIVITY.match(name0) and name0.split()[-1].casefold() in _PERSON_WORDS:
+                    add(_ROLE_SUFFIX.sub("", h.text.strip()).strip(), [], doc, h.line)
+                    continue
             # rule 2: glossary heading definitions
             if first and h.level >= 2:
                 s0 = next(iter(split_sentences(first)), "")
@@ -411,6 +426,10 @@ def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
             if b.kind in ("paragraph", "item"):
                 for m in _ROLE_SENTENCE.finditer(b.text):
                     add(m.group("name"), [], doc, b.line)
+                for rx in _ROLE_SENTENCES:
+                    for m in rx.finditer(b.text):
+                        if m.group("name").split()[-1].casefold() in _PERSON_WORDS:
+                            add(m.group("name"), [], doc, b.line)
         # rule 5: tables with a Role column
         header: list[str] = []
         for b in blocks:

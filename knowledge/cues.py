@@ -454,6 +454,7 @@ def clause_object(clause: str) -> str:
     m = _PREP_OBJ.search(body)
     if m and not re.match(r"\d", m.group(1)):  # "for 24 hours" is a duration, not the thing turned to
         obj = re.split(r"\s+(?:for|in|on|to|from|with|at|by|until|during)\s+", m.group(1))[0]
+        obj = re.sub(r"(?i)^(?:with|via|in|on|to|from|through|using|at)\s+(?:the |a |an |our |your )?", "", obj)  # "sign in with the X"
         return cut_phrase(obj, "y")
     return cut_phrase(body, "y")
 

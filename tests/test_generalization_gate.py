@@ -127,6 +127,12 @@ GATE: dict[str, dict] = {
              ["AWS CodeCommit", "CodeCommit"]),
             ("fallback", "manual/fall-back-to-aws-cloudfront.html.md", 9, ["Fastly"],
              ["AWS CloudFront", "CloudFront", "backup CDN", "backup Content Delivery Network"]),
+            ("substitute", "manual/alerts/elasticsearch-cluster-health.html.md", 48, ["dashboard"],
+             ["Elasticsearch health API", "Elasticsearch API"]),                   # An alternative to using the dashboard is …
+            ("optional", "manual/on-call.html.md", 41, ["VPN"], []),                 # listed under "Optional:"
+            ("optional", "manual/search-alerts-and-monitoring.html.md", 220,
+             ["Temporarily pause scheduled evaluations", "pause scheduled evaluations"], []),  # **(Optional) Temporarily pause …**
+            ("optional", "manual/howto-setup-maintenance-mode.html.md", 75, ["maintenance message"], []),  # … optionally
         ],
         "cases": [
             "ops-govuk-fallback-slack",                 # fallback

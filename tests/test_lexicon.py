@@ -31,7 +31,8 @@ def _leaves(v):
 
 
 def test_the_data_files_are_there():
-    assert FILES == ["alternatives", "amounts", "columns", "names", "roles", "sections", "steps", "tools"]
+    assert FILES == ["alternatives", "amounts", "columns", "markup", "names", "procedures", "roles", "sections", "steps",
+                     "tools"]
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -19,6 +19,7 @@ right:
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from ..cues import words
 from ..document import Block
 from .base import Reader, Reading, register
 from .html import html_blocks
@@ -96,6 +98,56 @@ def strip_attr_lists(text: str) -> str:
 def _indent(line: str) -> int:
     exp = line.expandtabs(4)
     return len(exp) - len(exp.lstrip(" "))
+
+
+_DIRECTIVE = re.compile(r"^(?P<ind>[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?)(?P<f>`{3,}|:{3,})\{(?P<name>[\w:.-]+)\}(?P<arg>.*)$")
+_DIRECTIVE_OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
+
+
+@functools.lru_cache(maxsize=1)
+def _prose_directives() -> frozenset[str]:
+    return frozenset(words("markup", "prose_directives"))
+
+
+def unwrap_directives(text: str) -> str:
+    """Rewrite MyST / Sphinx fenced directives whose body is prose (```{note}``, ``:::{tip}``,
+    ``{glossary}``, ``{tab-item}`` …, ``lexicon/markup.yaml``) so their body parses as Markdown:
+    the opening and closing fence lines and the option lines right after the opening
+    (``:class: warning``) become blank lines, so the number of lines never changes. Directives
+    nest; any other fence (code, or a directive such as ``{code-block}``) is left alone with
+    everything inside it."""
+    if "{" not in text:
+        return text
+    prose = _prose_directives()
+    lines = text.split("\n")
+    open_: list[str] = []  # fence strings of the prose directives open around this line
+    code = ""  # fence of the code block (or non-prose directive) we are in
+    options = False
+    for i, ln in enumerate(lines):
+        if code:
+            st = ln.strip()
+            if st and st[0] == code[0] and st.strip(code[0]) == "" and len(st) >= len(code):
+                code = ""
+            continue
+        m = _DIRECTIVE.match(ln)
+        if m and m.group("name").split(":")[-1].casefold() in prose:
+            open_.append(m.group("f"))
+            lines[i] = m.group("ind").rstrip() if m.group("ind").strip() else ""  # a list item keeps its marker
+            options = True
+            continue
+        if options and _DIRECTIVE_OPTION.match(ln):
+            lines[i] = ""
+            continue
+        options = False
+        st = ln.strip()
+        if open_ and st and st[0] == open_[-1][0] and st.strip(open_[-1][0]) == "" and len(st) >= len(open_[-1]):
+            open_.pop()
+            lines[i] = ""
+            continue
+        f = re.match(r"^[ \t]*(`{3,}|~{3,}|:{3,}(?=\{))", ln)
+        if f:
+            code = f.group(1)
+    return "\n".join(lines)
 
 
 def unwrap_admonitions(text: str) -> str:
@@ -240,10 +292,11 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
     front matter or None)``.
 
     Expects HTML comments and images to be removed already (see
-    :func:`read`). MkDocs admonitions are unwrapped first (see
+    :func:`read`). MyST directives with a prose body and MkDocs admonitions
+    are unwrapped first (see :func:`unwrap_directives`,
     :func:`unwrap_admonitions`); raw HTML blocks are read with the HTML
     reader (see :func:`_html_fragment`) under the current heading path."""
-    tokens = _MD.parse(unwrap_admonitions(flatten_deep_nesting(text)))
+    tokens = _MD.parse(unwrap_admonitions(unwrap_directives(flatten_deep_nesting(text))))
     fm: FrontMatter | None = None
     blocks: list[Block] = []
     heads: list[tuple[int, str]] = []  # (level, title)
