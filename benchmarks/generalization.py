@@ -301,16 +301,18 @@ def run_corpus(meta: dict) -> tuple[dict, dict]:
     return figures, detail
 
 
-def rescore_precision(results: dict) -> list[str]:
+def rescore_precision(results: dict, names: set[str] | None = None) -> list[str]:
     """Recompute the precision of every recorded run (latest and first) from
     the judgements now in each corpus's ``judged.jsonl``: judging happens
     after a run, so a run's precision is filled in once its sample is judged.
     A run recorded without ``sample_keys`` uses the corpus's
     ``to_judge.jsonl`` of that run (the whole sample when nothing was judged
-    yet). Returns the names updated."""
+    yet). Only the corpora in ``names`` when given. Returns the names updated."""
     done = []
     for section in ("runs", "first_runs"):
         for name, fig in results.get(section, {}).items():
+            if names is not None and name not in names:
+                continue
             d = GEN / name
             judged = {j["key"]: j for j in read_jsonl(d / "judged.jsonl")}
             p = fig["precision"]
@@ -346,12 +348,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", choices=["dev", "blind"], help="only dev or only blind corpora")
     ap.add_argument("--no-report", action="store_true", help="do not re-render the README table")
     ap.add_argument("--rescore-precision", action="store_true",
-                    help="only recompute recorded runs' precision from judged.jsonl (no ingest, no questions)")
+                    help="only recompute recorded runs' precision from judged.jsonl (no ingest, no questions); "
+                    "with --corpus / --split only those corpora")
     args = ap.parse_args(argv)
     if args.rescore_precision:
         out_p = C.RESULTS / OUT
         results = json.loads(out_p.read_text(encoding="utf-8"))
-        print("rescored:", ", ".join(rescore_precision(results)) or "nothing")
+        only = {m["name"] for m in corpora(args.corpus, args.split)} if args.corpus or args.split else None
+        print("rescored:", ", ".join(rescore_precision(results, only)) or "nothing")
         C.write_json(OUT, results)
         if not args.no_report:
             subprocess.call([sys.executable, str(C.REPO / "benchmarks" / "report.py")])
