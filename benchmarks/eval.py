@@ -11,6 +11,7 @@ Usage: ``python benchmarks/eval.py``
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -20,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C  # noqa: E402
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)  # --help, and no stray options
     data_dir = C.bench_dir() / "corpora"
     secs = C.ensure_kb(data_dir, [C.CORPORA], seed_cache_from=C.bench_dir() / "howtocook")
     if secs:
