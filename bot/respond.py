@@ -11,6 +11,8 @@ is missing (with "did you mean" names). Nothing here names an intent.
 
 from __future__ import annotations
 
+import re
+
 from ..knowledge import retrieval as R
 from . import constraints, intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
@@ -54,6 +56,7 @@ def compose(c: Context, d: Draft) -> Answer:
     h = intents.get(q.intent)
     if d.facts:
         h.compose(c, d)
+        d.text = as_written(c, d.facts, d.hits, d.text)
     d.found = bool(d.facts) and bool(d.text or h.facts_suffice)
     h.use_passages(c, d)
     if not d.found and h.open_ended and d.passages and mode != "graph":
@@ -89,6 +92,51 @@ def compose(c: Context, d: Draft) -> Answer:
         entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
         sources=citations(c.kb, c.settings, facts, d.passages),
     )
+
+
+#: Longest surface (characters) taken as the written form of a name.
+_WRITTEN_CHARS = 60
+
+
+def _word_re(name: str) -> str:
+    return rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+
+
+def as_written(c: Context, facts: list, hits: list, text: str) -> str:
+    """``text`` with the Latin names of the ``facts`` written as the passages they were read
+    from (``hits``) write them: a KB name that occurs there only inflected or in another
+    recorded spelling ("butter bean" where the recipe says "butter beans") is replaced by that
+    spelling, one of the entity's recorded surfaces. Names the passages write as they are, CJK
+    names and names without a recorded surface in the passages are left alone."""
+    if not text or not hits or not facts:
+        return text
+    source = "\n".join(h.text for h in hits)
+    key = ("surfaces", str(c.graph.path))
+    index = c._cache.get(key)
+    if index is None:
+        index = {}
+        for n in c.kb.names:
+            index.setdefault(n.id, set()).add(n.surface)
+        c._cache[key] = index
+    mapping: dict[str, str] = {}
+    for f in facts:
+        for name, eid in ((f.subject, f.subject_id), (f.object, f.object_id)):
+            if not (name and eid and name.isascii()) or name in mapping or name not in text:
+                continue
+            if re.search(_word_re(name), source, re.I):
+                continue
+            found = [x for x in index.get(eid, ()) if x and x.isascii() and x != name and len(x) <= _WRITTEN_CHARS
+                     and not re.search(r"[:;()\[\]]", x) and re.search(_word_re(x), source, re.I)]
+            if found:
+                mapping[name] = max(found, key=len).strip()
+                continue
+            m = re.search(rf"(?<![\w-]){re.escape(name)}(?:e?s)(?![\w-])", source, re.I)
+            if m:  # written in the plural only ("black-eyed peas")
+                mapping[name] = name + m.group()[len(name):].lower()
+    if not mapping:
+        return text
+    rx = re.compile("|".join(_word_re(n) for n in sorted(mapping, key=len, reverse=True)))
+    return rx.sub(lambda m: mapping[m.group()], text)
 
 
 def _constrained(c: Context, h: intents.Intent, d: Draft) -> str:

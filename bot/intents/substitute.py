@@ -7,9 +7,9 @@ from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..compose import join, t
 from ..linker import clean_slot
-from ..query import Query, Understanding
+from ..query import CTX_TYPES, Query, Understanding
 from ..slots import read_slots, rebalance
-from .base import Context, Draft, Intent, register
+from .base import Context, Draft, Intent, add_unslotted_recipe, register
 
 
 @register
@@ -25,6 +25,8 @@ class Substitute(Intent):
         if u.candidate is not None and clean_slot(u.candidate.surface) in self.data["generic_candidates"]:
             u.candidate = None
         rebalance(u, body, linker, needs_item=self.fills_item)
+        if not any(m.type in CTX_TYPES for m in u.mentions):
+            add_unslotted_recipe(u, body, linker)
 
     def after_llm(self, u: Understanding) -> None:
         """What the user lacks (the LLM's ``excluded``) is the item to replace."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..compose import fit_names, join, more_text, t
+from ..linker import Mention
 from .base import Context, Draft, Intent, register
 
 #: Recipes counted at most (the answer names those that fit and says how many more).
@@ -45,6 +46,10 @@ class UsedIn(Intent):
         names, more = fit_names([f.subject for f in d.facts], LIST_CHARS, c.lang, LISTED)
         d.facts = d.facts[:len(names)]
         d.text = used_in_text(c.lang, c.item.name, names, more)
+        if len(names) == 1 and more <= 0 and d.facts and d.facts[0].subject_id:
+            # the only recipe of the answer: a following "它" / "it" is about it
+            f = d.facts[0]
+            c.q.answered = [Mention(f.subject, f.subject, "recipe", f.subject_id, -1, "answer")]
 
 
 def used_in_text(lang: str, item: str, names: list[str], more: int = 0) -> str:
