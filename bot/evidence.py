@@ -97,6 +97,11 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
             seen = {h.id for h in hits}
         names = [m.name.casefold() for m in q.roles]
         hits.sort(key=lambda h: 0 if any(n in (h.section or "").casefold() for n in names) else 1)
+        recalled = {m.doc for m in q.ctx if m.doc and m.method == "memory"}
+        if recalled:
+            # "do their leaders have to be ICs?": the remembered document the pronoun refers
+            # to comes before the sections about the role named
+            hits.sort(key=lambda h: 0 if h.doc in recalled else 1)
     codes = list(dict.fromkeys(_IDENTIFIER.findall(q.text)))[:MAX_IDENTIFIERS] if mode == "hybrid" else []
     if codes:
         # identifiers must appear verbatim: search for them and put the passages

@@ -32,6 +32,7 @@ def retrieve(c: Context) -> Draft:
     question with a dangling pronoun retrieves nothing."""
     if c.q.dangling_pronoun:
         return Draft()
+    _own_docs(c)
     h = intents.get(c.q.intent)
     d = (h.retrieve(c) if c.use_graph else None) or Draft()
     hits = []
@@ -44,6 +45,17 @@ def retrieve(c: Context) -> Draft:
     d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
                   for h in hits]
     return d
+
+
+def _own_docs(c: Context) -> None:
+    """A context recalled from memory gets the document it is defined in (a mention read
+    from the text has it from the linker): passages from that document are its own, both for
+    the passage search and for deciding that they answer."""
+    for m in c.q.ctx:
+        if m.id and not m.doc and m.method == "memory":
+            rows = c.graph.query("MATCH (e:Entity) WHERE e.id = $id AND e.doc <> '' RETURN e.doc AS doc", {"id": m.id})
+            if len(rows) == 1:
+                m.doc = rows[0]["doc"]
 
 
 def compose(c: Context, d: Draft) -> Answer:

@@ -11,6 +11,7 @@ from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..compose import fact_line, join, t
+from .. import words
 from ..evidence import content_words, within_budget
 from ..passages import best_structure, head_word, list_subject, list_text
 from .base import Context, Draft, Intent, recall_slot, register
@@ -39,7 +40,7 @@ class General(Intent):
         """A bare follow-up continues the thread's last intent; a bare entity
         name asks the obvious thing (a role: what it does; a recipe: what it needs)."""
         named = q.ctx or q.items or q.roles
-        if not named and u.follow_up and state.last_intent:
+        if not named and u.follow_up and state.last_intent and not asks_own(u, state.last_intent):
             q.intent = state.last_intent
         elif named:
             if q.roles and not (q.ctx or q.items):
@@ -55,6 +56,11 @@ class General(Intent):
                 if state.slots.get(slot):
                     recall_slot(q, state, slot, into)
                     break
+        elif (u.language == "en" and not q.ctx and state.slots.get("ctx") and not q.unknown
+              and words.pronoun_re().search(u.text)):
+            # "do their leaders have to be ICs?": the pronoun is the remembered context even
+            # though the question names a role or an item of its own
+            recall_slot(q, state, "ctx", q.ctx)
 
     def retrieve(self, c: Context) -> Draft | None:
         """For an asked task: the ``responsible_for`` facts whose object matches it."""
@@ -122,6 +128,18 @@ class General(Intent):
             head = d.text + "\n" if d.found and d.text else ""
             d.text = head + t(c.lang, "相关事实：", "Related facts:") + "\n" + "\n".join(shown)
             d.found = True
+
+
+def asks_own(u, last_intent: str) -> bool:
+    """An English follow-up with a pronoun that asks its own question ("what do I serve it
+    on?"): it has content words and none of the last intent's cues match it, so it is not
+    the last question again about the remembered entity (that is "and it?", "what about
+    them?"); it stays ``general`` about the remembered entity."""
+    if u.language != "en" or not content_words(u.text):
+        return False
+    from .. import classify
+
+    return classify.score(last_intent, u.text.casefold(), u.language) <= 0
 
 
 def responsible_for(graph, task: str) -> list[Fact]:
