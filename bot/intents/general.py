@@ -11,7 +11,7 @@ from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..compose import fact_line, join, t
-from .. import words
+from .. import who, words
 from ..evidence import content_words, within_budget
 from ..passages import best_structure, head_word, list_subject, list_text
 from .base import Context, Draft, Intent, recall_slot, register
@@ -78,6 +78,8 @@ class General(Intent):
         sections of the best passages' documents whose caption matches it."""
         if d.facts or not d.passages or c.mode != "hybrid":
             return
+        if c.lang == "en" and who.asks_who(c.q.text) and self.who(c, d):
+            return
         subject = self.list_subject(c)
         if subject is None:
             return
@@ -94,6 +96,22 @@ class General(Intent):
                       for h in hits]
         d.found = True
         d.parts["list"] = True
+
+    def who(self, c: Context, d: Draft) -> bool:
+        """A "who does X?" question answered by the sentence of a role's own section that
+        states X (:mod:`threadgraph.bot.who`): the role first, the sentence quoted, its passage
+        cited first. False when no role's section states it."""
+        named = [x for m in c.q.roles for x in (m.name, m.surface) if x]
+        r = who.read_who(c.kb, c.q.text, d.hits, named, c._cache)
+        if r is None:
+            return False
+        d.text = who.who_text(c.lang, r)
+        d.hits = [r.hit] + [h for h in d.hits if h.id != r.hit.id]
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                      for h in d.hits[:3]]
+        d.found = True
+        d.parts["list"] = True  # the answer is the sentence: no neighbourhood facts after it
+        return True
 
     def list_subject(self, c: Context) -> str | None:
         """What a list question asks for ("severity levels"; ``""`` when it
