@@ -138,7 +138,7 @@ def as_written(c: Context, facts: list, hits: list, text: str) -> str:
             if re.search(_word_re(name), source, re.I):
                 continue
             found = [x for x in index.get(eid, ()) if x and x.isascii() and x != name and len(x) <= _WRITTEN_CHARS
-                     and not re.search(r"[:;()\[\]]", x) and re.search(_word_re(x), source, re.I)]
+                     and not re.search(r"[:;,()\[\]]", x) and re.search(_word_re(x), source, re.I)]
             if found:
                 mapping[name] = max(found, key=len).strip()
                 continue
@@ -178,7 +178,8 @@ def _read(c: Context, d: Draft) -> None:
         found = [r for r in found if any(n in r.sentence or n in r.doc for n in unknown)]
     if not found:
         return
-    d.text = reader.reader_text(c.lang, q.intent, found)
+    omits = getattr(intents.get(q.intent), "asks_to_omit", None)
+    d.text = reader.reader_text(c.lang, q.intent, found, asks_need=omits is not None and not omits(q.text, c.lang))
     d.found = True
     ids = {r.passage_id for r in found}
     d.passages = [p for p in d.passages if p.id in ids] + [p for p in d.passages if p.id not in ids]
