@@ -39,7 +39,7 @@ _WHO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+|[^,?]{0,60},\s*)?who(?:'s|\s+is|\
 _VERB = re.compile(
     r"\bwho(?:'s|\s+is|\s+are|\s+will|\s+would|\s+should|\s+can|\s+could|\s+must|\s+does|\s+do)?"
     r"(?:\s+(?:supposed|expected|meant|allowed|going|required)\s+to|\s+(?:has|have|needs?|gets?|ought)\s+to)?"
-    r"(?:\s+(?:usually|actually|normally|then|first|also))?\s+(?P<verb>[a-z]+)", re.I)
+    r"(?:\s+(?:i|we|you))?(?:\s+(?:usually|actually|normally|then|first|also))?\s+(?P<verb>[a-z]+)", re.I)
 
 
 @dataclass(frozen=True)
