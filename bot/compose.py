@@ -178,3 +178,29 @@ def fact_line(lang: str, f: Fact) -> str:
         return t(lang, f"{f.subject} 包含 {f.object}{tag}", f"{f.subject} contains {f.object}{tag}")
     pred = (f.properties.get("predicate") or "").replace("_", " ")
     return f"{snippet(f.subject, 80)}: {pred + ' ' if pred else ''}{snippet(f.object, 80)}"
+
+
+#: Longest source line quoted after a fact (characters).
+QUOTE_CHARS = 240
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+
+
+def source_line(f, hits) -> str:
+    """The line of fact ``f``'s source passage (among ``hits``) that states it, as the document
+    writes it ("Create the postmortem, and assign an owner …"; list markers and link targets
+    dropped): the first line naming both its subject and object, else its object; ``""`` when
+    no line does."""
+    names = [f.subject.casefold(), f.object.casefold()]
+    first = ""
+    for h in hits:
+        if h.doc != f.source.doc or (h.line or 0) > f.source.line:
+            continue
+        for line in (h.text or "").splitlines():
+            x = _MD_LINK.sub(r"\1", re.sub(r"^\d+[.)]\s*", "", line.strip(" -*\t")))
+            low = x.casefold()
+            if names[1] and names[1] in low:
+                x = x if len(x) <= QUOTE_CHARS else x[:QUOTE_CHARS - 1] + "…"
+                if names[0] and names[0] in low:
+                    return x
+                first = first or x
+    return first

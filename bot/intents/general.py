@@ -10,7 +10,7 @@ from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
-from ..compose import fact_line, join, t
+from ..compose import fact_line, join, source_line, t
 from .. import who, words
 from ..evidence import content_words, within_budget
 from ..passages import best_structure, head_word, list_subject, list_text
@@ -69,8 +69,11 @@ class General(Intent):
         return Draft(facts=responsible_for(c.graph, c.q.task))
 
     def compose(self, c: Context, d: Draft) -> None:
-        """Who is responsible."""
+        """Who is responsible, with the line that says so quoted."""
         d.text = responsible_text(c.lang, c.q.task, d.facts)
+        line = source_line(d.facts[0], d.hits) if d.facts else ""
+        if line:
+            d.text += t(c.lang, f"（“{line}”）", f' ("{line}")')
 
     def use_passages(self, c: Context, d: Draft) -> None:
         """A list question ("What are the severity levels?") is answered with
