@@ -1,0 +1,170 @@
+"""Understanding and reading rules found on the dev corpora's failing turns (no KB needed:
+the linker is built from the names the corpora's documents give).
+
+Every rule is shown on questions or sentences of at least two corpora; expected values are
+literals from the documents:
+
+* en-ehrensberger cheesecake.md:8 "1 ¼ cups graham cracker crumbs (or similar crumbs)",
+  almond cream cake "title: Almond cream cake with topping"
+* en-wbushey no-bake-energy-bites.md (No-Bake Energy Bites), pea-soup-danish.md
+  "title: Danish Split Pea Soup with Dill"
+* ops-govuk slack-unavailable.html.md:14 "For the equivalent of Slack's direct messages, use Google Chat."
+* pagerduty different_roles.md:167-168 "Page SME's or other on-call engineers as instructed by the
+  Incident Commander." / "Notify other teams within the organization (e.g. Finance, Legal, Marketing) …"
+* zh-drinks lemonade.md:54 "可以用气泡水代替普通水", red-date-tea.md (红枣枸杞茶, 冰糖)
+* zh-meow 回锅肉.md:5 "取五花肉或猪肩肉", 牛丼饭.md:5 "提前准备日式高汤：昆布和柴鱼片混合熬制 20 分钟。"
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from threadgraph.bot import who
+from threadgraph.bot.evidence import has_word, question_support
+from threadgraph.bot.linker import Linker
+from threadgraph.bot.reader import Reading, reader_text
+from threadgraph.bot.understand import understand
+from threadgraph.knowledge.kb import EntityName
+
+
+def _linker(*names: tuple[str, str]) -> Linker:
+    return Linker([EntityName(f"{t}:{n}", n, t, n, f"{n}.md" if t == "recipe" else "") for n, t in names])
+
+
+RECIPES_EN = _linker(("Cheesecake", "recipe"), ("graham cracker crumb", "ingredient"), ("similar crumb", "ingredient"),
+                     ("No-Bake Energy Bites", "recipe"), ("chocolate chip", "ingredient"), ("cacao nib", "ingredient"),
+                     ("Danish Split Pea Soup with Dill", "recipe"), ("celery root", "ingredient"),
+                     ("Almond cream cake with topping", "recipe"), ("almond", "ingredient"))
+OPS = _linker(("Slack", "artifact"), ("Google Spaces", "artifact"), ("Incident Commander", "role"),
+              ("Internal Liaison", "role"))
+RECIPES_ZH = _linker(("柠檬水", "recipe"), ("水", "ingredient"), ("气泡水", "ingredient"), ("红枣枸杞茶", "recipe"),
+                     ("冰糖", "ingredient"), ("回锅肉", "recipe"), ("五花肉", "ingredient"), ("猪肩肉", "ingredient"),
+                     ("牛丼饭", "recipe"), ("昆布", "ingredient"), ("橙汁", "recipe"))
+
+
+def _read(text: str, linker: Linker):
+    u = understand(text, linker)
+    return u.intent, sorted((m.name, m.type) for m in u.mentions), u.follow_up
+
+
+# -- follow-ups that ask their own question ---------------------------------------------------------------
+
+def test_what_about_x_with_its_own_question_is_no_elliptical_follow_up():
+    intent, mentions, _ = _read("what about the graham cracker crumbs, can I use something else?", RECIPES_EN)
+    assert intent == "substitute" and ("graham cracker crumb", "ingredient") in mentions
+    u = understand("And what do we use for direct messages then?", OPS)
+    assert u.rule != "follow/en/20" and not u.elliptical
+    # a bare "and X?" still is one
+    assert understand("and the cheesecake?", RECIPES_EN).rule.startswith("follow/")
+    assert understand("And Slack?", OPS).rule.startswith("follow/")
+
+
+def test_something_else_asks_for_a_substitute():
+    assert _read("can I use something else for the graham cracker crumbs in the Cheesecake?", RECIPES_EN)[0] == "substitute"
+    assert _read("chocolate chips for the No-Bake Energy Bites: can I try something else?", RECIPES_EN)[0] == "substitute"
+
+
+# -- slots -------------------------------------------------------------------------------------------------
+
+def test_recipe_named_outside_the_substitute_pattern_is_its_context():
+    _, mentions, _ = _read("For the No-Bake Energy Bites, can I use cacao nibs instead of chocolate chips?", RECIPES_EN)
+    assert ("No-Bake Energy Bites", "recipe") in mentions and ("chocolate chip", "ingredient") in mentions
+    _, mentions, _ = _read("For the Cheesecake, can I use similar crumbs instead of graham cracker crumbs?", RECIPES_EN)
+    assert ("Cheesecake", "recipe") in mentions and ("graham cracker crumb", "ingredient") in mentions
+
+
+def test_how_do_i_make_x_asks_about_x_not_about_making():
+    u = understand("How do I make tiramisu?", RECIPES_EN)
+    assert u.intent == "steps" and [m.surface for m in u.mentions] == ["tiramisu"]
+    u = understand("How do I make the Cheesecake?", RECIPES_EN)
+    assert u.intent == "steps" and [m.name for m in u.mentions] == ["Cheesecake"]
+
+
+def test_recipe_title_links_by_the_dish_before_with():
+    assert RECIPES_EN.link("the Danish split pea soup", ("recipe",)).name == "Danish Split Pea Soup with Dill"
+    assert RECIPES_EN.link("almond cream cake", ("recipe",)).name == "Almond cream cake with topping"
+    # one word before "with" is no dish name of its own
+    assert _linker(("Moqueca with fish", "recipe")).link("moqueca", ("recipe",)).type == "unknown"
+
+
+# -- Chinese phrasings ---------------------------------------------------------------------------------------
+
+def test_zh_can_y_replace_x():
+    assert _read("做柠檬水可以用气泡水代替普通的水吗？", RECIPES_ZH)[:2] == ("substitute", [("柠檬水", "recipe"), ("水", "ingredient")])
+    u = understand("回锅肉可以用猪肩肉代替五花肉吗？", RECIPES_ZH)
+    assert u.intent == "substitute" and u.candidate is not None and u.candidate.name == "猪肩肉"
+    assert sorted(m.name for m in u.mentions) == ["五花肉", "回锅肉"]
+
+
+def test_zh_without_x_is_it_ok_asks_whether_x_is_required():
+    assert _read("红枣枸杞茶不加冰糖可以吗？", RECIPES_ZH)[:2] == ("required", [("冰糖", "ingredient"), ("红枣枸杞茶", "recipe")])
+    assert _read("回锅肉不放五花肉行吗", RECIPES_ZH)[:2] == ("required", [("五花肉", "ingredient"), ("回锅肉", "recipe")])
+    assert _read("橙汁可以不兑水吗 thx", RECIPES_ZH)[:2] == ("required", [("橙汁", "recipe"), ("水", "ingredient")])
+
+
+def test_zh_which_dish_uses_x():
+    assert _read("哪道菜要用昆布？", RECIPES_ZH)[:2] == ("used_in", [("昆布", "ingredient")])
+    assert _read("哪道菜要用冰糖", RECIPES_ZH)[:2] == ("used_in", [("冰糖", "ingredient")])
+
+
+def test_zh_besides_x_what_else_is_a_substitute_question():
+    assert _read("回锅肉除了五花肉还能用什么肉？", RECIPES_ZH)[:2] == ("substitute", [("五花肉", "ingredient"), ("回锅肉", "recipe")])
+    assert _read("柠檬水除了气泡水还可以用什么", RECIPES_ZH)[0] == "substitute"
+
+
+# -- who does X ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, verb", [
+    ("who's supposed to page extra SMEs when the IC asks for them?", "page"),          # pagerduty
+    ("During an incident, who tells Finance or Legal what's going on?", "tells"),      # pagerduty
+    ("Who has to approve my Temporary Production Admin pull request?", "approve"),     # ops-govuk
+    ("im sick and cant do my on call shift tmrw, who do i tell", "tell"),              # ops-govuk
+])
+def test_who_question_verb(question, verb):
+    assert who.asks_who(question)
+    assert who.question_verb(question) == verb
+
+
+def test_who_verb_groups_match_the_documents_wording():
+    tell = who.verb_forms("tells")
+    assert who._has_verb(tell, "Notify other teams within the organization (e.g. Finance, Legal, Marketing) as instructed by the Incident Commander.")
+    assert who._has_verb(tell, "If you cannot make your shift because you’re ill, message the delivery manager and #govuk-technical-on-call Slack channel.") is False
+    page = who.verb_forms("page")
+    assert who._has_verb(page, "Page SME's or other on-call engineers as instructed by the Incident Commander.")
+    assert who._has_verb(who.verb_forms("approve"), "You'll need to find another Engineer who's a member of the GOV.UK Production Admin GitHub Team to approve your Pull Request")
+    assert not who.asks_who("What does the Scribe do?")
+    assert who.question_verb("Who is responsible for completing the postmortem?") == "responsible"
+
+
+def test_who_section_role():
+    roles = [("internal liaison", "Internal Liaison"), ("incident commander", "Incident Commander")]
+    assert who.section_role("Internal Liaison > What are the responsibilities?", roles) == "Internal Liaison"
+    assert who.section_role("Follow-up Actions for Response Roles > Steps for Incident Commander", roles) == "Incident Commander"
+    assert who.section_role("Shift swaps, working patterns and sickness", roles) == ""
+
+
+# -- passages as evidence ----------------------------------------------------------------------------------
+
+def test_words_match_across_inflections():
+    assert has_word("escalating", 'The person on "SMT escalations" should resolve the PagerDuty alert')   # ops-govuk
+    assert has_word("escalating", "Escalate to GOV.UK SMT as soon as you begin to consider failing over")  # ops-govuk
+    assert has_word("assigns", "The IC will assign a leader to each team")                                 # pagerduty
+    assert not has_word("delete", "delegate")
+
+
+def test_section_titles_count_as_passage_content():
+    section = "Fail over checklist > Initial steps"  # ops-govuk fall-back-to-aws-cloudfront.html.md
+    text = "1. Confirm that Fastly is the cause of the incident (check https://status.fastly.com/"
+    q = "What are the initial steps of the CDN fail over checklist?"
+    assert not question_support(q, text)
+    assert question_support(q, f"{section}\n{text}")
+
+
+# -- reader polarity ---------------------------------------------------------------------------------------
+
+def test_reader_answers_no_to_is_it_required_for_an_optional_item():
+    r = Reading("optional", "cheese", "", "Optional, mix in cheese.", "recipes/dinner/salsa-chicken-rice-casserole.md", 24, "p", "en.optional")
+    assert reader_text("en", "required", [r], asks_need=True).startswith("No, cheese is optional")
+    assert reader_text("en", "required", [r]).startswith("Yes, cheese is optional")
+    iru = Reading("optional", "iru", "", "- Locust beans (iru, optional)", "data/recipes.json", 188, "p", "en.optional")
+    assert reader_text("en", "required", [iru], asks_need=True).startswith("No, iru is optional")
