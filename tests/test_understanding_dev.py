@@ -168,3 +168,24 @@ def test_reader_answers_no_to_is_it_required_for_an_optional_item():
     assert reader_text("en", "required", [r]).startswith("Yes, cheese is optional")
     iru = Reading("optional", "iru", "", "- Locust beans (iru, optional)", "data/recipes.json", 188, "p", "en.optional")
     assert reader_text("en", "required", [iru], asks_need=True).startswith("No, iru is optional")
+
+
+# -- polarity ------------------------------------------------------------------------------------------------
+
+def _resolved(text: str, linker: Linker):
+    from threadgraph.bot.memory import ThreadState
+    from threadgraph.bot.resolve import resolve
+
+    return resolve(understand(text, linker), ThreadState())
+
+
+def test_recipes_that_dont_need_x_exclude_x():
+    lk = _linker(("flour", "ingredient"), ("palm oil", "ingredient"), ("Cornbread", "recipe"), ("glass baking dish", "tool"))
+    q = _resolved("Which of the cookie recipes don't need any flour?", lk)          # en-ehrensberger
+    assert q.intent == "exclude" and [m.name for m in q.excluded] == ["flour"] and not q.items
+    q = _resolved("Which recipes don't use palm oil?", lk)                         # en-communitykitchen
+    assert q.intent == "exclude" and [m.name for m in q.excluded] == ["palm oil"]
+    # "I don't have X" is lacking X, not excluding it (en-wbushey cornbread.md)
+    q = _resolved("I don't have a glass baking dish for the cornbread. What else can I bake it in?", lk)
+    assert q.intent != "exclude"
+    assert _resolved("Which recipes use palm oil?", lk).intent == "used_in"
