@@ -26,6 +26,8 @@ from .evidence import has_word
 
 #: A sentence must share at least this many of the question's content words.
 MIN_WORDS = 2
+#: … and at least this share of their rarity-weighted sum.
+MIN_COVER = 0.4
 #: Passages a full-text search for the question's content words adds to the retrieved ones.
 SEARCH_LIMIT = 24
 #: Full-text searches for the verb with one other content word, and passages each adds at most.
@@ -39,7 +41,7 @@ _WHO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+|[^,?]{0,60},\s*)?who(?:'s|\s+is|\
 _VERB = re.compile(
     r"\bwho(?:'s|\s+is|\s+are|\s+will|\s+would|\s+should|\s+can|\s+could|\s+must|\s+does|\s+do)?"
     r"(?:\s+(?:supposed|expected|meant|allowed|going|required)\s+to|\s+(?:has|have|needs?|gets?|ought)\s+to)?"
-    r"(?:\s+(?:i|we|you))?(?:\s+(?:usually|actually|normally|then|first|also))?\s+(?P<verb>[a-z]+)", re.I)
+    r"(?P<subj>\s+(?:i|we|you))?(?:\s+(?:usually|actually|normally|then|first|also))?\s+(?P<verb>[a-z]+)", re.I)
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,11 @@ def asks_who(text: str) -> bool:
 
 def question_verb(question: str) -> str:
     """The verb of a "who …" question, lower-case ("who's supposed to page …" → ``page``),
-    or ``""`` when what follows "who" is no content word."""
+    or ``""`` when what follows "who" is no content word or the question asks whom the asker
+    acts on ("who do I tell?")."""
     m = _VERB.search(question)
-    if not m:
-        return ""
+    if not m or m.group("subj"):
+        return ""  # "who do I tell?" asks whom to tell: the role is the object, not the one acting
     v = m.group("verb").casefold()
     return v if T.content_words(v) else ""
 
@@ -139,6 +142,7 @@ def read_who(kb, question: str, hits: list[Hit], named_roles: list[str], cache: 
         return None
     df, n = _df(kb, cache)
     weight = {w: math.log((n + 1) / (df.get(w, 0) + 1)) + 0.1 for w in want}
+    total = sum(weight.values()) + (0.0 if vkey in weight else 1.0)
     pool = list(hits)
     seen = {h.id for h in pool}
     # the verb with each other word, rarest first: a full-text search for all of them at once
@@ -168,6 +172,8 @@ def read_who(kb, question: str, hits: list[Hit], named_roles: list[str], cache: 
                 if len(matched) < MIN_WORDS:
                     continue
                 score = sum(weight.get(w, 1.0) for w in matched)
+                if score < MIN_COVER * total:
+                    continue  # the sentence shares too little of what the question asks
                 if best is None or score > best.score:
                     best = WhoReading(role, sent, h, matched, score)
     return best

@@ -118,11 +118,17 @@ def test_zh_besides_x_what_else_is_a_substitute_question():
     ("who's supposed to page extra SMEs when the IC asks for them?", "page"),          # pagerduty
     ("During an incident, who tells Finance or Legal what's going on?", "tells"),      # pagerduty
     ("Who has to approve my Temporary Production Admin pull request?", "approve"),     # ops-govuk
-    ("im sick and cant do my on call shift tmrw, who do i tell", "tell"),              # ops-govuk
+    ("Who has to approve changes to the emergency banner?", "approve"),               # ops-govuk
 ])
 def test_who_question_verb(question, verb):
     assert who.asks_who(question)
     assert who.question_verb(question) == verb
+
+
+def test_who_do_i_verb_asks_for_the_object_not_the_role_acting():
+    assert who.question_verb("im sick and cant do my on call shift tmrw, who do i tell") == ""             # ops-govuk
+    assert who.question_verb("If my team can't resolve a technical issue, who do I talk to, and in which order?") == ""
+    assert who.question_verb("There's an incident, who should we page?") == ""                            # pagerduty
 
 
 def test_who_verb_groups_match_the_documents_wording():
