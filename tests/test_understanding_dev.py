@@ -195,3 +195,18 @@ def test_recipes_that_dont_need_x_exclude_x():
     q = _resolved("I don't have a glass baking dish for the cornbread. What else can I bake it in?", lk)
     assert q.intent != "exclude"
     assert _resolved("Which recipes use palm oil?", lk).intent == "used_in"
+
+
+def test_zh_dishes_of_a_kind_without_x():
+    u = understand("有没有不用肉的汤？", RECIPES_ZH)                      # zh-meow (番茄蛋花汤, 紫菜蛋花汤)
+    assert u.intent == "exclude" and [m.surface for m in u.excluded] == ["肉"]
+    u = understand("有没有不用金酒的鸡尾酒？", _linker(("金酒", "ingredient"), ("莫吉托", "recipe")))  # zh-drinks
+    assert u.intent == "exclude" and [m.name for m in u.excluded] == ["金酒"]
+
+
+def test_cocktails_are_a_kind_of_drink_of_their_own():
+    from threadgraph.bot.constraint_detect import _scope
+
+    assert _scope("有没有不用金酒的鸡尾酒？", RECIPES_ZH) == ["cocktail"]      # zh-drinks drinks/cocktail/
+    assert _scope("any cocktails without gin?", RECIPES_EN) == ["cocktail"]
+    assert _scope("有没有不用肉的汤？", RECIPES_ZH) == ["soup"]               # zh-meow
