@@ -245,6 +245,12 @@ class Linker:
                 hit = self._pick(ends[0], types)
                 if hit is not None:
                     return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
+            if types and set(types) <= {"recipe", "document"}:
+                # a dish named by the words its only title starts with ("egusi" → "Egusi Soup")
+                starts = {h.id: h for h in (self._pick(c, types) for c in choices if c.startswith(low + " ")) if h is not None}
+                if len(starts) == 1:
+                    hit = next(iter(starts.values()))
+                    return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
         if choices and len(slot) >= 2:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
             # overlaps (WRatio scores a short word inside a long two-word name at 90)

@@ -83,8 +83,11 @@ def test_how_do_i_make_x_asks_about_x_not_about_making():
 def test_recipe_title_links_by_the_dish_before_with():
     assert RECIPES_EN.link("the Danish split pea soup", ("recipe",)).name == "Danish Split Pea Soup with Dill"
     assert RECIPES_EN.link("almond cream cake", ("recipe",)).name == "Almond cream cake with topping"
-    # one word before "with" is no dish name of its own
-    assert _linker(("Moqueca with fish", "recipe")).link("moqueca", ("recipe",)).type == "unknown"
+    # one word before "with" is no alias of its own in free text; a recipe slot still links it
+    # as the only title starting with it (en-ehrensberger "title: Moqueca with fish")
+    lk = _linker(("Moqueca with fish", "recipe"))
+    assert lk.scan("how do I make moqueca") == []
+    assert lk.link("moqueca", ("recipe",)).name == "Moqueca with fish"
 
 
 # -- Chinese phrasings ---------------------------------------------------------------------------------------
@@ -210,3 +213,28 @@ def test_cocktails_are_a_kind_of_drink_of_their_own():
     assert _scope("有没有不用金酒的鸡尾酒？", RECIPES_ZH) == ["cocktail"]      # zh-drinks drinks/cocktail/
     assert _scope("any cocktails without gin?", RECIPES_EN) == ["cocktail"]
     assert _scope("有没有不用肉的汤？", RECIPES_ZH) == ["soup"]               # zh-meow
+
+
+def test_and_in_x_moves_the_question_to_recipe_x():
+    lk = _linker(("Ewedu Soup (Jute Leaves Soup)", "recipe"), ("Egusi Soup", "recipe"), ("ground egusi", "ingredient"))
+    u = understand("And in egusi?", lk)                                              # en-communitykitchen
+    assert u.elliptical and [(m.name, m.type) for m in u.mentions] == [("Egusi Soup", "recipe")]
+    u = understand("and for the cheesecake?", RECIPES_EN)                              # en-ehrensberger
+    assert u.elliptical and [(m.name, m.type) for m in u.mentions] == [("Cheesecake", "recipe")]
+    # two titles starting with the word: no guess
+    assert _linker(("Egusi Soup", "recipe"), ("Egusi Stew", "recipe")).link("egusi", ("recipe",)).type == "unknown"
+
+
+def test_whats_optional_in_x_lists_its_ingredients():
+    lk = _linker(("Yam Porridge (Asaro)", "recipe"), ("Cheesecake", "recipe"))
+    u = understand("whats optional in yam porrige", lk)                               # en-communitykitchen (typo)
+    assert u.intent == "contains" and [m.name for m in u.mentions] == ["Yam Porridge (Asaro)"]
+    assert understand("What is optional in the Cheesecake?", lk).intent == "contains"  # en-ehrensberger
+
+
+def test_a_kind_of_dish_without_x_is_an_exclusion():
+    lk = _linker(("Ewedu Soup (Jute Leaves Soup)", "recipe"), ("flour", "ingredient"))
+    q = _resolved("Is there a soup here that I can make without any meat?", lk)      # en-communitykitchen
+    assert q.intent == "exclude" and [m.surface for m in q.excluded] == ["meat"]
+    q = _resolved("any cookies without flour?", lk)                                   # en-ehrensberger
+    assert q.intent == "exclude" and [m.name for m in q.excluded] == ["flour"]
