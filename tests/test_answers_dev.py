@@ -27,6 +27,7 @@ GEN = REPO / "benchmarks" / "generalization"
 RECIPE_DOCS = {
     "wbushey/cajun-skillet-beans.md": GEN / "en-wbushey/docs/recipes/salads/cajun-skillet-beans.md",
     "wbushey/salsa-chicken-rice-casserole.md": GEN / "en-wbushey/docs/recipes/dinner/salsa-chicken-rice-casserole.md",
+    "wbushey/chocolate-gingerbread.md": GEN / "en-wbushey/docs/recipes/sweets/chocolate-gingerbread.md",
     "ehrensberger/cheesecake.md": GEN / "en-ehrensberger/docs/recipes/cheesecake.md",
     "ehrensberger/chicken-pork-veggie-tovarich.md": GEN / "en-ehrensberger/docs/recipes/chicken-pork-veggie-tovarich.md",
     "meow/牛丼饭.md": GEN / "zh-meow/docs/牛丼饭.md",
@@ -72,8 +73,8 @@ def _asker(data: Path, tmp: Path):
 
 @pytest.fixture(scope="module")
 def recipes_kb(tmp_path_factory):
-    luroufan = next(CORPORA.rglob("台式卤肉饭.md"))
-    return _kb(tmp_path_factory, "recipes", RECIPE_DOCS, [luroufan])
+    extra = [next(CORPORA.rglob("台式卤肉饭.md")), next(CORPORA.rglob("罗宋汤.md"))]
+    return _kb(tmp_path_factory, "recipes", RECIPE_DOCS, extra)
 
 
 @pytest.fixture(scope="module")
@@ -139,3 +140,15 @@ def test_a_lone_fallback_quotes_its_line(ask_ops):
     assert "If Slack has an outage, we use Google Spaces as a fallback." in a.answer
     a = ask_ops("What should I do if the on-call SMT is unavailable?", thread="smt")
     assert a.found and "contact the rest of SMT" in a.answer
+
+
+def test_a_recipe_that_says_not_to_use_y_answers_no(ask_recipes):
+    # howtocook 罗宋汤.md:31 "- 植物油 5 mL （植物油用于牛肉的烹制，不能用橄榄油代替）"
+    a = ask_recipes("罗宋汤煎牛肉用的植物油能换成橄榄油吗？", thread="borscht")
+    assert a.found and a.answer.startswith("不能") and "不能用橄榄油代替" in a.answer
+    # …while the other direction is stated as allowed (line 30 "可以用植物油代替")
+    assert ask_recipes("罗宋汤里的橄榄油可以换成植物油吗？", thread="borscht2").answer.startswith("可以")
+    # en-wbushey chocolate-gingerbread.md:34 "Notes: don't use potato flour"
+    ask_recipes("Chocolate gingerbread: what can replace the corn starch?", thread="ginger")
+    a = ask_recipes("can I use potato flour then?", thread="ginger")
+    assert a.found and a.answer.startswith("No") and "don't use potato flour" in a.answer

@@ -238,3 +238,12 @@ def test_a_kind_of_dish_without_x_is_an_exclusion():
     assert q.intent == "exclude" and [m.surface for m in q.excluded] == ["meat"]
     q = _resolved("any cookies without flour?", lk)                                   # en-ehrensberger
     assert q.intent == "exclude" and [m.name for m in q.excluded] == ["flour"]
+
+
+def test_can_i_use_y_then_proposes_y_for_the_threads_item():
+    lk = _linker(("Chocolate Gingerbread", "recipe"), ("potato", "ingredient"), ("flour", "ingredient"), ("honey", "ingredient"))
+    u = understand("can I use potato flour then?", lk)                                # en-wbushey
+    assert u.intent == "substitute" and u.candidate is not None and u.candidate.surface == "potato flour"
+    assert u.follow_up and u.mentions == []
+    u = understand("can I use honey?", lk)
+    assert u.candidate is not None and u.candidate.name == "honey" and u.mentions == []
