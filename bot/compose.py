@@ -100,7 +100,52 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
     Sanderson, 1998) — or at the start when nothing matches."""
     sentences = sentences_of(text)
     i, _ = best_sentence(sentences, question)
-    return whole_sentences(sentences[i:], limit)
+    i = _list_start(sentences, i)
+    out = whole_sentences(sentences[i:], limit)
+    shown = _count(sentences[i:], out)
+    rest = sentences[i + shown:]
+    if shown and rest and _LIST_ITEM.match(rest[0]) and (_LIST_ITEM.match(sentences[i + shown - 1])
+                                                         or sentences[i + shown - 1].rstrip().endswith((":", "："))):
+        # the excerpt stops inside a list: show the list to its end (within LIST_EXTRA more characters)
+        out = whole_sentences(sentences[i:], limit + LIST_EXTRA)
+    return out
+
+
+#: Characters an excerpt may grow by to finish a list it stops inside.
+LIST_EXTRA = 320
+#: List items an excerpt starting inside a numbered list may step back to reach its first item.
+LIST_BACK = 3
+_NUMBERED = re.compile(r"^(\d{1,3})[.)、]")
+
+
+def _list_start(sentences: list[str], i: int) -> int:
+    """``i``, or the first item of the numbered list sentence ``i`` is a later item of ("2. …"
+    → "1. …"), when that is at most :data:`LIST_BACK` sentences back."""
+    m = _NUMBERED.match(sentences[i]) if 0 <= i < len(sentences) else None
+    if not m or int(m.group(1)) <= 1:
+        return i
+    for j in range(i - 1, max(-1, i - 1 - LIST_BACK), -1):
+        k = _NUMBERED.match(sentences[j])
+        if k and int(k.group(1)) == 1:
+            return j
+    return i
+
+
+def _count(sentences: list[str], shown: str) -> int:
+    """How many of ``sentences`` the excerpt ``shown`` (from :func:`whole_sentences`) holds."""
+    n, used = 0, 0
+    flat = " ".join(shown.split())
+    for s in sentences:
+        s = " ".join(s.split())
+        if not s:
+            n += 1
+            continue
+        pos = flat.find(s, used)
+        if pos < 0:
+            break
+        used = pos + len(s)
+        n += 1
+    return n
 
 
 def focused_snippet(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:

@@ -247,3 +247,34 @@ def test_can_i_use_y_then_proposes_y_for_the_threads_item():
     assert u.follow_up and u.mentions == []
     u = understand("can I use honey?", lk)
     assert u.candidate is not None and u.candidate.name == "honey" and u.mentions == []
+
+
+# -- answers cut inside a list ---------------------------------------------------------------------------------
+
+def test_an_excerpt_that_stops_inside_a_list_finishes_it():
+    from threadgraph.bot.compose import excerpt
+
+    # ops-govuk fall-back-to-mirror.html.md:115-119
+    text = ("When the origin is unavailable:\n"
+            "1. Fastly first attempts to serve the page from the primary S3 mirror (eu-west-2)\n"
+            "2. If that fails, it tries the secondary S3 replica (eu-west-1, production only)\n"
+            "3. As a final fallback, it attempts the tertiary GCS mirror")
+    got = excerpt(text, "When Fastly can't reach our origin, which mirrors does it try, in which order?", 200)
+    assert "tertiary GCS mirror" in got and got.startswith("When the origin is unavailable:")
+    # zh-drinks lemonade.md:52-55, the same way
+    text = "## 进阶技巧\n- 尝试添加其他水果\n- 可以用气泡水代替普通水\n- 制作柠檬冰块提前准备"
+    got = excerpt(text, "尝试添加其他水果", 12)
+    assert got.startswith("- 尝试添加其他水果") and "制作柠檬冰块提前准备" in got
+
+
+def test_an_excerpt_starting_at_a_later_step_starts_at_the_first():
+    from threadgraph.bot.compose import excerpt
+
+    # ops-govuk fall-back-to-aws-cloudfront.html.md:28-30
+    text = ("1. Confirm that Fastly is the cause of the incident (check https://status.fastly.com/ and keep an eye on X)\n"
+            "2. Escalate to GOV.UK SMT as soon as you begin to consider failing over\n"
+            "3. Sign in to the AWS console as a fulladmin in the appropriate environment")
+    assert excerpt(text, "escalate SMT failing over", 400).startswith("1. Confirm that Fastly is the cause")
+    # zh-meow 回锅肉.md:5-9 (numbered steps)
+    text = "1. 取五花肉或猪肩肉，热锅小火猪皮朝下在锅上烙猪皮至金黄\n2. 洗净猪肉切成两指宽条。\n3. 冷水焯肉，水里加葱段、花椒、姜片、料酒，煮三十分钟"
+    assert excerpt(text, "猪肉切成几指宽的条", 400).startswith("1. 取五花肉或猪肩肉")
