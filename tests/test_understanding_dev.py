@@ -278,3 +278,10 @@ def test_an_excerpt_starting_at_a_later_step_starts_at_the_first():
     # zh-meow 回锅肉.md:5-9 (numbered steps)
     text = "1. 取五花肉或猪肩肉，热锅小火猪皮朝下在锅上烙猪皮至金黄\n2. 洗净猪肉切成两指宽条。\n3. 冷水焯肉，水里加葱段、花椒、姜片、料酒，煮三十分钟"
     assert excerpt(text, "猪肉切成几指宽的条", 400).startswith("1. 取五花肉或猪肩肉")
+
+
+def test_zh_without_x_what_can_i_use_stays_a_substitute_question():
+    lk = _linker(("腌笃鲜", "recipe"), ("猪蹄", "ingredient"), ("红枣枸杞茶", "recipe"), ("冰糖", "ingredient"))
+    assert _read("腌笃鲜不用猪蹄可以用什么肉？", lk)[0] == "substitute"               # zh-meow
+    assert _read("红枣枸杞茶不加冰糖可以用什么代替", lk)[0] == "substitute"          # zh-drinks
+    assert _read("红枣枸杞茶不加冰糖可以吗", lk)[0] == "required"

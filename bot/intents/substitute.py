@@ -8,7 +8,7 @@ import re
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..answer import Passage
-from ..compose import join, t
+from ..compose import join, source_line, t
 from ..linker import clean_slot
 from ..query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 from ..slots import read_slots, rebalance
@@ -75,6 +75,11 @@ class Substitute(Intent):
             d.text = candidate_text(lang, item.name, c.q.candidate.name, recipe, d.parts["confirmed"], d.parts["subs"])
             return
         d.text = substitute_text(lang, item.name, recipe, d.parts["subs"], d.parts["uses"])
+        if len(d.parts["subs"]) == 1:
+            # one recorded substitute: the line that states it says how (and what exactly)
+            line = source_line(d.parts["subs"][0], d.hits)
+            if line and line not in d.text:
+                d.text += t(lang, f"\n（原文：“{line}”）", f'\n(The recipe: "{line}")')
         d.follow_ups = [t(lang, f"{ctx.name}需要哪些原料？", f"What do I need for {ctx.name}?")] if ctx else []
 
     def extend(self, c: Context, d: Draft) -> None:
