@@ -29,6 +29,7 @@ RECIPE_DOCS = {
     "wbushey/salsa-chicken-rice-casserole.md": GEN / "en-wbushey/docs/recipes/dinner/salsa-chicken-rice-casserole.md",
     "wbushey/chocolate-gingerbread.md": GEN / "en-wbushey/docs/recipes/sweets/chocolate-gingerbread.md",
     "ehrensberger/cheesecake.md": GEN / "en-ehrensberger/docs/recipes/cheesecake.md",
+    "ehrensberger/coconut-almond-bars.md": GEN / "en-ehrensberger/docs/recipes/coconut-almond-bars.md",
     "ehrensberger/chicken-pork-veggie-tovarich.md": GEN / "en-ehrensberger/docs/recipes/chicken-pork-veggie-tovarich.md",
     "meow/牛丼饭.md": GEN / "zh-meow/docs/牛丼饭.md",
     "meow/回锅肉.md": GEN / "zh-meow/docs/回锅肉.md",
@@ -159,3 +160,12 @@ def test_a_lone_substitute_quotes_the_recipe_line(ask_recipes):
     assert a.found and '(The recipe: "1 ¼ cups graham cracker crumbs (or similar crumbs)")' in a.answer  # en-ehrensberger
     a = ask_recipes("回锅肉没有五花肉用什么代替？", thread="huiguo")                                     # zh-meow 回锅肉.md:5
     assert a.found and "猪肩肉" in a.answer and "取五花肉或猪肩肉" in a.answer
+
+
+def test_no_recorded_substitute_for_an_optional_item_says_leave_it_out(ask_recipes):
+    # howtocook 台式卤肉饭.md lists 鸡蛋 as optional ("可选")
+    a = ask_recipes("台式卤肉饭没有鸡蛋用什么代替？", thread="egg")
+    assert a.found and "可选" in a.answer and "可以不放" in a.answer
+    # en-ehrensberger coconut-almond-bars.md:18 "1 c. almonds, sliced or grated (70 g) - optional"
+    a = ask_recipes("I want to make the coconut-almond bars but I'm out of almonds", thread="almonds")
+    assert a.found and "optional" in a.answer and "leave it out" in a.answer

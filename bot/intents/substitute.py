@@ -60,6 +60,10 @@ class Substitute(Intent):
         subs = c.screen.keep_items(subs, lambda f: f.object_id)  # never propose what the thread's constraints forbid
         uses = R.contains_edge(c.graph, ctx.id, c.item_ids) if ctx and ctx.id else []
         if not subs:
+            optional = [f for f in uses if not f.properties.get("required", True)]
+            if optional and c.q.candidate is None:
+                # nothing recorded to replace it, but the recipe can do without it
+                return Draft(facts=optional[:1], parts={"optional_only": True})
             return Draft()
         cand = c.q.candidate
         if cand is not None:
@@ -71,6 +75,11 @@ class Substitute(Intent):
         """The substitutes, or the verdict on the proposed candidate."""
         item, ctx, lang = c.item, c.ctx, c.lang
         recipe = ctx.name if ctx else None
+        if d.parts.get("optional_only"):
+            written = c.written_names(d.facts).get(d.facts[0].object_id, item.name)
+            d.text = t(lang, f"没有记录{written}的替代品，不过{written}在{recipe}里是可选的，可以不放。",
+                       f"No substitute for {written} is recorded in {recipe}, but it is optional there: you can leave it out.")
+            return
         if "confirmed" in d.parts:
             d.text = candidate_text(lang, item.name, c.q.candidate.name, recipe, d.parts["confirmed"], d.parts["subs"])
             return
