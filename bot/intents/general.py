@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ...knowledge import retrieval as R
+from ...knowledge import text as T
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
@@ -137,6 +138,10 @@ class General(Intent):
         q = c.q
         if d.parts.get("list") or not (c.use_graph and not d.facts and q.named()):
             return
+        if not d.found and asks_more_than_names(q):
+            # the question asks something specific the passages did not answer: facts merely
+            # near the names it mentions are no answer to it (a thin graph must not pass for one)
+            return
         ids = [m.id for m in q.named() if m.id]
         d.facts = within_budget(R.neighbourhood(c.graph, ids, per_hop=8), c.settings.context_budget_chars)
         if d.facts:
@@ -149,6 +154,21 @@ class General(Intent):
             head = d.text + "\n" if d.found and d.text else ""
             d.text = head + t(c.lang, "相关事实：", "Related facts:") + "\n" + "\n".join(shown)
             d.found = True
+
+
+#: Words (English content words; Chinese bigrams count half) a question may have besides the
+#: names it mentions and still be only about them ("tell me about X", "X是什么").
+ABOUT_WORDS = 2
+
+
+def asks_more_than_names(q) -> bool:
+    """The question says more than the names it mentions: more than :data:`ABOUT_WORDS`
+    English content words outside them (cue words of "tell me about" excluded as stop words),
+    or as many Chinese character bigrams × 2."""
+    names = [x.casefold() for m in q.named() for x in (m.surface, m.name) if x]
+    words = [w for w in content_words(q.text) if not any(w in n or T.singular(w) in n for n in names)]
+    grams = [g for g in T.cjk_bigrams(q.text) if not any(g in n for n in names)]
+    return len(words) + len(grams) / 2 > ABOUT_WORDS
 
 
 def asks_own(u, last_intent: str) -> bool:
