@@ -18,7 +18,7 @@ from . import constraints, intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
 from .compose import excerpt, family_text, not_found_text, passages_text, t
-from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, query_text, search_passages
+from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, query_text, question_support, search_passages
 from .linker import Mention
 from .intents import Context, Draft
 
@@ -84,6 +84,11 @@ def compose(c: Context, d: Draft) -> Answer:
     h.extend(c, d)
     if not d.found and mode != "graph" and d.passages:
         _read(c, d)
+    if not d.found and mode == "hybrid" and d.passages and not d.facts and _passages_answer(c, d):
+        # a runbook question whose relation the graph does not hold (no stand-in, no fallback
+        # recorded): the passages that state it answer, as they would without the graph
+        d.text = passages_text(lang, d.passages, question=h.excerpt_question(c))
+        d.found = True
     if d.found and not d.facts and mode != "graph":
         # an answer from passages about a name the documents never mention is no answer
         gone = absent_names(q.text, c.kb, [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles])
@@ -162,6 +167,24 @@ def _constrained(c: Context, h: intents.Intent, d: Draft) -> str:
     recipes = [(m.id, m.name) for m in c.q.ctx if m.id and m.type == "recipe"] if d.found else []
     items = [m.id for m in c.q.items if m.id] if d.found else []
     return constraints.annotate(c.screen, c.lang, recipes, d.text, items=items, acknowledge=not h.statement)
+
+
+#: Entity types of runbooks and handbooks (not recipes): a question about them the graph cannot
+#: answer falls back to the passages.
+RUNBOOK_TYPES = ("role", "artifact", "concept", "document", "section")
+
+
+def _passages_answer(c: Context, d: Draft) -> bool:
+    """The passages answer a relation question the graph had nothing for: everything the
+    question names is linked and of a runbook type (a recipe question with no recorded
+    substitute stays "no evidence"), the passages support the linked names, and the best one
+    shares the question's content (section title included)."""
+    q = c.q
+    named = q.ctx + q.items + q.roles + q.excluded
+    if q.unknown or not named or any(m.type not in RUNBOOK_TYPES for m in named):
+        return False
+    top = d.hits[:1]
+    return bool(top) and passages_support(q, d.hits) and question_support(q.text, f"{top[0].section}\n{top[0].text}")
 
 
 def _read(c: Context, d: Draft) -> None:
