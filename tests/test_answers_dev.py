@@ -169,3 +169,14 @@ def test_no_recorded_substitute_for_an_optional_item_says_leave_it_out(ask_recip
     # en-ehrensberger coconut-almond-bars.md:18 "1 c. almonds, sliced or grated (70 g) - optional"
     a = ask_recipes("I want to make the coconut-almond bars but I'm out of almonds", thread="almonds")
     assert a.found and "optional" in a.answer and "leave it out" in a.answer
+
+
+def test_which_procedures_use_x_lists_the_documents_naming_it(ask_ops):
+    # ops-govuk slack-unavailable.html.md:10 "If Slack has an outage, we use Google Spaces as a fallback."
+    a = ask_ops("Which procedures use Google Spaces?")
+    assert a.found and a.answer.startswith("Documents that mention Google Spaces:")
+    assert any(p.doc == "govuk/slack-unavailable.html.md" for p in a.passages)
+    # pagerduty different_roles.md:168 "Notify other teams within the organization (e.g. Finance, Legal, Marketing)"
+    a = ask_ops("Which pages mention Finance?")
+    assert a.found and any(p.doc == "pagerduty/different_roles.md" for p in a.passages)
+    assert not ask_ops("Which procedures mention Kubernetes?").found

@@ -11,9 +11,9 @@ from ...knowledge import text as T
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
-from ..compose import fact_line, join, source_line, t
+from ..compose import fact_line, join, more_text, source_line, t
 from .. import who, words
-from ..evidence import content_words, within_budget
+from ..evidence import content_words, has_word, within_budget
 from ..passages import best_structure, head_word, list_subject, list_text
 from .base import Context, Draft, Intent, recall_slot, register
 
@@ -21,6 +21,9 @@ from .base import Context, Draft, Intent, recall_slot, register
 LIST_DOCS = 2
 #: Passages cited for a list answer at most.
 LIST_PASSAGES = 6
+#: Passages a "which procedures use X" search reads, and documents it lists at most.
+DOC_LIST_HITS = 40
+DOC_LIST_SHOWN = 6
 #: Related facts written out in an answer at most (all of them stay in the evidence).
 RELATED_LINES = 5
 
@@ -84,6 +87,8 @@ class General(Intent):
             return
         if c.lang == "en" and who.asks_who(c.q.text) and self.who(c, d):
             return
+        if self.doc_list(c, d):
+            return
         subject = self.list_subject(c)
         if subject is None:
             return
@@ -115,6 +120,45 @@ class General(Intent):
                       for h in d.hits[:3]]
         d.found = True
         d.parts["list"] = True  # the answer is the sentence: no neighbourhood facts after it
+        return True
+
+    def doc_list(self, c: Context, d: Draft) -> bool:
+        """"Which procedures use X?" (``doc_list_questions``): the documents with a passage
+        naming X (every content word of it, or the CJK term verbatim), by title, each with the
+        section that names it. False when the question is no such question or no document names X."""
+        lang = "zh" if c.lang == "zh" else "en"
+        q = c.q.text.strip().rstrip("?？。!！ ")
+        term = next((m.group("term").strip() for p in self.data.get("doc_list_questions", {}).get(lang, [])
+                     for m in [re.search(p, q, re.I)] if m), "")
+        term = re.sub(r"^(?:the|a|an)\s+", "", term, flags=re.I)
+        if len(term) < 2:
+            return False
+        ws = content_words(term)
+
+        def names(text: str) -> bool:
+            return term in text if T.has_cjk(term) else bool(ws) and all(has_word(w, text) for w in ws)
+
+        try:
+            pool = c.kb.vectors.search(term, None, limit=DOC_LIST_HITS, mode="fts")
+        except Exception:  # noqa: BLE001 - no full-text index
+            return False
+        first: dict[str, object] = {}
+        for h in pool:
+            if h.doc not in first and names(f"{h.section}\n{h.text}"):
+                first[h.doc] = h
+        if not first:
+            return False
+        titles = doc_titles(c.kb)
+        shown = list(first.values())[:DOC_LIST_SHOWN]
+        lines = [f"- {human_title(titles.get(h.doc, '')) or h.doc}" + (f" ({h.section})" if h.section else "") for h in shown]
+        more = len(first) - len(shown)
+        head = t(c.lang, f"提到{term}的文档：", f"Documents that mention {term}:")
+        d.text = head + "\n" + "\n".join(lines) + (more_text(c.lang, more) if more > 0 else "")
+        d.hits = shown
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                      for h in shown[:LIST_PASSAGES]]
+        d.found = True
+        d.parts["list"] = True
         return True
 
     def list_subject(self, c: Context) -> str | None:
