@@ -104,8 +104,9 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
     out = whole_sentences(sentences[i:], limit)
     shown = _count(sentences[i:], out)
     rest = sentences[i + shown:]
-    if shown and rest and _LIST_ITEM.match(rest[0]) and (_LIST_ITEM.match(sentences[i + shown - 1])
-                                                         or sentences[i + shown - 1].rstrip().endswith((":", "："))):
+    if shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
+            any(_LIST_ITEM.match(x) for x in sentences[i:i + shown])
+            or sentences[i + shown - 1].rstrip().endswith((":", "："))):
         # the excerpt stops inside a list: show the list to its end (within LIST_EXTRA more characters)
         out = whole_sentences(sentences[i:], limit + LIST_EXTRA)
     return out

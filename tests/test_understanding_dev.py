@@ -285,3 +285,22 @@ def test_zh_without_x_what_can_i_use_stays_a_substitute_question():
     assert _read("腌笃鲜不用猪蹄可以用什么肉？", lk)[0] == "substitute"               # zh-meow
     assert _read("红枣枸杞茶不加冰糖可以用什么代替", lk)[0] == "substitute"          # zh-drinks
     assert _read("红枣枸杞茶不加冰糖可以吗", lk)[0] == "required"
+
+
+def test_a_list_item_of_several_sentences_does_not_end_the_list():
+    from threadgraph.bot.compose import excerpt
+
+    # ops-govuk ownership-meaning.html.md:13-16 (the first item runs over three sentences)
+    text = ("The owner of an application is responsible for:\n"
+            "- keeping its code up to date (eg dependency updates and Rails/Ruby upgrades etc), in line with our policy on "
+            "keeping software current. This includes monitoring relevant CVEs and making informed decisions, taking into "
+            "account any risk, on when to upgrade. The relevant team should be marked as owner in this configuration file, "
+            "which is used to render the list of all GOV.UK repositories.\n"
+            "- Sentry alerts. The relevant team will ideally set up Slack alerting")
+    assert "Sentry alerts" in excerpt(text, "What is the owner of a GOV.UK application responsible for?", 200)
+    # pagerduty complex_incidents.md:40-42, an item followed by its sub-items
+    text = ("1. The IC will assign a leader to each team who will report to them directly. All other team members will "
+            "report to their team leader.\n"
+            "* When assigning a team leader, the IC will also designate which team name they fall under (Alpha, Bravo, or Charlie).\n"
+            "* Team leaders do not have to be trained as Incident Commanders; however, some leadership experience would be prudent.")
+    assert "do not have to be trained" in excerpt(text, "who assigns a leader to each team", 120)
