@@ -180,3 +180,15 @@ def test_which_procedures_use_x_lists_the_documents_naming_it(ask_ops):
     a = ask_ops("Which pages mention Finance?")
     assert a.found and any(p.doc == "pagerduty/different_roles.md" for p in a.passages)
     assert not ask_ops("Which procedures mention Kubernetes?").found
+
+
+def test_a_pronoun_follow_up_is_read_by_its_own_cues(ask_recipes):
+    ask_recipes("What can I use instead of graham cracker crumbs in the cheesecake?", thread="f1")   # en-ehrensberger
+    a = ask_recipes("is it optional?", thread="f1")
+    assert a.intent == "required" and "graham cracker crumb" in a.answer
+    ask_recipes("Cajun skillet beans but I have no black-eyed peas. Other beans?", thread="f2")      # en-wbushey
+    a = ask_recipes("is it required?", thread="f2")
+    assert a.intent == "required" and "black-eyed pea" in a.answer
+    # a question of its own about the remembered recipe stays one (en-ehrensberger tovarich.md:24)
+    ask_recipes("What can I use instead of broccoli in the Tovarich?", thread="f3")
+    assert ask_recipes("what do I serve it on?", thread="f3").intent == "general"

@@ -4,6 +4,7 @@ questions about known entities from their 1–2 hop neighbourhood."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ...knowledge import retrieval as R
@@ -15,7 +16,7 @@ from ..compose import fact_line, join, more_text, source_line, t
 from .. import who, words
 from ..evidence import content_words, has_word, within_budget
 from ..passages import best_structure, head_word, list_subject, list_text
-from .base import Context, Draft, Intent, recall_slot, register
+from .base import REGISTRY, Context, Draft, Intent, recall_slot, register
 
 #: Documents (of the best passages) searched for the list a list question asks for.
 LIST_DOCS = 2
@@ -44,7 +45,10 @@ class General(Intent):
         """A bare follow-up continues the thread's last intent; a bare entity
         name asks the obvious thing (a role: what it does; a recipe: what it needs)."""
         named = q.ctx or q.items or q.roles
-        if not named and u.follow_up and state.last_intent and not asks_own(u, state.last_intent):
+        if not named and u.follow_up and state.last_intent and u.language == "en" and cue_intent(u.text, "en") not in ("", "general"):
+            # "is it optional?" after a substitute question: the question's own cues say what it asks
+            q.intent = cue_intent(u.text, "en")
+        elif not named and u.follow_up and state.last_intent and not asks_own(u, state.last_intent):
             q.intent = state.last_intent
         elif named:
             if q.roles and not (q.ctx or q.items):
@@ -215,6 +219,37 @@ def asks_more_than_names(q) -> bool:
     return len(words) + len(grams) / 2 > ABOUT_WORDS
 
 
+#: What an entity placeholder of a cue reads as in a follow-up's raw text.
+PRONOUN_SLOT = r"\b(?:it|its|them|they|this|that|their|this one|that one)\b"
+
+
+@functools.lru_cache(maxsize=None)
+def _raw_cues(intent: str, lang: str) -> tuple[tuple[re.Pattern, float], ...]:
+    """The ``cues`` of ``intent`` in ``lang`` for a follow-up's raw text: an entity placeholder
+    stands for a pronoun ("is it optional?")."""
+    h = REGISTRY.get(intent)
+    out = []
+    for it in ((h.data.get("cues") or {}).get(lang, []) if h else []):
+        pat, w = (it, 1.0) if isinstance(it, str) else (it["re"], float(it.get("w", 1.0)))
+        pat = re.sub(r"\\b\{[RIPESX]\}\\b|\{[RIPESX]\}", lambda _m: PRONOUN_SLOT, pat)
+        try:
+            out.append((re.compile(pat, re.I), w))
+        except re.error:
+            continue
+    return tuple(out)
+
+
+def cue_intent(text: str, lang: str) -> str:
+    """The intent whose cues (placeholders read as pronouns) weigh most on ``text`` with at
+    least 3 ("is it optional?" → ``required``), or ``""``."""
+    best, score = "", 0.0
+    for name in REGISTRY:
+        got = sum(w for rx, w in _raw_cues(name, lang) if rx.search(text))
+        if got > score:
+            best, score = name, got
+    return best if score >= 3 else ""
+
+
 def asks_own(u, last_intent: str) -> bool:
     """An English follow-up with a pronoun that asks its own question ("what do I serve it
     on?"): it has content words and none of the last intent's cues match it, so it is not
@@ -222,9 +257,7 @@ def asks_own(u, last_intent: str) -> bool:
     them?"); it stays ``general`` about the remembered entity."""
     if u.language != "en" or not content_words(u.text):
         return False
-    from .. import classify
-
-    return classify.score(last_intent, u.text.casefold(), u.language) <= 0
+    return not any(rx.search(u.text) for rx, _w in _raw_cues(last_intent, u.language))
 
 
 def responsible_for(graph, task: str) -> list[Fact]:
