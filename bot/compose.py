@@ -100,7 +100,53 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
     Sanderson, 1998) — or at the start when nothing matches."""
     sentences = sentences_of(text)
     i, _ = best_sentence(sentences, question)
-    return whole_sentences(sentences[i:], limit)
+    i = _list_start(sentences, i)
+    out = whole_sentences(sentences[i:], limit)
+    shown = _count(sentences[i:], out)
+    rest = sentences[i + shown:]
+    if shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
+            any(_LIST_ITEM.match(x) for x in sentences[i:i + shown])
+            or sentences[i + shown - 1].rstrip().endswith((":", "："))):
+        # the excerpt stops inside a list: show the list to its end (within LIST_EXTRA more characters)
+        out = whole_sentences(sentences[i:], limit + LIST_EXTRA)
+    return out
+
+
+#: Characters an excerpt may grow by to finish a list it stops inside.
+LIST_EXTRA = 320
+#: List items an excerpt starting inside a numbered list may step back to reach its first item.
+LIST_BACK = 3
+_NUMBERED = re.compile(r"^(\d{1,3})[.)、]")
+
+
+def _list_start(sentences: list[str], i: int) -> int:
+    """``i``, or the first item of the numbered list sentence ``i`` is a later item of ("2. …"
+    → "1. …"), when that is at most :data:`LIST_BACK` sentences back."""
+    m = _NUMBERED.match(sentences[i]) if 0 <= i < len(sentences) else None
+    if not m or int(m.group(1)) <= 1:
+        return i
+    for j in range(i - 1, max(-1, i - 1 - LIST_BACK), -1):
+        k = _NUMBERED.match(sentences[j])
+        if k and int(k.group(1)) == 1:
+            return j
+    return i
+
+
+def _count(sentences: list[str], shown: str) -> int:
+    """How many of ``sentences`` the excerpt ``shown`` (from :func:`whole_sentences`) holds."""
+    n, used = 0, 0
+    flat = " ".join(shown.split())
+    for s in sentences:
+        s = " ".join(s.split())
+        if not s:
+            n += 1
+            continue
+        pos = flat.find(s, used)
+        if pos < 0:
+            break
+        used = pos + len(s)
+        n += 1
+    return n
 
 
 def focused_snippet(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
@@ -178,3 +224,29 @@ def fact_line(lang: str, f: Fact) -> str:
         return t(lang, f"{f.subject} 包含 {f.object}{tag}", f"{f.subject} contains {f.object}{tag}")
     pred = (f.properties.get("predicate") or "").replace("_", " ")
     return f"{snippet(f.subject, 80)}: {pred + ' ' if pred else ''}{snippet(f.object, 80)}"
+
+
+#: Longest source line quoted after a fact (characters).
+QUOTE_CHARS = 240
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+
+
+def source_line(f, hits) -> str:
+    """The line of fact ``f``'s source passage (among ``hits``) that states it, as the document
+    writes it ("Create the postmortem, and assign an owner …"; list markers and link targets
+    dropped): the first line naming both its subject and object, else its object; ``""`` when
+    no line does."""
+    names = [f.subject.casefold(), f.object.casefold()]
+    first = ""
+    for h in hits:
+        if h.doc != f.source.doc or (h.line or 0) > f.source.line:
+            continue
+        for line in (h.text or "").splitlines():
+            x = _MD_LINK.sub(r"\1", re.sub(r"^\d+[.)]\s*", "", line.strip(" -*\t")))
+            low = x.casefold()
+            if names[1] and names[1] in low:
+                x = x if len(x) <= QUOTE_CHARS else x[:QUOTE_CHARS - 1] + "…"
+                if names[0] and names[0] in low:
+                    return x
+                first = first or x
+    return first

@@ -221,6 +221,12 @@ class ThreadGraphBot:
             ms = getattr(q, attr)
             if len(ms) > i and ms[i].id and (i == 0 or ms[0].id):
                 state.slots[slot] = RememberedEntity(ms[i].name, ms[i].type, ms[i].id)
+        if ans.found and not q.ctx:
+            # the one recipe the answer named (not the question) is what "它" / "it" refers to next
+            for m in q.answered:
+                if m.id and m.type in CTX_TYPES:
+                    state.remember(RememberedEntity(name=m.name, type=m.type, id=m.id))
+                    state.slots["ctx"] = RememberedEntity(m.name, m.type, m.id)
         h = intents.get(q.intent)
         h.remember(q, state)
         if h.memorable or state.last_intent is None:

@@ -97,6 +97,11 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
             seen = {h.id for h in hits}
         names = [m.name.casefold() for m in q.roles]
         hits.sort(key=lambda h: 0 if any(n in (h.section or "").casefold() for n in names) else 1)
+        recalled = {m.doc for m in q.ctx if m.doc and m.method == "memory"}
+        if recalled:
+            # "do their leaders have to be ICs?": the remembered document the pronoun refers
+            # to comes before the sections about the role named
+            hits.sort(key=lambda h: 0 if h.doc in recalled else 1)
     codes = list(dict.fromkeys(_IDENTIFIER.findall(q.text)))[:MAX_IDENTIFIERS] if mode == "hybrid" else []
     if codes:
         # identifiers must appear verbatim: search for them and put the passages
@@ -132,10 +137,11 @@ def passages_support(q: Query, hits: list[Hit]) -> bool:
         def supports(m: Mention, h: Hit) -> bool:
             if _PROPER_NAME.fullmatch(m.surface.strip()):
                 return re.search(rf"\b{re.escape(m.surface.strip())}", h.text, re.I) is not None
-            return lexical_support(m.surface, h.text)
+            return lexical_support(m.surface, f"{h.section}\n{h.text}")
 
         return any(supports(m, h) for m in q.unknown for h in hits[:3])
-    return any(question_support(q.text, h.text) for h in hits[:3])
+    # a passage's section title is part of what it says ("Fail over checklist > Initial steps")
+    return any(question_support(q.text, f"{h.section}\n{h.text}") for h in hits[:3])
 
 
 def lexical_support(phrase: str, text: str) -> bool:
@@ -176,7 +182,17 @@ def has_word(word: str, text: str) -> bool:
     ("review" ~ "reviews", "page" ~ "paged") but not another word
     sharing a prefix ("delete" is not "delegate")."""
     stem = T.singular(word)
-    return re.search(rf"\b{re.escape(stem)}[a-z]{{0,3}}\b", text, re.I) is not None
+    if re.search(rf"\b{re.escape(stem)}[a-z]{{0,4}}\b", text, re.I) is not None:
+        return True
+    m = _SUFFIX.match(stem)
+    if m:  # "escalating" ~ "escalate", "escalation": the stem before a verb or noun ending
+        base = m.group(1)
+        return re.search(rf"\b{re.escape(base)}(?:e|es|ed|ing|ion|ions|ation|ations|er|ers)?\b", text, re.I) is not None
+    return False
+
+
+#: A word with an inflection or derivation ending, the stem before it (at least 4 letters).
+_SUFFIX = re.compile(r"^([a-z]{4,}?)e?(?:ing|ed|ation|ions?|es|er|ers)$")
 
 
 def question_support(question: str, text: str) -> bool:

@@ -47,6 +47,10 @@ def _bilingual_groups() -> list[list[str]]:
 _TYPE_ORDER = {"recipe": 0, "role": 1, "ingredient": 2, "tool": 3, "document": 4, "artifact": 5, "concept": 6}
 
 
+#: A Latin recipe title's dish before what it comes with or in ("X with Y", "X in Y").
+_TITLE_HEAD = re.compile(r"^(.+?)\s+(?:with|in|on|over)\s+\S.*$", re.I)
+
+
 @dataclass
 class Mention:
     """A linked (or unknown) entity mention: ``surface`` as written, ``start``
@@ -146,6 +150,10 @@ class Linker:
             if n.type == "recipe" and len(words_) >= 3 and not has_cjk(s):
                 for k in range(1, len(words_) - 1):
                     tails.setdefault(" ".join(words_[k:]).casefold(), set()).add((n.id, n.name, n.type, n.doc))
+                m = _TITLE_HEAD.match(s)
+                if m and len(m.group(1).split()) >= 2:
+                    # the dish before what it comes with: "Split Pea Soup with Dill" → "Split Pea Soup"
+                    tails.setdefault(m.group(1).casefold(), set()).add((n.id, n.name, n.type, n.doc))
         for t, ids in tails.items():
             if len(ids) == 1 and t not in self.by_surface:
                 extra.setdefault(t, set()).update(ids)
@@ -236,6 +244,12 @@ class Linker:
             if ends:
                 hit = self._pick(ends[0], types)
                 if hit is not None:
+                    return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
+            if types and set(types) <= {"recipe", "document"}:
+                # a dish named by the words its only title starts with ("egusi" → "Egusi Soup")
+                starts = {h.id: h for h in (self._pick(c, types) for c in choices if c.startswith(low + " ")) if h is not None}
+                if len(starts) == 1:
+                    hit = next(iter(starts.values()))
                     return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
         if choices and len(slot) >= 2:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial

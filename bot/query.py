@@ -58,6 +58,9 @@ class Query:
     definition: str = ""  # "what is <term>" about something that is not a role
     dangling_pronoun: bool = False  # a pronoun with nothing in memory
     from_memory: list[str] = field(default_factory=list)
+    #: entities the answer itself named (not the question): the one recipe a "which recipes use X"
+    #: answer lists is what a following "它" / "it" refers to
+    answered: list[Mention] = field(default_factory=list)
 
     def named(self) -> list[Mention]:
         """The linked mentions in slot order: contexts, items, roles."""

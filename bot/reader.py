@@ -149,16 +149,18 @@ def log_candidates(data_dir: Path | str, readings: list[Reading], *, thread: str
         return 0
 
 
-def reader_text(lang: str, intent: str, readings: list[Reading]) -> str:
+def reader_text(lang: str, intent: str, readings: list[Reading], *, asks_need: bool = False) -> str:
     """The answer from what the reader found: the answer first, then the
-    quoted sentence with where it stands (document, line)."""
+    quoted sentence with where it stands (document, line). ``asks_need``: the
+    question asks whether the item is needed ("is X required?"), so an
+    optional item is answered "No"."""
     first = readings[0]
     where = Path(first.doc).stem if first.doc else ""
     quote = first.sentence if len(first.sentence) <= 240 else first.sentence[:239] + "…"
     ys = list(dict.fromkeys(r.y for r in readings if r.y))
     if first.kind == "optional":
         head = (f"{first.x}可以不放：文档里写明它是可选的。" if lang == "zh"
-                else f"Yes, {first.x} is optional: the documents say so.")
+                else f"{'No' if asks_need else 'Yes'}, {first.x} is optional: the documents say so.")
     elif intent == "stand_in" or first.kind == "standin":
         who = "、".join(ys) if lang == "zh" else " or ".join(ys)
         head = (f"{who}可以顶替{first.x}。" if lang == "zh" else f"{who} can stand in for {first.x}.")

@@ -11,12 +11,14 @@ is missing (with "did you mean" names). Nothing here names an intent.
 
 from __future__ import annotations
 
+import re
+
 from ..knowledge import retrieval as R
 from . import constraints, intents, reader
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
 from .compose import excerpt, family_text, not_found_text, passages_text, t
-from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, query_text, search_passages
+from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, query_text, question_support, search_passages
 from .linker import Mention
 from .intents import Context, Draft
 
@@ -30,6 +32,7 @@ def retrieve(c: Context) -> Draft:
     question with a dangling pronoun retrieves nothing."""
     if c.q.dangling_pronoun:
         return Draft()
+    _own_docs(c)
     h = intents.get(c.q.intent)
     d = (h.retrieve(c) if c.use_graph else None) or Draft()
     hits = []
@@ -44,6 +47,17 @@ def retrieve(c: Context) -> Draft:
     return d
 
 
+def _own_docs(c: Context) -> None:
+    """A context recalled from memory gets the document it is defined in (a mention read
+    from the text has it from the linker): passages from that document are its own, both for
+    the passage search and for deciding that they answer."""
+    for m in c.q.ctx:
+        if m.id and not m.doc and m.method == "memory":
+            rows = c.graph.query("MATCH (e:Entity) WHERE e.id = $id AND e.doc <> '' RETURN e.doc AS doc", {"id": m.id})
+            if len(rows) == 1:
+                m.doc = rows[0]["doc"]
+
+
 def compose(c: Context, d: Draft) -> Answer:
     """The :class:`Answer` to ``c.q`` from the evidence ``d`` (see the module docstring)."""
     q, lang, mode = c.q, c.lang, c.mode
@@ -54,6 +68,7 @@ def compose(c: Context, d: Draft) -> Answer:
     h = intents.get(q.intent)
     if d.facts:
         h.compose(c, d)
+        d.text = as_written(c, d.facts, d.hits, d.text)
     d.found = bool(d.facts) and bool(d.text or h.facts_suffice)
     h.use_passages(c, d)
     if not d.found and h.open_ended and d.passages and mode != "graph":
@@ -69,6 +84,11 @@ def compose(c: Context, d: Draft) -> Answer:
     h.extend(c, d)
     if not d.found and mode != "graph" and d.passages:
         _read(c, d)
+    if not d.found and mode == "hybrid" and d.passages and not d.facts and _passages_answer(c, d):
+        # a runbook question whose relation the graph does not hold (no stand-in, no fallback
+        # recorded): the passages that state it answer, as they would without the graph
+        d.text = passages_text(lang, d.passages, question=h.excerpt_question(c))
+        d.found = True
     if d.found and not d.facts and mode != "graph":
         # an answer from passages about a name the documents never mention is no answer
         gone = absent_names(q.text, c.kb, [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles])
@@ -91,6 +111,51 @@ def compose(c: Context, d: Draft) -> Answer:
     )
 
 
+#: Longest surface (characters) taken as the written form of a name.
+_WRITTEN_CHARS = 60
+
+
+def _word_re(name: str) -> str:
+    return rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+
+
+def as_written(c: Context, facts: list, hits: list, text: str) -> str:
+    """``text`` with the Latin names of the ``facts`` written as the passages they were read
+    from (``hits``) write them: a KB name that occurs there only inflected or in another
+    recorded spelling ("butter bean" where the recipe says "butter beans") is replaced by that
+    spelling, one of the entity's recorded surfaces. Names the passages write as they are, CJK
+    names and names without a recorded surface in the passages are left alone."""
+    if not text or not hits or not facts:
+        return text
+    source = "\n".join(h.text for h in hits)
+    key = ("surfaces", str(c.graph.path))
+    index = c._cache.get(key)
+    if index is None:
+        index = {}
+        for n in c.kb.names:
+            index.setdefault(n.id, set()).add(n.surface)
+        c._cache[key] = index
+    mapping: dict[str, str] = {}
+    for f in facts:
+        for name, eid in ((f.subject, f.subject_id), (f.object, f.object_id)):
+            if not (name and eid and name.isascii()) or name in mapping or name not in text:
+                continue
+            if re.search(_word_re(name), source, re.I):
+                continue
+            found = [x for x in index.get(eid, ()) if x and x.isascii() and x != name and len(x) <= _WRITTEN_CHARS
+                     and not re.search(r"[:;,()\[\]]", x) and re.search(_word_re(x), source, re.I)]
+            if found:
+                mapping[name] = max(found, key=len).strip()
+                continue
+            m = re.search(rf"(?<![\w-]){re.escape(name)}(?:e?s)(?![\w-])", source, re.I)
+            if m:  # written in the plural only ("black-eyed peas")
+                mapping[name] = name + m.group()[len(name):].lower()
+    if not mapping:
+        return text
+    rx = re.compile("|".join(_word_re(n) for n in sorted(mapping, key=len, reverse=True)))
+    return rx.sub(lambda m: mapping[m.group()], text)
+
+
 def _constrained(c: Context, h: intents.Intent, d: Draft) -> str:
     """The answer text with what the thread's constraints did
     (:func:`threadgraph.bot.constraints.annotate`): a found answer flags the
@@ -102,6 +167,24 @@ def _constrained(c: Context, h: intents.Intent, d: Draft) -> str:
     recipes = [(m.id, m.name) for m in c.q.ctx if m.id and m.type == "recipe"] if d.found else []
     items = [m.id for m in c.q.items if m.id] if d.found else []
     return constraints.annotate(c.screen, c.lang, recipes, d.text, items=items, acknowledge=not h.statement)
+
+
+#: Entity types of runbooks and handbooks (not recipes): a question about them the graph cannot
+#: answer falls back to the passages.
+RUNBOOK_TYPES = ("role", "artifact", "concept", "document", "section")
+
+
+def _passages_answer(c: Context, d: Draft) -> bool:
+    """The passages answer a relation question the graph had nothing for: everything the
+    question names is linked and of a runbook type (a recipe question with no recorded
+    substitute stays "no evidence"), the passages support the linked names, and the best one
+    shares the question's content (section title included)."""
+    q = c.q
+    named = q.ctx + q.items + q.roles + q.excluded
+    if q.unknown or not named or any(m.type not in RUNBOOK_TYPES for m in named):
+        return False
+    top = d.hits[:1]
+    return bool(top) and passages_support(q, d.hits) and question_support(q.text, f"{top[0].section}\n{top[0].text}")
 
 
 def _read(c: Context, d: Draft) -> None:
@@ -118,7 +201,8 @@ def _read(c: Context, d: Draft) -> None:
         found = [r for r in found if any(n in r.sentence or n in r.doc for n in unknown)]
     if not found:
         return
-    d.text = reader.reader_text(c.lang, q.intent, found)
+    omits = getattr(intents.get(q.intent), "asks_to_omit", None)
+    d.text = reader.reader_text(c.lang, q.intent, found, asks_need=omits is not None and not omits(q.text, c.lang))
     d.found = True
     ids = {r.passage_id for r in found}
     d.passages = [p for p in d.passages if p.id in ids] + [p for p in d.passages if p.id not in ids]

@@ -64,7 +64,10 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
             classify.apply(u, r)
     if u.intent == "general" or not u.mentions:
         # free-text entities (also for rules whose slots did not link)
+        cand = u.candidate.surface.casefold() if u.candidate is not None and u.candidate.surface else ""
         for m in linker.scan(body):
+            if cand and m.surface.casefold() in cand:
+                continue  # part of the proposed stand-in ("can I use potato flour?"), not a slot of its own
             if not any(m.id == x.id for x in u.mentions + u.excluded):
                 u.mentions.append(m)
     if lang == "en" and words.pronoun_re().search(body):

@@ -283,6 +283,9 @@ def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> li
         return []
     variants = [p + n + s for n in names for p in ("",) + VARIANT_PREFIXES for s in ("",) + VARIANT_SUFFIXES
                 if p or s]
+    # English modifiers stack ("whole raw cashew", "pitted medjool date")
+    latin = [p for p in VARIANT_PREFIXES if p.endswith(" ")]
+    variants += [a + b + n for n in names if n.isascii() for a in latin for b in latin if a != b]
     rows = graph.query(
         "MATCH (e:Entity) WHERE e.type = 'ingredient' AND e.name IN $v RETURN e.id AS id ORDER BY e.name LIMIT $limit",
         {"v": variants, "limit": limit},

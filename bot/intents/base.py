@@ -90,6 +90,21 @@ def named_unknown_item(q: Query, u: Understanding) -> bool:
     return bool(q.unknown) and bool(u.slot_texts.get("item") or u.slot_texts.get("excl"))
 
 
+def add_unslotted_recipe(u: Understanding, body: str, linker: Linker) -> None:
+    """A recipe named outside the pattern's slots ("For the X, can I use Y instead of Z?")
+    is the question's context: the first recipe a scan of ``body`` finds that overlaps no
+    slot's mention (nor the proposed candidate) is added to ``u.mentions``."""
+    taken = [m.surface.casefold() for m in u.mentions + u.excluded + ([u.candidate] if u.candidate else [])]
+    for m in linker.scan(body):
+        if m.type != "recipe" or not m.id:
+            continue
+        s = m.surface.casefold()
+        if any(s in x or x in s for x in taken if x):
+            continue
+        u.mentions.append(m)
+        return
+
+
 @dataclass
 class Draft:
     """An answer in the making. ``facts`` are the graph facts it cites (best
@@ -264,6 +279,8 @@ class Intent:
         the types in :attr:`slots`, then repair the slot boundaries."""
         read_slots(u, match.groupdict(), linker, self.slots)
         rebalance(u, body, linker, needs_item=self.fills_item)
+        if "recipe" in self.needs[1:] and not any(m.type in CTX_TYPES for m in u.mentions):
+            add_unslotted_recipe(u, body, linker)
 
     def after_llm(self, u: Understanding) -> None:
         """The LLM read the question as this intent (``u`` is linked already)."""

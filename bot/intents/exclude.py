@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ...knowledge import categories
 from ...knowledge import retrieval as R
 from ..compose import join, t
@@ -27,7 +29,12 @@ class Exclude(Intent):
 
     def refine(self, q, u) -> None:
         """An excluded word the KB has no entity for but the category table
-        knows ("海鲜", "dairy") is a category mention (``type`` ``category``)."""
+        knows ("海鲜", "dairy") is a category mention (``type`` ``category``).
+        Nothing marked excluded but a negated "use" verb (``negated_use``):
+        the named items are the excluded ones ("which recipes don't need flour?")."""
+        rx = (self.data.get("negated_use") or {}).get("zh" if q.language == "zh" else "en")
+        if not q.excluded and q.items and rx and re.search(rx, q.text, re.I):
+            q.excluded, q.items = q.items, []
         for m in list(q.unknown):
             keys = categories.labelled(m.surface or m.name)
             if keys:

@@ -4,6 +4,7 @@ resolved to the thread's last intent about the newly named thing."""
 from __future__ import annotations
 
 from ..linker import clean_slot, is_pronoun
+from ..query import CTX_TYPES
 from .base import Intent, register
 
 
@@ -22,6 +23,12 @@ class Follow(Intent):
         if is_pronoun(clean_slot(item)):
             return  # "what about it?": everything comes from memory
         u.slot_texts["item"] = item
+        if match.groupdict().get("prep"):
+            # "and in X?" / "and for X?": X is the recipe or document the question moves to
+            ctx = [m for m in linker.scan(item, types=CTX_TYPES) if m.id] or [linker.link(item, CTX_TYPES)]
+            if ctx[0].type != "unknown":
+                u.mentions.extend(ctx)
+                return
         u.mentions.extend(linker.scan(item, min_len=1 if zh else 2) or [linker.link(item)])
 
     def prepare(self, q, u, state) -> None:

@@ -4,21 +4,27 @@ questions about known entities from their 1–2 hop neighbourhood."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ...knowledge import retrieval as R
+from ...knowledge import text as T
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
-from ..compose import fact_line, join, t
-from ..evidence import content_words, within_budget
+from ..compose import fact_line, join, more_text, source_line, t
+from .. import who, words
+from ..evidence import content_words, has_word, within_budget
 from ..passages import best_structure, head_word, list_subject, list_text
-from .base import Context, Draft, Intent, recall_slot, register
+from .base import REGISTRY, Context, Draft, Intent, recall_slot, register
 
 #: Documents (of the best passages) searched for the list a list question asks for.
 LIST_DOCS = 2
 #: Passages cited for a list answer at most.
 LIST_PASSAGES = 6
+#: Passages a "which procedures use X" search reads, and documents it lists at most.
+DOC_LIST_HITS = 40
+DOC_LIST_SHOWN = 6
 #: Related facts written out in an answer at most (all of them stay in the evidence).
 RELATED_LINES = 5
 
@@ -39,7 +45,10 @@ class General(Intent):
         """A bare follow-up continues the thread's last intent; a bare entity
         name asks the obvious thing (a role: what it does; a recipe: what it needs)."""
         named = q.ctx or q.items or q.roles
-        if not named and u.follow_up and state.last_intent:
+        if not named and u.follow_up and state.last_intent and u.language == "en" and cue_intent(u.text, "en") not in ("", "general"):
+            # "is it optional?" after a substitute question: the question's own cues say what it asks
+            q.intent = cue_intent(u.text, "en")
+        elif not named and u.follow_up and state.last_intent and not asks_own(u, state.last_intent):
             q.intent = state.last_intent
         elif named:
             if q.roles and not (q.ctx or q.items):
@@ -55,6 +64,11 @@ class General(Intent):
                 if state.slots.get(slot):
                     recall_slot(q, state, slot, into)
                     break
+        elif (u.language == "en" and not q.ctx and state.slots.get("ctx") and not q.unknown
+              and words.pronoun_re().search(u.text)):
+            # "do their leaders have to be ICs?": the pronoun is the remembered context even
+            # though the question names a role or an item of its own
+            recall_slot(q, state, "ctx", q.ctx)
 
     def retrieve(self, c: Context) -> Draft | None:
         """For an asked task: the ``responsible_for`` facts whose object matches it."""
@@ -63,14 +77,21 @@ class General(Intent):
         return Draft(facts=responsible_for(c.graph, c.q.task))
 
     def compose(self, c: Context, d: Draft) -> None:
-        """Who is responsible."""
+        """Who is responsible, with the line that says so quoted."""
         d.text = responsible_text(c.lang, c.q.task, d.facts)
+        line = source_line(d.facts[0], d.hits) if d.facts else ""
+        if line:
+            d.text += t(c.lang, f"（“{line}”）", f' ("{line}")')
 
     def use_passages(self, c: Context, d: Draft) -> None:
         """A list question ("What are the severity levels?") is answered with
         the list itself: the items of the table, bulleted list or top-level
         sections of the best passages' documents whose caption matches it."""
         if d.facts or not d.passages or c.mode != "hybrid":
+            return
+        if c.lang == "en" and who.asks_who(c.q.text) and self.who(c, d):
+            return
+        if self.doc_list(c, d):
             return
         subject = self.list_subject(c)
         if subject is None:
@@ -88,6 +109,61 @@ class General(Intent):
                       for h in hits]
         d.found = True
         d.parts["list"] = True
+
+    def who(self, c: Context, d: Draft) -> bool:
+        """A "who does X?" question answered by the sentence of a role's own section that
+        states X (:mod:`threadgraph.bot.who`): the role first, the sentence quoted, its passage
+        cited first. False when no role's section states it."""
+        named = [x for m in c.q.roles for x in (m.name, m.surface) if x]
+        r = who.read_who(c.kb, c.q.text, d.hits, named, c._cache)
+        if r is None:
+            return False
+        d.text = who.who_text(c.lang, r)
+        d.hits = [r.hit] + [h for h in d.hits if h.id != r.hit.id]
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                      for h in d.hits[:3]]
+        d.found = True
+        d.parts["list"] = True  # the answer is the sentence: no neighbourhood facts after it
+        return True
+
+    def doc_list(self, c: Context, d: Draft) -> bool:
+        """"Which procedures use X?" (``doc_list_questions``): the documents with a passage
+        naming X (every content word of it, or the CJK term verbatim), by title, each with the
+        section that names it. False when the question is no such question or no document names X."""
+        lang = "zh" if c.lang == "zh" else "en"
+        q = c.q.text.strip().rstrip("?？。!！ ")
+        term = next((m.group("term").strip() for p in self.data.get("doc_list_questions", {}).get(lang, [])
+                     for m in [re.search(p, q, re.I)] if m), "")
+        term = re.sub(r"^(?:the|a|an)\s+", "", term, flags=re.I)
+        if len(term) < 2:
+            return False
+        ws = content_words(term)
+
+        def names(text: str) -> bool:
+            return term in text if T.has_cjk(term) else bool(ws) and all(has_word(w, text) for w in ws)
+
+        try:
+            pool = c.kb.vectors.search(term, None, limit=DOC_LIST_HITS, mode="fts")
+        except Exception:  # noqa: BLE001 - no full-text index
+            return False
+        first: dict[str, object] = {}
+        for h in pool:
+            if h.doc not in first and names(f"{h.section}\n{h.text}"):
+                first[h.doc] = h
+        if not first:
+            return False
+        titles = doc_titles(c.kb)
+        shown = list(first.values())[:DOC_LIST_SHOWN]
+        lines = [f"- {human_title(titles.get(h.doc, '')) or h.doc}" + (f" ({h.section})" if h.section else "") for h in shown]
+        more = len(first) - len(shown)
+        head = t(c.lang, f"提到{term}的文档：", f"Documents that mention {term}:")
+        d.text = head + "\n" + "\n".join(lines) + (more_text(c.lang, more) if more > 0 else "")
+        d.hits = shown
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                      for h in shown[:LIST_PASSAGES]]
+        d.found = True
+        d.parts["list"] = True
+        return True
 
     def list_subject(self, c: Context) -> str | None:
         """What a list question asks for ("severity levels"; ``""`` when it
@@ -110,6 +186,10 @@ class General(Intent):
         q = c.q
         if d.parts.get("list") or not (c.use_graph and not d.facts and q.named()):
             return
+        if not d.found and asks_more_than_names(q):
+            # the question asks something specific the passages did not answer: facts merely
+            # near the names it mentions are no answer to it (a thin graph must not pass for one)
+            return
         ids = [m.id for m in q.named() if m.id]
         d.facts = within_budget(R.neighbourhood(c.graph, ids, per_hop=8), c.settings.context_budget_chars)
         if d.facts:
@@ -122,6 +202,62 @@ class General(Intent):
             head = d.text + "\n" if d.found and d.text else ""
             d.text = head + t(c.lang, "相关事实：", "Related facts:") + "\n" + "\n".join(shown)
             d.found = True
+
+
+#: Words (English content words; Chinese bigrams count half) a question may have besides the
+#: names it mentions and still be only about them ("tell me about X", "X是什么").
+ABOUT_WORDS = 2
+
+
+def asks_more_than_names(q) -> bool:
+    """The question says more than the names it mentions: more than :data:`ABOUT_WORDS`
+    English content words outside them (cue words of "tell me about" excluded as stop words),
+    or as many Chinese character bigrams × 2."""
+    names = [x.casefold() for m in q.named() for x in (m.surface, m.name) if x]
+    words = [w for w in content_words(q.text) if not any(w in n or T.singular(w) in n for n in names)]
+    grams = [g for g in T.cjk_bigrams(q.text) if not any(g in n for n in names)]
+    return len(words) + len(grams) / 2 > ABOUT_WORDS
+
+
+#: What an entity placeholder of a cue reads as in a follow-up's raw text.
+PRONOUN_SLOT = r"\b(?:it|its|them|they|this|that|their|this one|that one)\b"
+
+
+@functools.lru_cache(maxsize=None)
+def _raw_cues(intent: str, lang: str) -> tuple[tuple[re.Pattern, float], ...]:
+    """The ``cues`` of ``intent`` in ``lang`` for a follow-up's raw text: an entity placeholder
+    stands for a pronoun ("is it optional?")."""
+    h = REGISTRY.get(intent)
+    out = []
+    for it in ((h.data.get("cues") or {}).get(lang, []) if h else []):
+        pat, w = (it, 1.0) if isinstance(it, str) else (it["re"], float(it.get("w", 1.0)))
+        pat = re.sub(r"\\b\{[RIPESX]\}\\b|\{[RIPESX]\}", lambda _m: PRONOUN_SLOT, pat)
+        try:
+            out.append((re.compile(pat, re.I), w))
+        except re.error:
+            continue
+    return tuple(out)
+
+
+def cue_intent(text: str, lang: str) -> str:
+    """The intent whose cues (placeholders read as pronouns) weigh most on ``text`` with at
+    least 3 ("is it optional?" → ``required``), or ``""``."""
+    best, score = "", 0.0
+    for name in REGISTRY:
+        got = sum(w for rx, w in _raw_cues(name, lang) if rx.search(text))
+        if got > score:
+            best, score = name, got
+    return best if score >= 3 else ""
+
+
+def asks_own(u, last_intent: str) -> bool:
+    """An English follow-up with a pronoun that asks its own question ("what do I serve it
+    on?"): it has content words and none of the last intent's cues match it, so it is not
+    the last question again about the remembered entity (that is "and it?", "what about
+    them?"); it stays ``general`` about the remembered entity."""
+    if u.language != "en" or not content_words(u.text):
+        return False
+    return not any(rx.search(u.text) for rx, _w in _raw_cues(last_intent, u.language))
 
 
 def responsible_for(graph, task: str) -> list[Fact]:

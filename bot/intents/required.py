@@ -4,6 +4,8 @@ the KB records for it."""
 
 from __future__ import annotations
 
+import re
+
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..compose import join, t
@@ -35,6 +37,10 @@ class Required(Intent):
                     if f.properties.get("hop") != 2
                     and f.properties.get("context", "") in ("", ctx.id)][:SUBSTITUTES]
             return Draft(facts=edge[:1] + subs, parts={"listed": True, "subs": subs})
+        if mentioned_in_doc(c, ctx, item):
+            # the recipe's own text names the item although its ingredient list (as extracted)
+            # does not: "not in the list" would be wrong; the passages answer (reader)
+            return None
         return Draft(facts=R.contains(c.graph, ctx.id)[:LISTED], parts={"listed": False, "subs": []})
 
     def compose(self, c: Context, d: Draft) -> None:
@@ -54,6 +60,25 @@ class Required(Intent):
         "可以不放X吗"), not whether it is needed (``omit_cues`` in the data file)."""
         low = question.casefold()
         return any(cue in low for cue in self.data["omit_cues"].get(lang, []))
+
+
+def mentioned_in_doc(c: Context, ctx, item) -> bool:
+    """The document of recipe ``ctx`` names ``item`` (its surface or KB name; Latin names as a
+    whole word, with a plural ending, case-insensitive; Chinese names verbatim)."""
+    doc = ctx.doc
+    if not doc:
+        rows = c.graph.query("MATCH (e:Entity) WHERE e.id = $id AND e.doc <> '' RETURN e.doc AS doc", {"id": ctx.id})
+        doc = rows[0]["doc"] if rows else ""
+    if not doc:
+        return False
+    text = "\n".join(h.text or "" for h in R.doc_chunks(c.graph, doc))
+    for name in dict.fromkeys(n for n in (item.surface, item.name) if n and len(n) >= 2):
+        if name.isascii():
+            if re.search(rf"(?<![\w-]){re.escape(name)}(?:e?s)?(?![\w-])", text, re.I):
+                return True
+        elif name in text:
+            return True
+    return False
 
 
 def _fill(phrasing: dict, lang: str, key: str, omit: bool, **kw) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
-from ..compose import join, t
+from ..compose import join, source_line, t
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
 
 ROLE = ("role",)
@@ -53,6 +53,11 @@ class StandIn(Intent):
             lines.append(delegation_text(lang, role.name, d.parts["delegated"]))
         if d.parts["subs"]:
             lines.append(stand_in_text(lang, role.name, d.parts["subs"], c.q.reverse))
+        if len(d.facts) == 1:
+            # one recorded fallback: the line that states it says how (and when) to use it
+            line = source_line(d.facts[0], d.hits)
+            if line:
+                lines.append(t(lang, f"（原文：“{line}”）", f'(The documents: "{line}")'))
         d.text = "\n".join(lines)
         d.follow_ups = [t(lang, f"{role.name}负责什么？", f"What does the {role.name} do?")]
 

@@ -3,13 +3,16 @@ in general, elsewhere, or two hops away), and "can Y replace X?"."""
 
 from __future__ import annotations
 
+import re
+
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
-from ..compose import join, t
+from ..answer import Passage
+from ..compose import join, source_line, t
 from ..linker import clean_slot
-from ..query import Query, Understanding
+from ..query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 from ..slots import read_slots, rebalance
-from .base import Context, Draft, Intent, register
+from .base import REGISTRY, Context, Draft, Intent, add_unslotted_recipe, register
 
 
 @register
@@ -24,7 +27,12 @@ class Substitute(Intent):
         read_slots(u, match.groupdict(), linker, self.slots)
         if u.candidate is not None and clean_slot(u.candidate.surface) in self.data["generic_candidates"]:
             u.candidate = None
-        rebalance(u, body, linker, needs_item=self.fills_item)
+        if u.candidate is not None and not any(m.type in ITEM_TYPES for m in u.mentions) and not u.slot_texts.get("item"):
+            u.follow_up = True  # "can I use Y then?": what Y replaces is the thread's item
+        else:
+            rebalance(u, body, linker, needs_item=self.fills_item)
+        if not any(m.type in CTX_TYPES for m in u.mentions):
+            add_unslotted_recipe(u, body, linker)
 
     def after_llm(self, u: Understanding) -> None:
         """What the user lacks (the LLM's ``excluded``) is the item to replace."""
@@ -52,6 +60,10 @@ class Substitute(Intent):
         subs = c.screen.keep_items(subs, lambda f: f.object_id)  # never propose what the thread's constraints forbid
         uses = R.contains_edge(c.graph, ctx.id, c.item_ids) if ctx and ctx.id else []
         if not subs:
+            optional = [f for f in uses if not f.properties.get("required", True)]
+            if optional and c.q.candidate is None:
+                # nothing recorded to replace it, but the recipe can do without it
+                return Draft(facts=optional[:1], parts={"optional_only": True})
             return Draft()
         cand = c.q.candidate
         if cand is not None:
@@ -63,11 +75,40 @@ class Substitute(Intent):
         """The substitutes, or the verdict on the proposed candidate."""
         item, ctx, lang = c.item, c.ctx, c.lang
         recipe = ctx.name if ctx else None
+        if d.parts.get("optional_only"):
+            written = c.written_names(d.facts).get(d.facts[0].object_id, item.name)
+            d.text = t(lang, f"没有记录{written}的替代品，不过{written}在{recipe}里是可选的，可以不放。",
+                       f"No substitute for {written} is recorded in {recipe}, but it is optional there: you can leave it out.")
+            return
         if "confirmed" in d.parts:
             d.text = candidate_text(lang, item.name, c.q.candidate.name, recipe, d.parts["confirmed"], d.parts["subs"])
             return
         d.text = substitute_text(lang, item.name, recipe, d.parts["subs"], d.parts["uses"])
+        if len(d.parts["subs"]) == 1:
+            # one recorded substitute: the line that states it says how (and what exactly)
+            line = source_line(d.parts["subs"][0], d.hits)
+            if line and line not in d.text:
+                d.text += t(lang, f"\n（原文：“{line}”）", f'\n(The recipe: "{line}")')
         d.follow_ups = [t(lang, f"{ctx.name}需要哪些原料？", f"What do I need for {ctx.name}?")] if ctx else []
+
+    def extend(self, c: Context, d: Draft) -> None:
+        """"Can I use Y?" where the recipe's own text says not to use Y ("不能用橄榄油代替",
+        "don't use potato flour"): the answer is no, with that line quoted."""
+        cand = c.q.candidate
+        if cand is None or c.mode == "vector" or not c.ctx or not c.ctx.id:
+            return
+        asked = [x for m in c.q.items for x in (m.surface, m.name) if x]
+        line = refusal_line(c, [x for x in dict.fromkeys([cand.surface, cand.name]) if x], asked)
+        if not line:
+            return
+        hit, text = line
+        no = self.data["refusals"]["answer_no"]["zh" if c.lang == "zh" else "en"]
+        d.text = t(c.lang, f"{no}：{c.ctx.name}的原文写着不要用{cand.name}（“{text}”）。",
+                   f'{no}: {c.ctx.name} says not to use {cand.name} ("{text}").')
+        d.found = True
+        d.facts = []
+        d.hits = [hit]
+        d.passages = [Passage(id=hit.id, doc=hit.doc, section=hit.section, text=hit.text, score=1.0, line=hit.line)]
 
     def missing(self, c: Context) -> str:
         """"substitutes for X (in Y)"."""
@@ -77,6 +118,30 @@ class Substitute(Intent):
         item, ctx = q.items[0].name, q.ctx[0].name if q.ctx else None
         return t(c.lang, f"{item}的替代品" + (f"（在{ctx}里）" if ctx else ""),
                  f"substitutes for {item}" + (f" in {ctx}" if ctx else ""))
+
+
+#: A refusal line naming none of the asked items counts only as a short standalone note.
+NOTE_CHARS = 60
+
+
+def refusal_line(c: Context, names: list[str], asked: list[str]):
+    """(passage, line) of the context recipe's document where a ``refusals`` cue of the
+    substitute data says not to use one of ``names``, in a line naming an ``asked`` item or in
+    a short note of its own ("Notes: don't use potato flour"); ``None`` when there is none."""
+    doc = c.ctx.doc
+    if not doc:
+        rows = c.graph.query("MATCH (e:Entity) WHERE e.id = $id AND e.doc <> '' RETURN e.doc AS doc", {"id": c.ctx.id})
+        doc = rows[0]["doc"] if rows else ""
+    if not doc:
+        return None
+    cues = REGISTRY["substitute"].data["refusals"]["zh" if c.lang == "zh" else "en"]
+    rxs = [re.compile(cue.replace("{Y}", "(?:" + "|".join(re.escape(n) for n in names) + ")"), re.I) for cue in cues]
+    for h in R.doc_chunks(c.graph, doc):
+        for line in (h.text or "").splitlines():
+            if any(rx.search(line) for rx in rxs) and (
+                    len(line.strip()) <= NOTE_CHARS or any(a.casefold() in line.casefold() for a in asked)):
+                return h, line.strip(" -*\t")
+    return None
 
 
 def substitute_text(lang: str, item: str, recipe: str | None, facts: list[Fact], uses: list[Fact]) -> str:

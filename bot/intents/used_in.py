@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
+from ..answer import Passage
 from ..compose import fit_names, join, more_text, t
+from ..linker import Mention
 from .base import Context, Draft, Intent, register
 
 #: Recipes counted at most (the answer names those that fit and says how many more).
@@ -45,6 +49,72 @@ class UsedIn(Intent):
         names, more = fit_names([f.subject for f in d.facts], LIST_CHARS, c.lang, LISTED)
         d.facts = d.facts[:len(names)]
         d.text = used_in_text(c.lang, c.item.name, names, more)
+        if len(names) == 1 and more <= 0 and d.facts and d.facts[0].subject_id:
+            # the only recipe of the answer: a following "它" / "it" is about it
+            f = d.facts[0]
+            c.q.answered = [Mention(f.subject, f.subject, "recipe", f.subject_id, -1, "answer")]
+
+
+    def use_passages(self, c: Context, d: Draft) -> None:
+        """No recipe CONTAINS the asked thing in the graph (it is no extracted ingredient, e.g.
+        named only in a step): the recipes whose own document text names it, from a full-text
+        search for it (hybrid mode only)."""
+        if d.facts or c.mode != "hybrid":
+            return
+        term = (c.q.unknown[0].surface if c.q.unknown else c.item.name if c.item else "").strip()
+        if len(term) < 2:
+            return
+        found = recipes_naming(c, term)
+        if not found:
+            return
+        names = list(dict.fromkeys(name for name, _h in found))
+        shown, more = fit_names(names, LIST_CHARS, c.lang, LISTED)
+        d.text = used_in_text(c.lang, term, shown, more) + t(c.lang, "（据菜谱原文）", " (from the recipes' text)")
+        hits = list({h.id: h for _n, h in found}.values())[:3]
+        d.hits = hits
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                      for h in hits]
+        d.found = True
+        if len(shown) == 1 and more <= 0:
+            rid = next((rid for name, rid in recipe_ids(c, [h.doc for h in hits]) if name == shown[0]), None)
+            if rid:
+                c.q.answered = [Mention(shown[0], shown[0], "recipe", rid, -1, "answer")]
+
+
+#: Passages a full-text search for an asked term reads at most.
+TERM_HITS = 24
+
+
+def recipe_ids(c: Context, docs: list[str]) -> list[tuple[str, str]]:
+    """(name, id) of the recipes defined in ``docs``."""
+    if not docs:
+        return []
+    rows = c.graph.query("MATCH (e:Entity) WHERE e.doc IN $docs AND e.type = 'recipe' RETURN e.name AS name, e.id AS id, e.doc AS doc",
+                         {"docs": sorted(set(docs))})
+    return [(r["name"], r["id"]) for r in rows]
+
+
+def recipes_naming(c: Context, term: str) -> list[tuple[str, object]]:
+    """(recipe name, passage) for each recipe whose document has a passage naming ``term``
+    (CJK verbatim; Latin as a whole word, plural allowed, case-insensitive), in search order;
+    a document that defines more than one recipe (a collection) names none."""
+    try:
+        hits = c.kb.vectors.search(term, None, limit=TERM_HITS, mode="fts")
+    except Exception:  # noqa: BLE001 - no full-text index
+        return []
+    if term.isascii():
+        rx = re.compile(rf"(?<![\w-]){re.escape(term)}(?:e?s)?(?![\w-])", re.I)
+        hits = [h for h in hits if rx.search(h.text or "")]
+    else:
+        hits = [h for h in hits if term in (h.text or "")]
+    if not hits:
+        return []
+    by_doc: dict[str, list[str]] = {}
+    rows = c.graph.query("MATCH (e:Entity) WHERE e.doc IN $docs AND e.type = 'recipe' RETURN e.name AS name, e.doc AS doc",
+                         {"docs": sorted({h.doc for h in hits})})
+    for r in rows:
+        by_doc.setdefault(r["doc"], []).append(r["name"])
+    return [(by_doc[h.doc][0], h) for h in hits if len(by_doc.get(h.doc, [])) == 1]
 
 
 def used_in_text(lang: str, item: str, names: list[str], more: int = 0) -> str:
