@@ -15,6 +15,10 @@ from ..slots import read_slots, rebalance
 from .base import REGISTRY, Context, Draft, Intent, add_unslotted_recipe, register
 
 
+#: Entity types of runbooks' systems and tools (not recipe items): replacing one is a fallback.
+SYSTEM_TYPES = ("artifact", "concept")
+
+
 @register
 class Substitute(Intent):
     """Slots: the item to replace (main), the recipe it is in, a proposed candidate."""
@@ -45,8 +49,14 @@ class Substitute(Intent):
         return u.follow_up or bool(q.items)
 
     def recall(self, q, u, state) -> None:
-        """Fill slots from memory; a question about replacing a role is a stand-in question."""
+        """Fill slots from memory; a question about replacing a role, or a
+        system or tool of a runbook ("what can I use instead of scp?"), is a
+        stand-in question: its fallbacks are recorded as stand-ins."""
         super().recall(q, u, state)
+        if not (q.items or q.roles):
+            cand = u.candidate.surface.casefold() if u.candidate is not None else None
+            q.roles = [m for m in u.mentions
+                       if m.type in SYSTEM_TYPES and m.id and m.surface.casefold() != cand][:1]
         if q.roles and not q.items:
             q.intent = "stand_in"
 
