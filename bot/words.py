@@ -74,3 +74,16 @@ def negation_re() -> re.Pattern:
     zh = "|".join(re.escape(w) for w in sorted(neg["zh"], key=len, reverse=True))
     en = "|".join(re.escape(w) for w in sorted(neg["en"], key=len, reverse=True))
     return re.compile(rf"(?:{zh}|\b(?:{en}))\s*(?:the |any |some |a |an )?$", re.I)
+
+
+@functools.lru_cache(maxsize=None)
+def _no_article() -> frozenset[str]:
+    return frozenset(w.casefold() for w in lexicon()["no_article_leads"])
+
+
+def with_article(name: str) -> str:
+    """``name`` with "the " before it, unless its first word already
+    determines it (``no_article_leads``: "anyone", "another IC", "their
+    deputy") or it starts lower-case as a pronoun does."""
+    first = name.split()[0].casefold() if name.split() else ""
+    return name if first in _no_article() else f"the {name}"

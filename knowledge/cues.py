@@ -107,7 +107,31 @@ def _words() -> dict:
         "pronoun_leads": {w.casefold() for w in data.get("pronoun_leads", {}).get("en", [])},
         "ratios": [r for lang in ("zh", "en") for r in data["ratios"][lang]],
         "procedure": {lang: {w.casefold() for w in (ws or [])} for lang, ws in (data.get("procedure_starts") or {}).items()},
+        "article_joins": {w.casefold() for w in data.get("article_joins", [])},
+        "negative_lead": [re.compile(p, re.I) for p in (data.get("negative_lead") or {}).values()],
     }
+
+
+#: Rules reading an alternative from a bare "or" ("X or Y", "…, or Y", "X (or Y)"): a sentence led by a
+#: negative imperative lists what not to do, so they read nothing there.
+_OR_RULE = re.compile(r"(?:^|[._])(?:x_can_be_y|x_or_y\w*|or_y\w*)$")
+
+
+def _negative_lead(sentence: str) -> bool:
+    """Whether ``sentence`` starts with a negative imperative ("Do not …", "不要…")."""
+    return any(rx.search(sentence) for rx in _words()["negative_lead"])
+
+
+def _last_noun_phrase(s: str) -> str:
+    """The last noun phrase of an English slot read before its cue: from an
+    internal article that follows a word not in ``article_joins`` ("small
+    incident the Deputy" → "the Deputy"; "leader of the other team" stays)."""
+    toks = s.split()
+    joins = _words()["article_joins"]
+    for i in range(len(toks) - 1, 0, -1):
+        if toks[i].casefold() in ("the", "a", "an") and toks[i - 1].casefold().strip(",") not in joins:
+            return " ".join(toks[i:])
+    return s
 
 
 @functools.lru_cache(maxsize=1)
@@ -205,6 +229,8 @@ def cut_phrase(text: str, side: str) -> str:
             if i >= 0 and i + len(st) < len(s) - 1:
                 best = max(best, i + len(st))
         s = s[best:]
+        if lang == "en":
+            s = " " + _last_noun_phrase(s.strip()) + " "
     s = s.strip(" \t\"'“”‘’`*_-—–·•:：")
     s = _trim_edges(s, lang)
     if lang == "en" and s and s.split()[0].casefold().replace("’", "'") in words["pronoun_leads"]:
@@ -396,6 +422,8 @@ def read(sentence: str, *, in_item: bool = False) -> list[Cue]:
     cue whose Y cuts to nothing is dropped; ``focus`` is true when X is left
     to the caller (the item the sentence is about)."""
     out = _match_all(_mask_parens(sentence), 0, in_item, "")
+    if out and _negative_lead(sentence):
+        out = [c for c in out if c.kind == "optional" or not _OR_RULE.search(c.rule)]
     for m in _PAREN.finditer(sentence):
         head = _head(sentence[: m.start()])
         inner = m.group(1)

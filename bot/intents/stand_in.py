@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..compose import join, source_line, t
+from ..words import with_article
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
 
 ROLE = ("role",)
@@ -89,11 +90,11 @@ def stand_in_text(lang: str, role: str, facts: list[Fact], reverse: bool = False
     if reverse:
         subs = names(lambda f: f.subject)
         return t(lang, f"{role}可以接替：{join(lang, subs)}。",
-                 f"The {role} can take on the responsibilities of {join(lang, ['the ' + x for x in subs])}.")
+                 f"The {role} can take on the responsibilities of {join(lang, [with_article(x) for x in subs])}.")
     objs = names(lambda f: f.object)
     if facts and not facts[0].subject_id.startswith("role:"):
         # a system, tool or channel: its fallback
         return t(lang, f"{role}不可用时，可以改用{join(lang, objs)}。",
                  f"If {role} is unavailable, use {join(lang, objs)}.")
     return t(lang, f"可以代替{role}的角色：{join(lang, objs)}。",
-             f"The {role} can be stood in for by {join(lang, ['the ' + x for x in objs])}.")
+             f"The {role} can be stood in for by {join(lang, [with_article(x) for x in objs])}.")
