@@ -117,6 +117,9 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
     return out
 
 
+#: Clause separators: a parenthesised note is about the last clause before it.
+_HEAD_CLAUSE = re.compile(r"[，,；;。]")
+
 # a soft line break: a long line (a wrapped paragraph) that stops mid-sentence — after a letter,
 # digit, comma or closing bracket — and a next line that goes on with a Latin letter or a link
 _SOFT_BREAK = re.compile(r"(?<=[^\n]{40})(?<=[A-Za-z0-9,)`*_])\n(?=[ \t]*+[A-Za-z\[(`*_])")
@@ -167,6 +170,8 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             hit = _last(anchors, c.head)
             if hit:
                 return hit, True
+            if not own or own.casefold() not in _HEAD_CLAUSE.split(c.head)[-1].casefold():
+                return None  # "…，5g 老抽（可选）" after 味淋: the note is about 老抽, which the list lacks
         if own:
             return own, True
         # the thing right beside the marker ("kasoori methi crushed if using", "Optional – If using
