@@ -74,6 +74,8 @@ _ITEM_OR_ZH = regex("alternatives", "item_or_zh")
 _BOTH = regex("alternatives", "both")
 _COLLECTIVE_EN = re.compile(rf"^(?:{alternation('alternatives', 'collective_en')})\b", re.I)
 _ENUMERATION_EN = regex("alternatives", "enumeration_en", re.I)
+_MAPPING_EN = regex("alternatives", "mapping_item_en")
+_MAPPING_OR = regex("alternatives", "mapping_or_en", re.I)
 MISSING_CONDITION = lexicon("alternatives")["missing_condition"]
 """The condition of a "没有 X …" stand-in (``"没有时"``)."""
 _NOT_A_THING = regex("names", "not_a_thing")
@@ -123,13 +125,15 @@ def looks_like_step(name: str) -> bool:
 
 
 def is_method(name: str) -> bool:
-    """True for a cooking method rather than a thing (切丝, "chopped …")."""
+    """True for a cooking method rather than a thing (切丝, "chop the …",
+    "chopped"); a participle before a noun qualifies a thing ("grated
+    parmesan", "grated fresh ginger")."""
     if not name:
         return False
     if has_cjk(name):
         return bool(_METHOD_ZH.match(name)) and not is_tool(name)  # 切丝 is a method, 烤箱/炒锅 are tools
     first = name.lower().split()[0]
-    return first in _METHOD_EN
+    return first in _METHOD_EN and not (first.endswith("ed") and bool(head_noun(name)))
 
 
 @dataclass(slots=True)
@@ -216,6 +220,64 @@ def note_clauses(note: str) -> tuple[bool, list[Alternative]]:
     return optional, alts
 
 
+@dataclass(slots=True)
+class _Mapped:
+    key: str
+    amount: str
+    optional: bool
+    alternatives: list[Alternative]
+
+
+def _strip_amount(text: str) -> str:
+    """``text`` without its leading quantity ("1/2 tsp dried" → "dried"); ``""`` for a quantity alone."""
+    text = text.strip(" ,;-–—")
+    if not text or is_measure(text):
+        return ""
+    m = _EN_LEAD_AMOUNT.match(text)
+    return m.group("name").strip(" ,;-–—") if m else text
+
+
+def _only_modifiers(text: str) -> bool:
+    return all(w.casefold().strip(",") in _MODIFIERS for w in text.split())
+
+
+def _mapping_item(text: str) -> _Mapped | str | None:
+    """An English ``name: amount and notes`` item (a YAML mapping of
+    ingredients): its name (the key), amount, optional marker and the
+    alternative its value offers — a form of the same thing ("fresh thyme: 1
+    tsp chopped or 1/2 tsp dried" → dried thyme) or, after a comma or a bare
+    amount, another thing ("honey: 1 tablespoon, or molasses"); "2 cloves,
+    minced or presses" offers none. An item that is an optional label
+    ("(optional: 1 lb of ground beef)") returns the labelled text (a str);
+    ``None`` for any other item."""
+    inner = re.fullmatch(r"\(\s*(.+?)\s*\)", text)
+    m = _MAPPING_EN.match(inner.group(1) if inner else text)
+    if not m or len(m.group("key").split()) > 5:
+        return None
+    key, value = m.group("key").strip(), m.group("value").strip()
+    if OPTIONAL_LABEL.fullmatch(key):
+        return value or None
+    if inner:
+        return None
+    body = _OPT_MARK.sub("", _PAREN.sub("", value)).strip(" ,;-–—")
+    alts: list[Alternative] = []
+    mo = _MAPPING_OR.search(body)
+    if mo:
+        left, right = _strip_amount(body[:mo.start()]), body[mo.end():].strip(" ,;-–—")
+        r = _strip_amount(right) if right and not is_measure(right) else ""
+        if r and _only_modifiers(r):
+            if _only_modifiers(left):  # "1 tsp chopped or 1/2 tsp dried": the same thing, another form
+                alts.append(Alternative(complete_name(r, key), True))
+        elif r and (mo.group("comma") or not left and not any(
+                w.casefold().strip(",") in _MODIFIERS for w in body[:mo.start()].split())):
+            # "1 tablespoon, or molasses"; not "2 cloves, minced or presses" (a preparation)
+            alts.append(Alternative(r, True))
+        body = body[:mo.start()].strip(" ,;-–—")
+    am = _EN_LEAD_AMOUNT.match(body)
+    amount = body if is_measure(body) else (am.group("amount") if am else "")
+    return _Mapped(key, amount, bool(_OPT_MARK.search(value)), alts)
+
+
 def parse_item(text: str) -> list[ItemParse]:
     """Parse one ingredient/amount list item into ingredient mentions.
 
@@ -235,6 +297,11 @@ def parse_item(text: str) -> list[ItemParse]:
         if tail and head.strip() and tail[0].strip():
             text, notes = head.strip(), [tail[0].strip()]  # "藏红花(Saffron)— 可用食用黄色素替代"
     amount = ""
+    mapped = _mapping_item(text) if not has_cjk(text) else None
+    if isinstance(mapped, str):  # "(optional: 1 lb of ground beef)"
+        return [ItemParse(ip.name, ip.amount, True, ip.alternatives) for ip in parse_item(mapped)]
+    if mapped is not None:
+        text = mapped.key  # "cheese: grated - optional": the name; the value is read below
     m = re.match(r"^(?P<name>[^=＝]+?)\s*[=＝]\s*(?P<amount>.*)$", text)
     if m:
         text, amount = m.group("name").strip(), m.group("amount").strip()
@@ -247,6 +314,8 @@ def parse_item(text: str) -> list[ItemParse]:
         if m and not is_measure(m.group("name")):
             text, amount = m.group("name").strip(), m.group("amount").strip()
     optional = bool(_OPT_MARK.search(text))
+    if mapped is not None:
+        amount, optional = mapped.amount, optional or mapped.optional
     # notes in parentheses after the name, in the amount tail and after a dash,
     # clause by clause; with several items on one line ("鸡肉，土豆，菜椒和甜椒（可以不用）")
     # a parenthesised note belongs to the item it follows
@@ -281,7 +350,7 @@ def parse_item(text: str) -> list[ItemParse]:
         else:
             found = [(o, []) for o, _ in line_notes + name_notes]
         p_opt = line_opt or any(o for o, _ in found)
-        name, palts = part, [a for _, al in found for a in al]
+        name, palts = part, [a for _, al in found for a in al] + (mapped.alternatives if mapped is not None else [])
         if has_cjk(part):
             bits = split_top(part, "/／")
             if len(bits) == 1:
@@ -357,7 +426,10 @@ def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternat
                 x = listed[0]
         words_ = x.split()
         if words_ and words_[-1].casefold() in _MODIFIERS:
-            tail = head_noun(out[0].raw.split(",")[0])
+            other = out[0].raw.split(",")[0].split()
+            # "light or dark brown sugar": a lone qualifier takes the other side's words after its own qualifier
+            tail = (" ".join(other[1:]) if len(words_) == 1 and len(other) > 1 and other[0].casefold() in _MODIFIERS
+                    else head_noun(out[0].raw.split(",")[0]))
             if tail:
                 x = f"{x} {tail}"
         name = x

@@ -1,0 +1,91 @@
+"""English recipe recall: substitutions and optional items the dev corpora state
+in plain words, each rule shown on sentences from at least two corpora
+(en-wbushey, en-ehrensberger, en-communitykitchen), with the lists and forms
+it must NOT read as alternatives beside it. Expected values are the source
+text's words."""
+
+from __future__ import annotations
+
+from threadgraph.ingest.items import is_method, parse_item
+from threadgraph.ingest.pipeline import extract_corpus
+
+
+def _one(text: str):
+    (ip,) = parse_item(text)
+    return ip
+
+
+def _mini(tmp_path, name, body):
+    d = tmp_path / "c"
+    d.mkdir(exist_ok=True)
+    (d / name).write_text(body, encoding="utf-8")
+    return extract_corpus([d], root=d)
+
+
+def _subs(ex) -> set[tuple[str, str]]:
+    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in ex.triples if t.relation == "SUBSTITUTES"}
+
+
+def _req(ex) -> dict[str, bool]:
+    return {t.object.split(":", 1)[1]: t.properties["required"] for t in ex.triples if t.relation == "CONTAINS"}
+
+
+def test_mapping_item_key_is_the_name_and_value_its_notes():
+    # en-wbushey front matter: "ingredients:" is a YAML mapping name → amount and notes
+    ip = _one("cheese: grated - optional")
+    assert (ip.name, ip.optional) == ("cheese", True)
+    ip = _one("scallions: optional chopped garnish")
+    assert (ip.name, ip.optional) == ("scallions", True)
+    ip = _one("mixed vegetables: handful - optional")
+    assert (ip.name, ip.optional) == ("mixed vegetables", True)
+    ip = _one("lamb: 1 lb minced")
+    assert (ip.name, ip.amount.split()[:2], ip.optional, ip.alternatives) == ("lamb", ["1", "lb"], False, [])
+    # en-ehrensberger: an optional label around the whole item
+    ip = _one("(optional: 1 lb of ground beef)")
+    assert (ip.name, ip.optional) == ("ground beef", True)
+    # en-communitykitchen: a labelled line keeps its label as the name and offers nothing
+    ip = _one("Syrup: 1 cup sugar + 1/2 cup water")
+    assert ip.name == "Syrup" and not ip.alternatives
+
+
+def test_mapping_key_alternatives_share_their_words():
+    ip = _one("green or red bell peppers: 2 whole or 1 1/2 cups")
+    assert ip.name == "green bell peppers" and [a.raw for a in ip.alternatives] == ["red bell peppers"]
+    ip = _one("light or dark brown sugar: 1 cup packed")
+    assert ip.name == "light brown sugar" and [a.raw for a in ip.alternatives] == ["dark brown sugar"]
+
+
+def test_mapping_value_offers_a_form_or_a_thing_not_a_preparation_or_a_measure():
+    assert [a.raw for a in _one("fresh thyme: 1 tsp chopped or 1/2 tsp dried").alternatives] == ["dried thyme"]
+    assert [a.raw for a in _one("tomatoes: 2 cups chopped fresh or canned (14.5 ounce can)").alternatives] == ["canned tomatoes"]
+    assert [a.raw for a in _one("honey: 1 tablespoon, or molasses").alternatives] == ["molasses"]
+    assert [a.raw for a in _one("corn starch: 1/2 cup - or gluten-free flour").alternatives] == ["gluten-free flour"]
+    assert [a.raw for a in _one("black-eyed peas: 4 cups cooked, or butter beans (2 10 ounce frozen packages or two "
+                                "16-ounce cans, drained)").alternatives] == ["butter beans"]
+    assert not _one("garlic: 2 cloves, minced or presses").alternatives
+    assert not _one("celery: 1 cup or 3 stalks").alternatives
+
+
+def test_a_participle_before_a_noun_names_a_thing():
+    assert not is_method("grated parmesan")
+    assert not is_method("grated coconut")
+    assert is_method("chopped")
+    assert is_method("grate the cheese")
+
+
+def test_item_alternatives_with_a_participle(tmp_path):
+    # en-ehrensberger and en-communitykitchen ingredient lines
+    ex = _mini(tmp_path, "r.md", "# Biscuits\n\n## Ingredients\n\n- 1/2 cup grated parmesan or other cheese\n"
+               "- 1/2 cup grated coconut or raisins\n- ½ t ground ginger (or grated fresh)\n- 2 cups flour\n")
+    subs = _subs(ex)
+    assert ("grated parmesan", "cheese") in subs
+    assert ("grated coconut", "raisin") in subs
+    assert any(x == "ground ginger" and y.endswith("ginger") and y.startswith("grated") for x, y in subs)
+
+
+def test_mapping_items_in_front_matter(tmp_path):
+    ex = _mini(tmp_path, "r.md", "---\ntitle: Shepherd's Pie\ningredients:\n  lamb: 1 lb minced\n  onions: 1 large\n"
+               "  cheese: grated - optional\n  fresh basil: 1 Tbsp chopped or 1 tsp dried\n---\n\n1. Brown the lamb.\n")
+    req = _req(ex)
+    assert req["cheese"] is False and req["lamb"] is True
+    assert ("basil", "dried basil") in _subs(ex)
