@@ -81,6 +81,7 @@ _STAND_IN_OR = regex("alternatives", "stand_in_or")
 _COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
 _COMPOUND_EN = lexicon("alternatives")["compound_en"]
 _SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
+_PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
 
 
 def _glossary_item(text: str) -> bool:
@@ -443,6 +444,16 @@ class RecipeExtractor:
                 continue
             if f.rule in _SYMMETRIC_RULES and f.block.kind == "item" and is_collective(item_names.get(idx.get(id(f.block), -1), "")):
                 continue  # "Assorted meats/fish": one mixture, its parts are not alternatives
+            if f.rule in _PAIR_RULES:
+                # "into a blender or food processor", "with honey or jam": two things of one kind —
+                # two tools, or one of this recipe's things and a thing the corpus lists
+                xc = clean_name(f.x, "ingredient")
+                for y0 in f.ys:
+                    yc = clean_name(y0, "ingredient")
+                    if (is_tool(xc) and is_tool(yc)) or (
+                            (f.anchored or self.vocab.get(xc)) and self.vocab.get(yc) and not is_tool(xc)):
+                        add_sub(f.x, y0, True, f.cond, f.block, f.confidence, f"cue.{f.rule}")
+                continue
             # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists
             x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
             if not x:

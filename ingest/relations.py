@@ -21,10 +21,13 @@ from dataclasses import dataclass
 
 from ..knowledge import cues
 from ..knowledge.text import DictLinker, has_cjk, sentence_spans
-from .cues import alternation
+from .cues import alternation, words
 from .document import Block
 
 READ_KINDS = ("paragraph", "item", "row")
+_PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
+"""Rules joining two things of one kind ("into a blender or food processor"): X may be new, the
+extractor checks the pair."""
 
 
 @dataclass(slots=True)
@@ -200,6 +203,8 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             return hits[-1].values[0], True
     if c.focus and prev:
         return prev, True
+    if c.x and explicit is not None and c.rule in _PAIR_RULES:
+        return c.x, False  # "into a blender or food processor": the extractor checks the pair
     if c.x and explicit is not None and c.confidence >= 0.85 and not c.focus and explicit(c.x):
         return c.x, False
     if unanchored and c.kind == "standin":

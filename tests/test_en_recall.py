@@ -89,3 +89,50 @@ def test_mapping_items_in_front_matter(tmp_path):
     req = _req(ex)
     assert req["cheese"] is False and req["lamb"] is True
     assert ("basil", "dried basil") in _subs(ex)
+
+
+def _cue_pairs(text: str) -> set[tuple[str, str]]:
+    from threadgraph.knowledge import cues
+    return {(c.x, c.y) for c in cues.read(text) if c.kind == "substitute"}
+
+
+def test_two_things_under_one_preposition_are_alternatives():
+    # en-ehrensberger
+    assert ("blender", "food processor") in _cue_pairs("Ladle the mixture into a blender or food processor.")
+    assert ("pastry cutter", "knives") in _cue_pairs(
+        "Combine the ingredients for the shortbread base, using a pastry cutter or two knives to mix.")
+    assert ("greased muffin tin", "paper muffin cups") in _cue_pairs("Place in greased muffin tin or paper muffin cups.")
+    # en-wbushey
+    assert ("wax paper", "plastic wrap") in _cue_pairs("Wrap the dough in wax paper or plastic wrap and refrigerate.")
+    assert ("parchment paper", "silicone baking mat") in _cue_pairs(
+        "Line a baking sheet with parchment paper or a silicone baking mat.")
+    # en-communitykitchen
+    assert ("wooden spoon", "blender") in _cue_pairs("Mash/pound with wooden spoon or blender")
+
+
+def test_a_list_or_a_step_after_or_is_not_a_pair():
+    # en-communitykitchen: lists end in ", or"
+    assert not _cue_pairs("Switch off heat and serve hot with Rice, Naan, Paratha, or Roti.")
+    assert not _cue_pairs("You may need to add more salt (likely), lime or lemon juice, paprika, pepper, "
+                          "or chili flakes to get the soup to the desired seasoning for your taste.")
+    # en-wbushey / en-ehrensberger: a time, a step or a shape after "or"
+    assert not _cue_pairs("Cover plate with plastic wrap and refrigerate for at least 2 hours, or up to 5 days, before baking.")
+    assert not _cue_pairs("Bake in a square or rectangular cake pan @175C for 10 minutes.")
+    assert not _cue_pairs("Store cookies in an airtight container at room temperature for up to 1 week, or in the freezer "
+                          "for up to 3 months.")
+
+
+def test_serve_with_x_or_y():
+    # en-wbushey, en-communitykitchen
+    assert ("avacado slices", "Guacamole") in _cue_pairs("Serve with avacado slices or Guacamole.")
+    assert ("honey", "jam") in _cue_pairs("Serve rolled with honey or jam.")
+
+
+def test_pairs_are_kept_only_when_of_one_kind(tmp_path):
+    ex = _mini(tmp_path, "r.md", "# Gazpacho\n\n## Ingredients\n\n- 2 cucumbers\n- 1 cup water\n- 1 onion\n\n## Steps\n\n"
+               "Ladle the mixture into a blender or food processor. Wrap the dough in wax paper or plastic wrap. "
+               "Cover with the onion or more water.\n")
+    subs = _subs(ex)
+    assert ("blender", "food processor") in subs and ("wax paper", "plastic wrap") in subs
+    assert not any(x == "onion" for x, _ in subs)  # "more water" is an amount, not a thing
+    assert not _cue_pairs("Cover with the onion or a little more water.")
