@@ -22,7 +22,7 @@ from .document import Block, ParsedDocument
 from .items import (OPTIONAL_LABEL, PROSE_VERB, is_collective, is_measure, is_method, is_tool, looks_like_step,
                     parse_item, plausible_name)
 from .normalize import Normalizer, clean_name
-from ..knowledge.cues import split_alternatives, thing_of
+from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from .relations import optional_parts, read_document
 from .step_names import step_names
 from .surfaces import substitute_surface
@@ -82,6 +82,8 @@ _COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
 _COMPOUND_EN = lexicon("alternatives")["compound_en"]
 _SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
 _PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
+_ADDITION_RULES = frozenset(words("alternatives", "addition_cue_rules"))
+_VARIATION_RULES = frozenset(words("alternatives", "variation_cue_rules"))
 
 
 def _glossary_item(text: str) -> bool:
@@ -424,6 +426,15 @@ class RecipeExtractor:
         idx = {id(b): i for i, b in enumerate(blocks)}
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9))):
+            if f.kind == "optional" and f.rule in _VARIATION_RULES:
+                # "For much spicier chilie, add … black pepper and … cayenne pepper": what the recipe
+                # lists is an extra amount; what it does not list is an optional addition
+                for part in compound_parts(f.phrase or f.x):
+                    if anchors.scan(part):
+                        continue
+                    if not in_steps(f.block.path) and self.known_thing(part, 0.85):
+                        add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
+                continue
             if f.kind == "optional" and not f.anchored and len(optional_parts(f.x)) > 1:
                 # "可根据口味添加蜂蜜、炼乳或水果": each is optional
                 for part in optional_parts(f.x):
@@ -439,7 +450,8 @@ class RecipeExtractor:
                 if t is not None and f.confidence >= 0.7:
                     t.properties["required"] = False
                 elif (t is None and not f.anchored and (prose or not in_steps(f.block.path))
-                      and self.known_thing(f.x, max(f.confidence, 0.85) if prose else f.confidence, strict=not prose)):
+                      and self.known_thing(f.x, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES
+                                           else f.confidence, strict=not prose and f.rule not in _ADDITION_RULES)):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
             if f.rule in _SYMMETRIC_RULES and f.block.kind == "item" and is_collective(item_names.get(idx.get(id(f.block), -1), "")):

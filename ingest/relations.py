@@ -40,7 +40,7 @@ class Found:
     ``ys`` the stand-in alternatives (each a phrase as written; a compound
     "A and B" stays one); ``cond``/``ratio`` as stated; ``block`` and ``line``
     (1-based) where it was read; ``confidence`` of the rule; ``rule`` the cue
-    rule id."""
+    rule id; ``phrase`` the X phrase as the cue read it (``""`` when X was left to the context)."""
 
     kind: str
     x: str
@@ -52,6 +52,7 @@ class Found:
     line: int
     confidence: float
     rule: str
+    phrase: str = ""
 
 
 def _last(anchors: DictLinker[str], text: str) -> str:
@@ -114,7 +115,7 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
                 ys = [] if c.kind == "optional" else cues.split_alternatives(c.y)
                 if c.kind != "optional" and not ys:
                     continue
-                out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule))
+                out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule, c.x))
     return out
 
 

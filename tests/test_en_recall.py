@@ -136,3 +136,37 @@ def test_pairs_are_kept_only_when_of_one_kind(tmp_path):
     assert ("blender", "food processor") in subs and ("wax paper", "plastic wrap") in subs
     assert not any(x == "onion" for x, _ in subs)  # "more water" is an amount, not a thing
     assert not _cue_pairs("Cover with the onion or a little more water.")
+
+
+def _opt_x(text: str) -> list[tuple[str, str]]:
+    from threadgraph.knowledge import cues
+    return [(c.rule, c.x) for c in cues.read(text) if c.kind == "optional"]
+
+
+def test_optional_additions_in_notes():
+    # en-wbushey
+    assert ("en.can_add_x", "chocolate") in _opt_x("And you can add chocolate too.")
+    assert ("en.did_without_x", "celery root") in _opt_x("Notes: I didn't use celery root and it was fine.")
+    assert ("en.for_variant_add_x", "6 sliced jalapeno peppers") in _opt_x(
+        "For a real stomach stinger, add 6 sliced jalapeno peppers to the pot.")
+    # en-ehrensberger
+    assert ("en.can_add_x", "sprinkles") in _opt_x("Can decorate with sprinkles, etc. before baking if desired.")
+    assert ("en.can_add_x", "1 teaspoon cornstarch") in _opt_x(
+        "Can be thickened more with 1 teaspoon cornstarch mixed with 1 tablespoon water added to the simmering sauce.")
+
+
+def test_not_optional_additions():
+    # an extra amount, a part of the dish, a step done without something (en-wbushey, en-ehrensberger,
+    # en-communitykitchen)
+    assert not _opt_x("For spicier chilie, add .5 teaspoons more black powder.")
+    assert not _opt_x("Combine the ingredients for the shortbread base, using a pastry cutter or two knives to mix.")
+    assert not _opt_x("Cook 10-15 mins without stirring much to form lumps")
+    assert not _opt_x("(Note: If cooked without presoaking, extend the cooking time by an extra ½ hour.)")
+
+
+def test_a_variation_makes_new_things_optional_not_listed_ones(tmp_path):
+    ex = _mini(tmp_path, "r.md", "---\ntitle: Wendy's Beef Chilie\ningredients:\n   ground beef: 2lbs\n"
+               "   black pepper: 1.5 teaspoons\n   salt: 2 teaspoons\n---\n\n1. Brown the ground beef.\n\n"
+               "For much spicier chilie, add 1 teaspoon black pepper and 1 tablespoon cayenne\npepper.\n")
+    req = _req(ex)
+    assert req["black pepper"] is True and req["cayenne pepper"] is False
