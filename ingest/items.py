@@ -75,6 +75,8 @@ _BOTH = regex("alternatives", "both")
 _COLLECTIVE_EN = re.compile(rf"^(?:{alternation('alternatives', 'collective_en')})\b", re.I)
 _ENUMERATION_EN = regex("alternatives", "enumeration_en", re.I)
 _MAPPING_EN = regex("alternatives", "mapping_item_en")
+_KINDS_NOTE = regex("alternatives", "kinds_note_en", re.I)
+_KINDS_NOT = frozenset(words("alternatives", "kinds_note_not"))
 _MAPPING_OR = regex("alternatives", "mapping_or_en", re.I)
 MISSING_CONDITION = lexicon("alternatives")["missing_condition"]
 """The condition of a "没有 X …" stand-in (``"没有时"``)."""
@@ -149,12 +151,15 @@ class Alternative:
 @dataclass(slots=True)
 class ItemParse:
     """One ingredient mention of a list item: surface ``name``, ``amount``
-    as written (``""`` if none), ``optional`` marker, ``alternatives``."""
+    as written (``""`` if none), ``optional`` marker, ``alternatives``;
+    ``kinds`` the pairs ``(a, b)`` of kinds of the item a note offers, one
+    or the other ("beef (sirloin or flank)": b stands in for a)."""
 
     name: str
     amount: str = ""
     optional: bool = False
     alternatives: list[Alternative] = field(default_factory=list)
+    kinds: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _alts_from_note(note: str) -> list[Alternative]:
@@ -278,6 +283,25 @@ def _mapping_item(text: str) -> _Mapped | str | None:
     return _Mapped(key, amount, bool(_OPT_MARK.search(value)), alts)
 
 
+def note_kinds(note: str, name: str) -> tuple[str, str] | None:
+    """The two kinds of ``name`` an English note offers, one or the other:
+    "sirloin or flank, thinly sliced" → ("sirloin", "flank"); qualifiers take
+    the item's head noun ("fresh or frozen" after "corn" → fresh corn / frozen
+    corn); ``None`` for any other note (a list, an amount, a step)."""
+    if has_cjk(note) or re.search(r"\d", note):
+        return None
+    m = _KINDS_NOTE.match(split_top(note, ",;")[0])
+    if not m:
+        return None
+    a, b = m.group("a").strip(), m.group("b").strip()
+    if any(w.split()[0].casefold() in _KINDS_NOT for w in (a, b)) or is_measure(a) or is_measure(b):
+        return None
+    if _only_modifiers(a) != _only_modifiers(b):
+        return None  # "chopped or blended for sliminess": two preparations, not two kinds
+    a, b = complete_name(a, name), complete_name(b, name)
+    return (a, b) if a.casefold() != b.casefold() else None
+
+
 def parse_item(text: str) -> list[ItemParse]:
     """Parse one ingredient/amount list item into ingredient mentions.
 
@@ -374,9 +398,12 @@ def parse_item(text: str) -> list[ItemParse]:
                 if len(slash) > 1 and not any(is_measure(b) for b in slash) and not re.search(r"\s\+\s", part):
                     name = slash[0]
                     palts += [Alternative(b, True) for b in slash[1:]]
+        kinds: list[tuple[str, str]] = []
         if not has_cjk(part):
             name, palts = _share_heads(name.strip(), palts)
-        out.append(ItemParse(name.strip(), amount, p_opt, palts))
+            if len(parts) == 1 and not is_collective(part):  # "500g beef (sirloin or flank, thinly sliced)"
+                kinds = [k for k in (note_kinds(n, name.strip()) for n in _PAREN.findall(text) + _PAREN.findall(amount)) if k]
+        out.append(ItemParse(name.strip(), amount, p_opt, palts, kinds))
     return out
 
 

@@ -395,6 +395,8 @@ class RecipeExtractor:
                     for alt in ip.alternatives:
                         add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
                                 "recipe.item_alternative", t)
+                    for ka, kb in ip.kinds:  # "beef (sirloin or flank)": one kind or the other
+                        add_sub(ka, kb, True, "", b, self.LIST_CONF, "recipe.item_kinds", t)
         # 1b) a recipe written as steps alone (no ingredient list): the things of the
         # corpus vocabulary its steps name are its ingredients and tools
         prose = not contains
