@@ -299,6 +299,9 @@ def note_kinds(note: str, name: str) -> tuple[str, str] | None:
     if _only_modifiers(a) != _only_modifiers(b):
         return None  # "chopped or blended for sliminess": two preparations, not two kinds
     a, b = complete_name(a, name), complete_name(b, name)
+    bw = b.split()
+    if len(a.split()) == 1 and len(bw) > 1 and bw[0].casefold() in _MODIFIERS:
+        a = " ".join([a, *bw[1:]])  # "black-eyed or brown beans": black-eyed beans
     return (a, b) if a.casefold() != b.casefold() else None
 
 

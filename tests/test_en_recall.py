@@ -175,7 +175,7 @@ def test_a_variation_makes_new_things_optional_not_listed_ones(tmp_path):
 def test_a_note_naming_two_kinds_of_the_item():
     # en-communitykitchen
     assert _one("500g beef (sirloin or flank, thinly sliced)").kinds == [("sirloin", "flank")]
-    assert _one("2 cups peeled beans (black-eyed or brown beans)").kinds == [("black-eyed", "brown beans")]
+    assert _one("2 cups peeled beans (black-eyed or brown beans)").kinds == [("black-eyed beans", "brown beans")]
     assert not _one("500g fresh okra (chopped or blended for sliminess)").kinds
     assert not _one("1 kg assorted meat (goat, chicken, or fish)").kinds
     # en-ehrensberger: an amount, a measure or a note that starts with "or" is not a pair of kinds
