@@ -52,6 +52,28 @@ def is_tool(name: str) -> bool:
     return bool(_TOOL_EN.search(name))
 
 
+_TOOL_LEAD_STOP = frozenset(words("tools", "phrase_stops_en"))
+
+
+def tool_phrases(text: str) -> list[str]:
+    """The English tool names of a sentence: each tool word of the lexicon
+    with up to two words before it that qualify it ("into a 10-by-4 inch
+    round tube pan" → "round tube pan", "on greased baking sheet" → "greased
+    baking sheet"); ``[]`` for Chinese text."""
+    if has_cjk(text):
+        return []
+    out: list[str] = []
+    for m in _TOOL_EN.finditer(text):
+        before = text[:m.start()].split()
+        lead: list[str] = []
+        for w in reversed(before[-2:]):
+            if not re.fullmatch(r"[A-Za-z][a-z-]*", w) or w.casefold() in _TOOL_LEAD_STOP:
+                break
+            lead.insert(0, w)
+        out.append(" ".join([*lead, m.group()]))
+    return out
+
+
 # --------------------------------------------------------------------------- cues
 _OPT_MARK = regex("alternatives", "optional_mark", re.I)
 _OPT_CLAUSE = regex("alternatives", "optional_clause", re.I)

@@ -20,7 +20,7 @@ from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
 from .items import (OPTIONAL_LABEL, PROSE_VERB, is_collective, is_measure, is_method, is_tool, looks_like_step,
-                    parse_item, plausible_name)
+                    parse_item, plausible_name, tool_phrases)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from .relations import optional_parts, read_document
@@ -426,8 +426,13 @@ class RecipeExtractor:
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
         idx = {id(b): i for i, b in enumerate(blocks)}
+        tools: DictLinker[str] = DictLinker()  # the tools the text names, for a note "(or Y)" after one
+        for b in blocks:
+            if b.kind in ("paragraph", "item"):
+                for p in tool_phrases(b.text):
+                    tools.add(p, p)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
-                               explicit=lambda x: bool(self.known_thing(x, 0.9))):
+                               explicit=lambda x: bool(self.known_thing(x, 0.9)), heads=tools):
             if f.kind == "optional" and f.rule in _VARIATION_RULES:
                 # "For much spicier chilie, add … black pepper and … cayenne pepper": what the recipe
                 # lists is an extra amount; what it does not list is an optional addition

@@ -73,7 +73,7 @@ def _nearest(anchors: DictLinker[str], sent: str, pos: int) -> str:
 def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Callable[[int, Block], str] | None = None,
                   skip: set[int] | None = None, unanchored: bool = False,
                   explicit: Callable[[str], bool] | None = None, lists: set[int] | None = None,
-                  kinds: tuple[str, ...] = cues.KINDS) -> list[Found]:
+                  kinds: tuple[str, ...] = cues.KINDS, heads: DictLinker[str] | None = None) -> list[Found]:
     """Every anchored relation of ``blocks`` (a parsed document's blocks).
 
     ``anchors`` maps the document's own names (any surface) to canonical
@@ -89,7 +89,9 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
     extractor says what a valid name of its kind is. ``lists`` holds the
     indices of the blocks that are entries of a list of things (ingredients,
     equipment), where "X or Y" offers alternatives; by default every list
-    item. Only cues of ``kinds`` are returned."""
+    item. Only cues of ``kinds`` are returned. ``heads`` holds further names a
+    parenthesised note "(or Y)" may be about when it follows one (the tools a
+    recipe's steps name: "into a round tube pan (or 2 loaf pans)")."""
     out: list[Found] = []
     skip = skip or set()
     for i, b in enumerate(blocks):
@@ -108,7 +110,7 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
             # the thing named last before this sentence in the block (read only when needed)
             prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in reversed(spans[:k])) if x), "") or own
             for c in found:
-                f = _anchor(c, sent, anchors, own, prev, unanchored, explicit)
+                f = _anchor(c, sent, anchors, own, prev, unanchored, explicit, heads)
                 if f is None:
                     continue
                 x, anchored = f
@@ -155,7 +157,8 @@ def _adjacent(gap: str) -> bool:
 
 
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,
-            unanchored: bool, explicit: Callable[[str], bool] | None) -> tuple[str, bool] | None:
+            unanchored: bool, explicit: Callable[[str], bool] | None,
+            heads: DictLinker[str] | None = None) -> tuple[str, bool] | None:
     """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
     if c.kind == "optional" and c.x:
         if explicit is not None and len(optional_parts(c.x)) > 1:
@@ -191,6 +194,9 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
         # a note "(or Y)" is about the phrase it follows: a name at the end of it ("…buttered spring
         # form pan (or use parchment paper)" is about the pan, not the coconut sprinkled on it)
         hits = anchors.scan(c.head)
+        if hits and len(c.head[hits[-1].end:].split()) <= 2:
+            return hits[-1].values[0], True
+        hits = heads.scan(c.head) if heads is not None else []
         if hits and len(c.head[hits[-1].end:].split()) <= 2:
             return hits[-1].values[0], True
         if not own and not c.x:

@@ -182,3 +182,24 @@ def test_a_note_naming_two_kinds_of_the_item():
     assert not _one("1 Green Chili (or more if you like it spicy)").kinds
     assert not _one("3 Tablespoons shortening (or margarine)").kinds
     assert not _one("1 8-inch springform pan (spring form Ø 25 or glass form)").kinds
+
+
+def test_tool_phrases_of_a_sentence():
+    from threadgraph.ingest.items import tool_phrases
+    # en-ehrensberger
+    assert tool_phrases("Scrape one third of the batter into a 10-by-4 inch round tube pan (or 2 loaf pans, in which "
+                        "case reduce the cooking time by about 5-10 minutes).") == ["round tube pan", "loaf pans"]
+    # en-wbushey
+    assert tool_phrases("In a heavy saucepan or skillet, saute the onions and garlic in the oil on medium heat.") == [
+        "heavy saucepan", "skillet"]
+    assert "square glass baking dish" in tool_phrases("Grease an 8-inch square glass baking dish (or similar sized dish "
+                                                      "of your choice, or a cast iron skillet, if you have one.)")
+
+
+def test_a_note_after_a_tool_offers_another_tool(tmp_path):
+    ex = _mini(tmp_path, "r.md", "# Coffee Cake\n\n## Ingredients\n\n- 2 cups flour\n- 1 cup sour cream\n\n## Steps\n\n"
+               "Scrape one third of the batter into a 10-by-4 inch round tube pan (or 2 loaf pans, in which case reduce "
+               "the cooking time by about 5-10 minutes).\n\nHeat the sour cream in a small pan (or use butter).\n")
+    subs = _subs(ex)
+    assert ("round tube pan", "loaf pan") in subs
+    assert not any(y == "butter" for _, y in subs)  # a tool and a food are not one kind
