@@ -55,22 +55,30 @@ def is_tool(name: str) -> bool:
 _TOOL_LEAD_STOP = frozenset(words("tools", "phrase_stops_en"))
 
 
-def tool_phrases(text: str) -> list[str]:
-    """The English tool names of a sentence: each tool word of the lexicon
-    with up to two words before it that qualify it ("into a 10-by-4 inch
-    round tube pan" → "round tube pan", "on greased baking sheet" → "greased
-    baking sheet"); ``[]`` for Chinese text."""
+def tool_phrases(text: str) -> list[tuple[str, str]]:
+    """The English tool names of a sentence as ``(surface, name)``: each tool
+    word of the lexicon with up to three words before it that qualify it,
+    sizes skipped in the name ("into a 10-by-4 inch round tube pan" → "round
+    tube pan", "on buttered 9\" spring form pan" → surface 'buttered 9"
+    spring form pan', name "buttered spring form pan"); ``[]`` for Chinese
+    text."""
     if has_cjk(text):
         return []
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for m in _TOOL_EN.finditer(text):
-        before = text[:m.start()].split()
+        toks = list(re.finditer(r"\S+", text[max(0, m.start() - 80):m.start()]))
+        off = max(0, m.start() - 80)
         lead: list[str] = []
-        for w in reversed(before[-2:]):
-            if not re.fullmatch(r"[A-Za-z][a-z-]*", w) or w.casefold() in _TOOL_LEAD_STOP:
+        first = m.start()
+        for t in reversed(toks[-6:]):
+            w = t.group()
+            if re.fullmatch(r"\d[\w\-\"'″.]*|inch(?:es)?|cm", w, re.I):
+                continue  # a size ("9\"", "10-by-4 inch") sits among the qualifiers
+            if len(lead) == 3 or not re.fullmatch(r"[A-Za-z][a-z-]*", w) or w.casefold() in _TOOL_LEAD_STOP:
                 break
             lead.insert(0, w)
-        out.append(" ".join([*lead, m.group()]))
+            first = off + t.start()
+        out.append((text[first:m.end()], " ".join([*lead, m.group()])))
     return out
 
 

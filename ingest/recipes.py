@@ -429,8 +429,8 @@ class RecipeExtractor:
         tools: DictLinker[str] = DictLinker()  # the tools the text names, for a note "(or Y)" after one
         for b in blocks:
             if b.kind in ("paragraph", "item"):
-                for p in tool_phrases(b.text):
-                    tools.add(p, p)
+                for surface, name in tool_phrases(b.text):
+                    tools.add(surface, name)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9)), heads=tools):
             if f.kind == "optional" and f.rule in _VARIATION_RULES:

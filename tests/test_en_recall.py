@@ -185,13 +185,19 @@ def test_a_note_naming_two_kinds_of_the_item():
 
 
 def test_tool_phrases_of_a_sentence():
-    from threadgraph.ingest.items import tool_phrases
+    from threadgraph.ingest.items import tool_phrases as tp
+
+    def tool_phrases(text):
+        return [name for _, name in tp(text)]
+
     # en-ehrensberger
     assert tool_phrases("Scrape one third of the batter into a 10-by-4 inch round tube pan (or 2 loaf pans, in which "
                         "case reduce the cooking time by about 5-10 minutes).") == ["round tube pan", "loaf pans"]
     # en-wbushey
     assert tool_phrases("In a heavy saucepan or skillet, saute the onions and garlic in the oil on medium heat.") == [
         "heavy saucepan", "skillet"]
+    assert tp('Sprinkle the coconut on buttered 9" spring form pan (or use parchment paper).')[0] == (
+        'buttered 9" spring form pan', "buttered spring form pan")
     assert "square glass baking dish" in tool_phrases("Grease an 8-inch square glass baking dish (or similar sized dish "
                                                       "of your choice, or a cast iron skillet, if you have one.)")
 
