@@ -52,6 +52,36 @@ def is_tool(name: str) -> bool:
     return bool(_TOOL_EN.search(name))
 
 
+_TOOL_LEAD_STOP = frozenset(words("tools", "phrase_stops_en"))
+
+
+def tool_phrases(text: str) -> list[tuple[str, str]]:
+    """The English tool names of a sentence as ``(surface, name)``: each tool
+    word of the lexicon with up to three words before it that qualify it,
+    sizes skipped in the name ("into a 10-by-4 inch round tube pan" → "round
+    tube pan", "on buttered 9\" spring form pan" → surface 'buttered 9"
+    spring form pan', name "buttered spring form pan"); ``[]`` for Chinese
+    text."""
+    if has_cjk(text):
+        return []
+    out: list[tuple[str, str]] = []
+    for m in _TOOL_EN.finditer(text):
+        toks = list(re.finditer(r"\S+", text[max(0, m.start() - 80):m.start()]))
+        off = max(0, m.start() - 80)
+        lead: list[str] = []
+        first = m.start()
+        for t in reversed(toks[-6:]):
+            w = t.group()
+            if re.fullmatch(r"\d[\w\-\"'″.]*|inch(?:es)?|cm", w, re.I):
+                continue  # a size ("9\"", "10-by-4 inch") sits among the qualifiers
+            if len(lead) == 3 or not re.fullmatch(r"[A-Za-z][a-z-]*", w) or w.casefold() in _TOOL_LEAD_STOP:
+                break
+            lead.insert(0, w)
+            first = off + t.start()
+        out.append((text[first:m.end()], " ".join([*lead, m.group()])))
+    return out
+
+
 # --------------------------------------------------------------------------- cues
 _OPT_MARK = regex("alternatives", "optional_mark", re.I)
 _OPT_CLAUSE = regex("alternatives", "optional_clause", re.I)
@@ -74,6 +104,10 @@ _ITEM_OR_ZH = regex("alternatives", "item_or_zh")
 _BOTH = regex("alternatives", "both")
 _COLLECTIVE_EN = re.compile(rf"^(?:{alternation('alternatives', 'collective_en')})\b", re.I)
 _ENUMERATION_EN = regex("alternatives", "enumeration_en", re.I)
+_MAPPING_EN = regex("alternatives", "mapping_item_en")
+_KINDS_NOTE = regex("alternatives", "kinds_note_en", re.I)
+_KINDS_NOT = frozenset(words("alternatives", "kinds_note_not"))
+_MAPPING_OR = regex("alternatives", "mapping_or_en", re.I)
 MISSING_CONDITION = lexicon("alternatives")["missing_condition"]
 """The condition of a "没有 X …" stand-in (``"没有时"``)."""
 _NOT_A_THING = regex("names", "not_a_thing")
@@ -123,13 +157,15 @@ def looks_like_step(name: str) -> bool:
 
 
 def is_method(name: str) -> bool:
-    """True for a cooking method rather than a thing (切丝, "chopped …")."""
+    """True for a cooking method rather than a thing (切丝, "chop the …",
+    "chopped"); a participle before a noun qualifies a thing ("grated
+    parmesan", "grated fresh ginger")."""
     if not name:
         return False
     if has_cjk(name):
         return bool(_METHOD_ZH.match(name)) and not is_tool(name)  # 切丝 is a method, 烤箱/炒锅 are tools
     first = name.lower().split()[0]
-    return first in _METHOD_EN
+    return first in _METHOD_EN and not (first.endswith("ed") and bool(head_noun(name)))
 
 
 @dataclass(slots=True)
@@ -145,12 +181,15 @@ class Alternative:
 @dataclass(slots=True)
 class ItemParse:
     """One ingredient mention of a list item: surface ``name``, ``amount``
-    as written (``""`` if none), ``optional`` marker, ``alternatives``."""
+    as written (``""`` if none), ``optional`` marker, ``alternatives``;
+    ``kinds`` the pairs ``(a, b)`` of kinds of the item a note offers, one
+    or the other ("beef (sirloin or flank)": b stands in for a)."""
 
     name: str
     amount: str = ""
     optional: bool = False
     alternatives: list[Alternative] = field(default_factory=list)
+    kinds: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _alts_from_note(note: str) -> list[Alternative]:
@@ -216,6 +255,86 @@ def note_clauses(note: str) -> tuple[bool, list[Alternative]]:
     return optional, alts
 
 
+@dataclass(slots=True)
+class _Mapped:
+    key: str
+    amount: str
+    optional: bool
+    alternatives: list[Alternative]
+
+
+def _strip_amount(text: str) -> str:
+    """``text`` without its leading quantity ("1/2 tsp dried" → "dried"); ``""`` for a quantity alone."""
+    text = text.strip(" ,;-–—")
+    if not text or is_measure(text):
+        return ""
+    m = _EN_LEAD_AMOUNT.match(text)
+    return m.group("name").strip(" ,;-–—") if m else text
+
+
+def _only_modifiers(text: str) -> bool:
+    return all(w.casefold().strip(",") in _MODIFIERS for w in text.split())
+
+
+def _mapping_item(text: str) -> _Mapped | str | None:
+    """An English ``name: amount and notes`` item (a YAML mapping of
+    ingredients): its name (the key), amount, optional marker and the
+    alternative its value offers — a form of the same thing ("fresh thyme: 1
+    tsp chopped or 1/2 tsp dried" → dried thyme) or, after a comma or a bare
+    amount, another thing ("honey: 1 tablespoon, or molasses"); "2 cloves,
+    minced or presses" offers none. An item that is an optional label
+    ("(optional: 1 lb of ground beef)") returns the labelled text (a str);
+    ``None`` for any other item."""
+    inner = re.fullmatch(r"\(\s*(.+?)\s*\)", text)
+    m = _MAPPING_EN.match(inner.group(1) if inner else text)
+    if not m or len(m.group("key").split()) > 5:
+        return None
+    key, value = m.group("key").strip(), m.group("value").strip()
+    if OPTIONAL_LABEL.fullmatch(key):
+        return value or None
+    if inner:
+        return None
+    body = _OPT_MARK.sub("", _PAREN.sub("", value)).strip(" ,;-–—")
+    alts: list[Alternative] = []
+    mo = _MAPPING_OR.search(body)
+    if mo:
+        left, right = _strip_amount(body[:mo.start()]), body[mo.end():].strip(" ,;-–—")
+        r = _strip_amount(right) if right and not is_measure(right) else ""
+        if r and _only_modifiers(r):
+            if _only_modifiers(left):  # "1 tsp chopped or 1/2 tsp dried": the same thing, another form
+                alts.append(Alternative(complete_name(r, key), True))
+        elif r and (mo.group("comma") or not left and not any(
+                w.casefold().strip(",") in _MODIFIERS for w in body[:mo.start()].split())):
+            # "1 tablespoon, or molasses"; not "2 cloves, minced or presses" (a preparation)
+            alts.append(Alternative(r, True))
+        body = body[:mo.start()].strip(" ,;-–—")
+    am = _EN_LEAD_AMOUNT.match(body)
+    amount = body if is_measure(body) else (am.group("amount") if am else "")
+    return _Mapped(key, amount, bool(_OPT_MARK.search(value)), alts)
+
+
+def note_kinds(note: str, name: str) -> tuple[str, str] | None:
+    """The two kinds of ``name`` an English note offers, one or the other:
+    "sirloin or flank, thinly sliced" → ("sirloin", "flank"); qualifiers take
+    the item's head noun ("fresh or frozen" after "corn" → fresh corn / frozen
+    corn); ``None`` for any other note (a list, an amount, a step)."""
+    if has_cjk(note) or re.search(r"\d", note):
+        return None
+    m = _KINDS_NOTE.match(split_top(note, ",;")[0])
+    if not m:
+        return None
+    a, b = m.group("a").strip(), m.group("b").strip()
+    if any(w.split()[0].casefold() in _KINDS_NOT for w in (a, b)) or is_measure(a) or is_measure(b):
+        return None
+    if _only_modifiers(a) != _only_modifiers(b):
+        return None  # "chopped or blended for sliminess": two preparations, not two kinds
+    a, b = complete_name(a, name), complete_name(b, name)
+    bw = b.split()
+    if len(a.split()) == 1 and len(bw) > 1 and bw[0].casefold() in _MODIFIERS:
+        a = " ".join([a, *bw[1:]])  # "black-eyed or brown beans": black-eyed beans
+    return (a, b) if a.casefold() != b.casefold() else None
+
+
 def parse_item(text: str) -> list[ItemParse]:
     """Parse one ingredient/amount list item into ingredient mentions.
 
@@ -235,6 +354,11 @@ def parse_item(text: str) -> list[ItemParse]:
         if tail and head.strip() and tail[0].strip():
             text, notes = head.strip(), [tail[0].strip()]  # "藏红花(Saffron)— 可用食用黄色素替代"
     amount = ""
+    mapped = _mapping_item(text) if not has_cjk(text) else None
+    if isinstance(mapped, str):  # "(optional: 1 lb of ground beef)"
+        return [ItemParse(ip.name, ip.amount, True, ip.alternatives) for ip in parse_item(mapped)]
+    if mapped is not None:
+        text = mapped.key  # "cheese: grated - optional": the name; the value is read below
     m = re.match(r"^(?P<name>[^=＝]+?)\s*[=＝]\s*(?P<amount>.*)$", text)
     if m:
         text, amount = m.group("name").strip(), m.group("amount").strip()
@@ -247,6 +371,8 @@ def parse_item(text: str) -> list[ItemParse]:
         if m and not is_measure(m.group("name")):
             text, amount = m.group("name").strip(), m.group("amount").strip()
     optional = bool(_OPT_MARK.search(text))
+    if mapped is not None:
+        amount, optional = mapped.amount, optional or mapped.optional
     # notes in parentheses after the name, in the amount tail and after a dash,
     # clause by clause; with several items on one line ("鸡肉，土豆，菜椒和甜椒（可以不用）")
     # a parenthesised note belongs to the item it follows
@@ -281,7 +407,7 @@ def parse_item(text: str) -> list[ItemParse]:
         else:
             found = [(o, []) for o, _ in line_notes + name_notes]
         p_opt = line_opt or any(o for o, _ in found)
-        name, palts = part, [a for _, al in found for a in al]
+        name, palts = part, [a for _, al in found for a in al] + (mapped.alternatives if mapped is not None else [])
         if has_cjk(part):
             bits = split_top(part, "/／")
             if len(bits) == 1:
@@ -305,9 +431,12 @@ def parse_item(text: str) -> list[ItemParse]:
                 if len(slash) > 1 and not any(is_measure(b) for b in slash) and not re.search(r"\s\+\s", part):
                     name = slash[0]
                     palts += [Alternative(b, True) for b in slash[1:]]
+        kinds: list[tuple[str, str]] = []
         if not has_cjk(part):
             name, palts = _share_heads(name.strip(), palts)
-        out.append(ItemParse(name.strip(), amount, p_opt, palts))
+            if len(parts) == 1 and not is_collective(part):  # "500g beef (sirloin or flank, thinly sliced)"
+                kinds = [k for k in (note_kinds(n, name.strip()) for n in _PAREN.findall(text) + _PAREN.findall(amount)) if k]
+        out.append(ItemParse(name.strip(), amount, p_opt, palts, kinds))
     return out
 
 
@@ -357,7 +486,10 @@ def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternat
                 x = listed[0]
         words_ = x.split()
         if words_ and words_[-1].casefold() in _MODIFIERS:
-            tail = head_noun(out[0].raw.split(",")[0])
+            other = out[0].raw.split(",")[0].split()
+            # "light or dark brown sugar": a lone qualifier takes the other side's words after its own qualifier
+            tail = (" ".join(other[1:]) if len(words_) == 1 and len(other) > 1 and other[0].casefold() in _MODIFIERS
+                    else head_noun(out[0].raw.split(",")[0]))
             if tail:
                 x = f"{x} {tail}"
         name = x

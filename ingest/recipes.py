@@ -20,9 +20,9 @@ from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
 from .items import (OPTIONAL_LABEL, PROSE_VERB, is_collective, is_measure, is_method, is_tool, looks_like_step,
-                    parse_item, plausible_name)
+                    parse_item, plausible_name, tool_phrases)
 from .normalize import Normalizer, clean_name
-from ..knowledge.cues import split_alternatives, thing_of
+from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from .relations import optional_parts, read_document
 from .step_names import step_names
 from .surfaces import substitute_surface
@@ -81,6 +81,9 @@ _STAND_IN_OR = regex("alternatives", "stand_in_or")
 _COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
 _COMPOUND_EN = lexicon("alternatives")["compound_en"]
 _SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
+_PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
+_ADDITION_RULES = frozenset(words("alternatives", "addition_cue_rules"))
+_VARIATION_RULES = frozenset(words("alternatives", "variation_cue_rules"))
 
 
 def _glossary_item(text: str) -> bool:
@@ -392,6 +395,8 @@ class RecipeExtractor:
                     for alt in ip.alternatives:
                         add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
                                 "recipe.item_alternative", t)
+                    for ka, kb in ip.kinds:  # "beef (sirloin or flank)": one kind or the other
+                        add_sub(ka, kb, True, "", b, self.LIST_CONF, "recipe.item_kinds", t)
         # 1b) a recipe written as steps alone (no ingredient list): the things of the
         # corpus vocabulary its steps name are its ingredients and tools
         prose = not contains
@@ -421,8 +426,22 @@ class RecipeExtractor:
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
         idx = {id(b): i for i, b in enumerate(blocks)}
+        tools: DictLinker[str] = DictLinker()  # the tools the text names, for a note "(or Y)" after one
+        for b in blocks:
+            if b.kind in ("paragraph", "item"):
+                for surface, name in tool_phrases(b.text):
+                    tools.add(surface, name)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
-                               explicit=lambda x: bool(self.known_thing(x, 0.9))):
+                               explicit=lambda x: bool(self.known_thing(x, 0.9)), heads=tools):
+            if f.kind == "optional" and f.rule in _VARIATION_RULES:
+                # "For much spicier chilie, add … black pepper and … cayenne pepper": what the recipe
+                # lists is an extra amount; what it does not list is an optional addition
+                for part in compound_parts(f.phrase or f.x):
+                    if anchors.scan(part):
+                        continue
+                    if not in_steps(f.block.path) and self.known_thing(part, 0.85):
+                        add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
+                continue
             if f.kind == "optional" and not f.anchored and len(optional_parts(f.x)) > 1:
                 # "可根据口味添加蜂蜜、炼乳或水果": each is optional
                 for part in optional_parts(f.x):
@@ -438,11 +457,22 @@ class RecipeExtractor:
                 if t is not None and f.confidence >= 0.7:
                     t.properties["required"] = False
                 elif (t is None and not f.anchored and (prose or not in_steps(f.block.path))
-                      and self.known_thing(f.x, max(f.confidence, 0.85) if prose else f.confidence, strict=not prose)):
+                      and self.known_thing(f.x, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES
+                                           else f.confidence, strict=not prose and f.rule not in _ADDITION_RULES)):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
             if f.rule in _SYMMETRIC_RULES and f.block.kind == "item" and is_collective(item_names.get(idx.get(id(f.block), -1), "")):
                 continue  # "Assorted meats/fish": one mixture, its parts are not alternatives
+            if f.rule in _PAIR_RULES:
+                # "into a blender or food processor", "with honey or jam": two things of one kind —
+                # two tools, or one of this recipe's things and a thing the corpus lists
+                xc = clean_name(f.x, "ingredient")
+                for y0 in f.ys:
+                    yc = clean_name(y0, "ingredient")
+                    if (is_tool(xc) and is_tool(yc)) or (
+                            (f.anchored or self.vocab.get(xc)) and self.vocab.get(yc) and not is_tool(xc)):
+                        add_sub(f.x, y0, True, f.cond, f.block, f.confidence, f"cue.{f.rule}")
+                continue
             # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists
             x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
             if not x:

@@ -21,10 +21,13 @@ from dataclasses import dataclass
 
 from ..knowledge import cues
 from ..knowledge.text import DictLinker, has_cjk, sentence_spans
-from .cues import alternation
+from .cues import alternation, words
 from .document import Block
 
 READ_KINDS = ("paragraph", "item", "row")
+_PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
+"""Rules joining two things of one kind ("into a blender or food processor"): X may be new, the
+extractor checks the pair."""
 
 
 @dataclass(slots=True)
@@ -37,7 +40,7 @@ class Found:
     ``ys`` the stand-in alternatives (each a phrase as written; a compound
     "A and B" stays one); ``cond``/``ratio`` as stated; ``block`` and ``line``
     (1-based) where it was read; ``confidence`` of the rule; ``rule`` the cue
-    rule id."""
+    rule id; ``phrase`` the X phrase as the cue read it (``""`` when X was left to the context)."""
 
     kind: str
     x: str
@@ -49,6 +52,7 @@ class Found:
     line: int
     confidence: float
     rule: str
+    phrase: str = ""
 
 
 def _last(anchors: DictLinker[str], text: str) -> str:
@@ -69,7 +73,7 @@ def _nearest(anchors: DictLinker[str], sent: str, pos: int) -> str:
 def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Callable[[int, Block], str] | None = None,
                   skip: set[int] | None = None, unanchored: bool = False,
                   explicit: Callable[[str], bool] | None = None, lists: set[int] | None = None,
-                  kinds: tuple[str, ...] = cues.KINDS) -> list[Found]:
+                  kinds: tuple[str, ...] = cues.KINDS, heads: DictLinker[str] | None = None) -> list[Found]:
     """Every anchored relation of ``blocks`` (a parsed document's blocks).
 
     ``anchors`` maps the document's own names (any surface) to canonical
@@ -87,7 +91,9 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
     confidence ≥ 0.85, not a list-item-only rule) keeps X as written too. ``lists`` holds the
     indices of the blocks that are entries of a list of things (ingredients,
     equipment), where "X or Y" offers alternatives; by default every list
-    item. Only cues of ``kinds`` are returned."""
+    item. Only cues of ``kinds`` are returned. ``heads`` holds further names a
+    parenthesised note "(or Y)" may be about when it follows one (the tools a
+    recipe's steps name: "into a round tube pan (or 2 loaf pans)")."""
     out: list[Found] = []
     skip = skip or set()
     for i, b in enumerate(blocks):
@@ -106,14 +112,14 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
             # the thing named last before this sentence in the block (read only when needed)
             prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in reversed(spans[:k])) if x), "") or own
             for c in found:
-                f = _anchor(c, sent, anchors, own, prev, unanchored, explicit)
+                f = _anchor(c, sent, anchors, own, prev, unanchored, explicit, heads)
                 if f is None:
                     continue
                 x, anchored = f
                 ys = [] if c.kind == "optional" else cues.split_alternatives(c.y)
                 if c.kind != "optional" and not ys:
                     continue
-                out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule))
+                out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule, c.x))
     return out
 
 
@@ -156,7 +162,8 @@ def _adjacent(gap: str) -> bool:
 
 
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,
-            unanchored: bool, explicit: Callable[[str], bool] | None) -> tuple[str, bool] | None:
+            unanchored: bool, explicit: Callable[[str], bool] | None,
+            heads: DictLinker[str] | None = None) -> tuple[str, bool] | None:
     """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
     if c.kind == "optional" and c.x:
         if explicit is not None and len(optional_parts(c.x)) > 1:
@@ -196,6 +203,9 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
         hits = anchors.scan(c.head)
         if hits and len(c.head[hits[-1].end:].split()) <= 2:
             return hits[-1].values[0], True
+        hits = heads.scan(c.head) if heads is not None else []
+        if hits and len(c.head[hits[-1].end:].split()) <= 2:
+            return hits[-1].values[0], True
         if not own and not c.x:
             return None
     if own and (c.focus or c.head or c.item_only or not c.x):
@@ -207,6 +217,8 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             return hits[-1].values[0], True
     if c.focus and prev:
         return prev, True
+    if c.x and explicit is not None and c.rule in _PAIR_RULES:
+        return c.x, False  # "into a blender or food processor": the extractor checks the pair
     if c.x and explicit is not None and c.confidence >= 0.85 and not c.focus and explicit(c.x):
         return c.x, False
     if unanchored and c.kind == "standin":

@@ -148,7 +148,10 @@ def test_a_note_is_about_the_phrase_it_follows(tmp_path):
                "Stir the chocolate chips into dough. Drop from a spoon onto greased baking sheet (or use parchment paper).\n\n"
                "Beat the eggs (or use egg whites).\n")
     subs = {(t.subject, t.object) for t in ex.triples if t.relation == "SUBSTITUTES"}
-    assert not any(o.endswith("parchment paper") for _, o in subs)
+    # the paper stands in for the pan the note follows, never for the coconut or the chips
+    assert not any(o.endswith("parchment paper") and not s.startswith("tool:") for s, o in subs)
+    assert ("tool:buttered spring form pan", "tool:parchment paper") in subs
+    assert ("tool:greased baking sheet", "tool:parchment paper") in subs
     assert ("ingredient:egg", "ingredient:egg white") in subs
 
 
