@@ -118,7 +118,7 @@ def prose_recipe(doc: ParsedDocument) -> bool:
     guide's (``guide_title_words``), the text has no section but the steps,
     and at least three list items or paragraphs — most of the document's
     items — read as cooking steps (:func:`looks_like_step`)."""
-    title = heading_words(doc.h1 or str(doc.front_matter.get("title", "") or ""))
+    title = dish_name(doc.h1 or str(doc.front_matter.get("title", "") or ""))
     if not title or not has_cjk(title) or not 2 <= len(title) <= 16 or _GUIDE_TITLE.search(title):
         return False
     if all(is_method(t) for t in re.split(r"[/／、与和]", title) if t.strip()):
@@ -161,14 +161,38 @@ def is_recipe(doc: ParsedDocument) -> bool:
     return namey * 2 > len(items)
 
 
-def recipe_name(doc: ParsedDocument) -> str:
-    """The H1 with a trailing ``的做法``/``做法``/``recipe`` stripped, else the
-    front-matter title, else the file stem."""
-    name = doc.h1 or doc.front_matter.get("title", "") or doc.stem
-    name = heading_words(str(name))  # "🍋 柠檬水" → 柠檬水
+_TITLE_NOISE = [re.compile(p, re.I) for p in words("sections", "title_noise")]
+_TITLE_MODIFIER = regex("sections", "title_modifier")
+
+
+def dish_name(title: str) -> str:
+    """The dish a title names: the title without what a post's title carries
+    around it (``title_noise`` of sections.yaml: "省钱菜谱：", "3.4元的",
+    "（10min）", "（我菜谱里常出现的）"), a trailing ``的做法``/``做法``/``recipe``
+    and a leading modifier (``title_modifier``: "超简单的咖喱炒饭" → 咖喱炒饭).
+    "省钱菜谱：3.4元的潮州炒豆饭（10min）" → 潮州炒豆饭; a plain name is kept."""
+    name = heading_words(str(title))  # "🍋 柠檬水" → 柠檬水
+    for _ in range(6):
+        before = name
+        for rx in _TITLE_NOISE:
+            cut = rx.sub("", name, count=1).strip()
+            if cut and len(cut) >= 2:
+                name = cut
+        if name == before:
+            break
     name = _NAME_SUFFIX_ZH.sub("", name)
     name = _NAME_SUFFIX_EN.sub("", name)
-    return name.strip() or doc.stem
+    if has_cjk(name):
+        cut = _TITLE_MODIFIER.sub("", name).strip()
+        name = cut or name
+    return name.strip()
+
+
+def recipe_name(doc: ParsedDocument) -> str:
+    """The dish named by the H1, else the front-matter title (see
+    :func:`dish_name`), else the file stem."""
+    name = doc.h1 or doc.front_matter.get("title", "") or doc.stem
+    return dish_name(str(name)) or doc.stem
 
 
 _MIXED_NAME = re.compile(r"^([A-Za-z][A-Za-z0-9 '&.\-]*[A-Za-z0-9.])\s*([\u3400-\u9fff][^A-Za-z]*)$|^([\u3400-\u9fff][^A-Za-z]*?)\s*([A-Za-z][A-Za-z0-9 '&.\-]*)$")
@@ -259,7 +283,8 @@ class RecipeExtractor:
         name = recipe_name(doc)
         rid = entity_id("recipe", name)
         res = DocResult(rid)
-        aliases = [doc.h1] if doc.h1 and doc.h1 != name else []
+        title = doc.h1 or str(doc.front_matter.get("title", "") or "")
+        aliases = [title] if title and title != name else []
         aliases += [p for p in name_parts(name) if p not in aliases]
         res.entities.append(Entity(rid, name, "recipe", aliases, doc.language, rel))
         blocks = doc.blocks
