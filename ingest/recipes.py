@@ -19,13 +19,15 @@ from ..knowledge.text import DictLinker, has_cjk
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
-from .items import (OPTIONAL_LABEL, PROSE_VERB, is_collective, is_measure, is_method, is_tool, looks_like_step,
-                    parse_item, plausible_name)
+from .items import (OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
+                    looks_like_step, note_clauses, parse_item, plausible_name)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import split_alternatives, thing_of
 from .relations import optional_parts, read_document
 from .step_names import step_names
 from .surfaces import substitute_surface
+from .tables import classify_column, required_value
+from .tables import split_alternatives as split_cell
 
 
 # --------------------------------------------------------------------------- headings
@@ -131,6 +133,77 @@ def prose_recipe(doc: ParsedDocument) -> bool:
     return len(steps) >= 3 and (not items or sum(1 for b in items if looks_like_step(b.text[:60])) * 2 >= len(items))
 
 
+class TableRow:
+    """One row of a table that lists a recipe's ingredients: the row's block
+    ``index``, the ``name`` cell (it may hold "X（或 Y）"), the ``amount`` (amount
+    and unit cells joined), the ``notes`` cells (notes, conditions),
+    ``subs`` (the stand-ins a substitute column names) and ``required``
+    (``True``/``False`` from a required/optional column, else ``None``)."""
+
+    __slots__ = ("index", "name", "amount", "notes", "subs", "required")
+
+    def __init__(self, index: int, name: str, amount: str, notes: list[str], subs: list[str],
+                 required: bool | None) -> None:
+        self.index, self.name, self.amount, self.notes, self.subs, self.required = (
+            index, name, amount, notes, subs, required)
+
+
+def _table_runs(blocks: list[Block]) -> list[list[int]]:
+    """Indices of the row blocks of each table (a header row and the rows
+    right below it, under the same heading path)."""
+    runs: list[list[int]] = []
+    for i, b in enumerate(blocks):
+        if b.kind != "row":
+            continue
+        prev = blocks[runs[-1][-1]] if runs else None
+        if b.header or prev is None or prev.path != b.path or b.line - prev.line > 2 or runs[-1][-1] != i - 1:
+            runs.append([i])
+        else:
+            runs[-1].append(i)
+    return runs
+
+
+def ingredient_table_rows(doc: ParsedDocument) -> list[TableRow]:
+    """The rows of the tables that list the document's ingredients ("| 食材 |
+    用量 | 备注 |", "| 原料 | 数量 | 单位 |", "| Ingredient | Amount |"): a
+    table whose header names an item column (``columns.yaml``), outside any
+    procedure section, under an ingredient or amount heading — or anywhere
+    when the document has no ingredient list of items. Each data row gives a
+    :class:`TableRow` by the meaning of its columns."""
+    blocks = doc.blocks
+    has_list = any(b.kind == "item" and section_kind(b.path) == "ingredient" for b in blocks)
+    out: list[TableRow] = []
+    for run in _table_runs(blocks):
+        head = blocks[run[0]]
+        if not head.header or len(run) < 3 or in_steps(head.path):
+            continue
+        if has_list and section_kind(head.path) not in ("ingredient", "amount"):
+            continue  # a conversion or reference table beside the recipe's own list
+        kinds = [classify_column(c) for c in head.cells]
+        if "item" not in kinds:
+            continue
+        item_col = kinds.index("item")
+        for i in run[1:]:
+            cells = blocks[i].cells
+            if item_col >= len(cells) or not cells[item_col].strip():
+                continue
+            amount, notes, subs, req = [], [], [], None
+            for k, (kind, cell) in enumerate(zip(kinds, cells)):
+                cell = cell.strip()
+                if k == item_col or not cell:
+                    continue
+                if kind in ("amount", "unit"):
+                    amount.append(cell)
+                elif kind in ("notes", "cond"):
+                    notes.append(cell)
+                elif kind == "sub":
+                    subs.extend(split_cell(cell))
+                elif kind == "req":
+                    req = required_value(head.cells[k], cell)
+            out.append(TableRow(i, cells[item_col].strip().strip("*").strip(), " ".join(amount), notes, subs, req))
+    return out
+
+
 def is_recipe(doc: ParsedDocument) -> bool:
     """A recipe has a non-title heading naming an ingredients section (see
     :data:`ING_HEAD`, outside any procedure section) with list items under it
@@ -141,6 +214,10 @@ def is_recipe(doc: ParsedDocument) -> bool:
     "常用的腌渍用料" explaining seasonings stays a document."""
     items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"
              and any(ING_HEAD.search(p) for p in b.path)]
+    if not items and ingredient_table_rows(doc):
+        # a table of ingredients ("| 食材 | 用量 |") and a procedure: a recipe
+        return any(in_steps(b.path) or looks_like_step(b.text[:60]) for b in doc.blocks
+                   if b.kind in ("item", "paragraph")) or bool(_DISH_TITLE.search(doc.h1 or doc.front_matter.get("title", "") or ""))
     if not items:
         # equipment and steps without an ingredient list ("所需工具" + "制作步骤") is a recipe too
         items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"]
@@ -225,6 +302,12 @@ def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None
                         c = clean_name(n, "ingredient")
                         if c:
                             vocab.add(c, c)
+        for row in ingredient_table_rows(d):
+            for ip in parse_item(row.name):
+                for raw in [ip.name, *(a.raw for a in ip.alternatives), *row.subs]:
+                    c = clean_name(raw or "", "ingredient")
+                    if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
+                        vocab.add(c, c)
         for b in d.blocks:
             if b.kind != "item" or section_kind(b.path) != "ingredient":
                 continue
@@ -417,6 +500,26 @@ class RecipeExtractor:
                     for alt in ip.alternatives:
                         add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
                                 "recipe.item_alternative", t)
+        # 1a) the rows of an ingredient table: name cell, amount/unit, notes, substitute and
+        # required/optional columns
+        table_rows = ingredient_table_rows(doc)
+        for row in table_rows:
+            b = blocks[row.index]
+            used.add(row.index)
+            note_read = [note_clauses(n) for n in row.notes]
+            for k, ip in enumerate(parse_item(row.name)):
+                if not ip.name:
+                    continue
+                opt = ip.optional or row.required is False or (k == 0 and any(o for o, _ in note_read))
+                t = add_contains(ip.name, not opt, row.amount or ip.amount, b, self.LIST_CONF, "recipe.table_row", False)
+                if not t:
+                    continue
+                alts = list(ip.alternatives)
+                if k == 0:
+                    alts += [a for _, al in note_read for a in al] + [Alternative(y, False) for y in row.subs]
+                for alt in alts:
+                    add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
+                            "recipe.table_alternative", t)
         # 1b) a recipe written as steps alone (no ingredient list): the things of the
         # corpus vocabulary its steps name are its ingredients and tools
         prose = not contains
@@ -437,12 +540,14 @@ class RecipeExtractor:
             anchors.add(t.object.split(":", 1)[1], t.object.split(":", 1)[1])
         for n in sorted(surfaces):
             anchors.add(n, n)
+        row_names = {r.index: r.name for r in table_rows}
         for i in used:
-            first = next((ip.name for ip in parse_item(blocks[i].text) if ip.name), "")
+            first = next((ip.name for ip in parse_item(row_names.get(i, blocks[i].text)) if ip.name), "")
             if first:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
+        lists |= set(row_names)
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
         idx = {id(b): i for i, b in enumerate(blocks)}

@@ -30,7 +30,7 @@ from ..cues import regex
 from ..document import Block
 from .base import Reader, Reading, register
 from .html import html_blocks
-from .frontmatter import FrontMatter, read_front_matter, split_toml_front_matter
+from .frontmatter import FrontMatter, read_front_matter, split_metadata_block, split_toml_front_matter
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -448,6 +448,8 @@ def read(path: Path, text: str) -> Reading:
     the body; front matter that does not parse is reported in
     ``row_errors`` with its line, and its simple ``key: value`` lines are kept."""
     toml_fm, text = split_toml_front_matter(text)
+    if toml_fm is None:
+        toml_fm, text = split_metadata_block(text)  # Pelican / MultiMarkdown "Title: …" lines
     text = _blank_comments(text)
     text = _IMAGE_MD.sub("", text)
     blocks, h1, fm = parse_markdown(text)
