@@ -217,6 +217,7 @@ def note_clauses(note: str) -> tuple[bool, list[Alternative]]:
 
 
 _SENTENCE_WORD = regex("names", "sentence_words_zh")
+_EXAMPLE_TAIL = regex("names", "example_tails")
 _QTY_IN_NAME = re.compile(alternation("steps", "step_quantity"))
 _NAME_STOP = re.compile("|".join([alternation("steps", "item_name_stops"), alternation("steps", "prep_verbs"),
                                   alternation("steps", "step_quantity")]))
@@ -361,6 +362,7 @@ def parse_item(text: str) -> list[ItemParse]:
             bits = split_top(part, "/／")
             if len(bits) == 1:
                 bits = [b for b in _ITEM_OR_ZH.split(part) if b.strip()]
+            bits = [_EXAMPLE_TAIL.split(b)[0] if _EXAMPLE_TAIL.search(b, 1) else b for b in bits]
             if len(bits) > 1 and not any(is_measure(b) for b in bits):
                 name = bits[0]
                 palts += [Alternative(b, True) for b in bits[1:]]

@@ -26,6 +26,7 @@ from ..knowledge.cues import split_alternatives, thing_of
 from .relations import optional_parts, read_document
 from .step_names import step_names
 from .surfaces import substitute_surface
+from .readers.structured import key_kind
 from .tables import classify_column, required_value
 from .tables import split_alternatives as split_cell
 
@@ -204,6 +205,34 @@ def ingredient_table_rows(doc: ParsedDocument) -> list[TableRow]:
     return out
 
 
+def amount_list_paths(doc: ParsedDocument) -> set[tuple[str, ...]]:
+    """Heading paths of a recipe, outside procedure and notes sections
+    (附加内容, 小贴士…), whose list items read as an ingredient list by their
+    shape, whatever the heading says ("腌肉调味"): at least two items, two
+    thirds of them a plausible name followed by an amount ("柱侯酱 1 勺",
+    "老抽酱油 0.5 勺"; ``has_amount`` of amounts.yaml), none a step. Used only
+    for a document already read as a recipe (:func:`is_recipe`)."""
+    groups: dict[tuple[str, ...], list[Block]] = {}
+    if doc.language != "zh":
+        return set()  # the step test (looks_like_step) reads Chinese only
+    for b in doc.blocks:
+        if (b.kind == "item" and b.path and not in_steps(b.path) and section_kind(b.path) == ""
+                and not any(key_kind(heading_words(p)) == "notes" for p in b.path)):
+            groups.setdefault(b.path, []).append(b)
+    out: set[tuple[str, ...]] = set()
+    for path, items in groups.items():
+        if len(items) < 2 or any(looks_like_step(b.text[:60]) for b in items):
+            continue
+        good = 0
+        for b in items:
+            names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
+            if _HAS_AMOUNT.search(b.text) and names and plausible_name(names[0]) and not _CATEGORY.search(names[0]):
+                good += 1
+        if good * 3 >= len(items) * 2:
+            out.add(path)
+    return out
+
+
 def is_recipe(doc: ParsedDocument) -> bool:
     """A recipe has a non-title heading naming an ingredients section (see
     :data:`ING_HEAD`, outside any procedure section) with list items under it
@@ -308,8 +337,9 @@ def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None
                     c = clean_name(raw or "", "ingredient")
                     if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
                         vocab.add(c, c)
+        extra = amount_list_paths(d)
         for b in d.blocks:
-            if b.kind != "item" or section_kind(b.path) != "ingredient":
+            if b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra):
                 continue
             for ip in parse_item(b.text):
                 for raw in [ip.name, *(a.raw for a in ip.alternatives)]:
@@ -355,6 +385,9 @@ class RecipeExtractor:
         new_ok = not strict and confidence >= 0.85 and short and _explicit_name(c)
         hits = self.vocab.scan(c, min_len=2)
         if hits:
+            h = hits[0]
+            if has_cjk(c) and len(hits) == 1 and _VERB_EDGE.fullmatch(c[:h.start]) and _METHOD_EDGE.fullmatch(c[h.end:]):
+                return h.values[0]  # "加辣椒酱" → 辣椒酱, "沙茶酱炒" → 沙茶酱: a verb around a name, not a name
             if sum(h.end - h.start for h in hits) * 10 >= len(c) * 6 or new_ok:
                 return name
             return hits[0].values[0]
@@ -463,12 +496,17 @@ class RecipeExtractor:
 
         used: set[int] = set()
         item_names: dict[int, str] = {}
+        extra = amount_list_paths(doc)  # lists that read as ingredients by their shape ("腌肉调味")
+
+        def kind_of(b: Block) -> str:
+            return section_kind(b.path) or ("ingredient" if b.path in extra else "")
+
         # 1) ingredient sections (and amount sections, which may list more)
         for pass_amounts in (False, True):
             for i, b in enumerate(blocks):
                 if b.kind != "item":
                     continue
-                kind = section_kind(b.path)
+                kind = kind_of(b)
                 in_amt = kind == "amount"
                 in_ing = kind == "ingredient"
                 if (pass_amounts and not in_amt) or (not pass_amounts and not in_ing):
@@ -546,7 +584,7 @@ class RecipeExtractor:
             if first:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
-        lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
+        lists = {i for i, b in enumerate(blocks) if b.kind == "item" and kind_of(b) == "ingredient"}
         lists |= set(row_names)
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
@@ -587,6 +625,10 @@ class RecipeExtractor:
         res.triples.extend(contains.values())
         res.triples.extend(subs.values())
         return res
+
+
+_VERB_EDGE = re.compile(rf"(?:{alternation('steps', 'add_verbs')})?")
+_METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')})?")
 
 
 def _explicit_name(x: str) -> bool:

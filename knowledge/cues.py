@@ -463,7 +463,8 @@ def clause_object(clause: str) -> str:
 
 
 _COMPOUND = re.compile(r"\s*(?:\+|＋|\band\b|\bplus\b|\bwith\b|和|加上|加|配|及|与|跟)\s*", re.I)
-_ALTS = re.compile(r"\s*(?:、|/|／|\bor\b|或者|或是|或)\s*", re.I)
+_ALTS = re.compile(r"\s*(?:、|/|／|\bor\b|或者|或是|或" + "".join(
+    f"|(?<=\\S){re.escape(p)}(?=\\S)" for p in (lexicon("cues").get("list_particles") or {}).get("zh", [])) + r")\s*", re.I)
 
 
 def split_alternatives(y: str) -> list[str]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...knowledge.text import has_cjk
 from ..cues import lexicon
 from .builder import BlockBuilder
 
@@ -289,7 +290,8 @@ def record_item(node: Node) -> str:
             other.append(f"{k}: {t}")
     if not names:
         return "; ".join(other + [f"{a}" for a in amounts] + notes)
-    text = " ".join(amounts + names[:1])
+    # "1 cup flour", but "黄油 1 tbsp": a Chinese item reads name first, then its amount
+    text = " ".join(names[:1] + amounts) if has_cjk(names[0]) else " ".join(amounts + names[:1])
     if notes:
         text += f" ({'; '.join(notes)})"
     return text
