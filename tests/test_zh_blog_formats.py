@@ -244,3 +244,21 @@ def test_blog_posts_give_their_stand_ins(tmp_path):
     assert not [s for s in subs if "饮料" in s[1] or "钙奶" in s[1]]
     recipes = {e.name for e in ex.entities.values() if e.type == "recipe"}
     assert {"炸腐竹炒肉片", "鲜嫩多汁炸鸡腿", "椒粉肉末煎蛋", "沙茶肉皮焖粉丝", "动物肝脏"} <= recipes
+
+
+def test_leaving_out_with_bu_jia():
+    from threadgraph.knowledge import cues
+
+    def optional(sentence: str) -> list[tuple[str, str]]:
+        return [(c.rule, c.x) for c in cues.read(sentence) if c.kind == "optional"]
+
+    # zh-cpq shacha-chao-jielan.md:41 "不加肉也可以"; HowToCook 麻辣减脂荞麦面.md:51 "可以不加醋"
+    assert optional(_quoted(CPQ / "shacha-chao-jielan.md", 41, "如果你做了不止一道菜，不加肉也可以哈哈哈")) == [
+        ("zh.omit_x_also_ok", "肉")]
+    # (read since 不加 triggers the optional rules; X is the 醋 just before, see test_extract)
+    assert [r for r, _ in optional(_quoted(HTC / "staple" / "麻辣减脂荞麦面.md", 51, "如果不能吃酸，可以不加醋"))] == [
+        "zh.optional"]
+    # a stand-in reading never takes "不加肉" or "当然你" as the stand-in
+    assert [c for c in cues.read("如果你做了不止一道菜，不加肉也可以哈哈哈") if c.kind == "substitute"] == []
+    text = _quoted(CPQ / "huasheng-lianou-paigu-tang.md", 149, "当然你也可以搭配排骨辣酱，哈哈哈也非常棒！")
+    assert [(c.kind, c.x) for c in cues.read(text)] == [("optional", "排骨辣酱")]
