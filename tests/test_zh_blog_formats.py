@@ -255,7 +255,7 @@ def test_leaving_out_with_bu_jia():
     # zh-cpq shacha-chao-jielan.md:41 "不加肉也可以"; HowToCook 麻辣减脂荞麦面.md:51 "可以不加醋"
     assert optional(_quoted(CPQ / "shacha-chao-jielan.md", 41, "如果你做了不止一道菜，不加肉也可以哈哈哈")) == [
         ("zh.omit_x_also_ok", "肉")]
-    # (read since 不加 triggers the optional rules; X is the 醋 just before, see test_extract)
+    # (read since 不加 now triggers the optional rules)
     assert [r for r, _ in optional(_quoted(HTC / "staple" / "麻辣减脂荞麦面.md", 51, "如果不能吃酸，可以不加醋"))] == [
         "zh.optional"]
     # a stand-in reading never takes "不加肉" or "当然你" as the stand-in
