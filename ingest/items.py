@@ -248,8 +248,11 @@ def _prose_clause(clause: str) -> bool:
     opt, alts = note_clauses(c)
     if opt or alts or looks_like_step(c) or PROSE_VERB.search(c) or _SENTENCE_WORD.search(c):
         return True
-    n = clean_name(c, "ingredient")
-    return not n or not plausible_name(n) or bool(re.match(r"^(?:约|大约|大概)", c))
+    for part in split_top(c, "、"):  # "老抽、淀粉": names joined by 、 are names
+        n = clean_name(part, "ingredient")
+        if not n or not plausible_name(n) or re.match(r"^(?:约|大约|大概)", part):
+            return True
+    return False
 
 
 def lead_name(clause: str) -> str:
@@ -260,7 +263,7 @@ def lead_name(clause: str) -> str:
     c = _PAREN.sub("", clause).strip()
     m = _NAME_STOP.search(c, 1)
     head = c[:m.start()].strip() if m else ""
-    n = clean_name(head, "ingredient") if head else ""
+    n = clean_name(head, "ingredient") if len(head) >= 2 else ""  # "小半碗开水": 小 is the amount's
     return head if n and plausible_name(n) and not looks_like_step(head) and not _SENTENCE_WORD.search(head) else ""
 
 
@@ -273,10 +276,10 @@ def split_prose_item(text: str) -> tuple[str, str]:
     clauses = split_top(text, _CLAUSE_SEPS)
     if len(clauses) < 2 or not has_cjk(text):
         return text, ""
-    if _prose_clause(clauses[0]) and not lead_name(clauses[0]):
-        return text, ""
     if not any(_prose_clause(c) for c in clauses[1:]):
         return text, ""
+    # a sentence from its first clause on ("最好用西红柿丁罐头, 其他罐头, 鲜西红柿酸味不足") is one remark too:
+    # its first clause is the only candidate name (dropped later when it is none), the rest is not a list
     cut = _first_top_sep(text, _CLAUSE_SEPS)
     return text[:cut].strip(), text[cut + 1:].strip()
 

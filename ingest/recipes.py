@@ -391,6 +391,10 @@ class RecipeExtractor:
             if sum(h.end - h.start for h in hits) * 10 >= len(c) * 6 or new_ok:
                 return name
             return hits[0].values[0]
+        if new_ok and has_cjk(c):
+            lead = re.match(rf"(?:{alternation('steps', 'add_verbs')})(?=..)", c)
+            if lead:
+                return c[lead.end():]  # "加辣椒酱" → 辣椒酱
         return name if new_ok else ""
 
     def extract(self, doc: ParsedDocument) -> DocResult:

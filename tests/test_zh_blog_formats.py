@@ -79,6 +79,11 @@ def test_enumeration_marks_only_at_the_start_of_a_paragraph():
     (CPQ / "wandouli-chao-roumo.md", 35, "虾皮抓一小把，没有的话也问题不大", "虾皮", "", True, []),
     (CPQ / "xiangkao-jituikuai.md", 33, "白酱油 1 勺，或者生抽，主要调味", "白酱油", "1 勺", False, ["生抽"]),
     (CPQ / "chaozhou-sunjiao.md", 26, "猪肉我今天买了一块梅头肉", "猪肉", "", False, []),
+    (CPQ / "wandouli-chao-roumo.md", 27, "瘦肉一块，这里大约 4 两", "瘦肉", "", False, []),
+    (CPQ / "chaoshan-suantoulao.md", 27, "食用油会用的比较多，你可以理解为芝麻香油那样的作用，所以油是少不了的。", "食用油", "", False,
+     []),
+    # zh-zehua: a remark under an item is one sentence, not a list of three things
+    (ZEHUA / "recipes" / "spaghetti.md", 22, "最好用西红柿丁罐头, 其他罐头, 鲜西红柿酸味不足", "最好用西红柿丁罐头", "", False, []),
     # HowToCook: the same shapes in a tidier collection
     (HTC / "meat_dish" / "乡村啤酒鸭.md", 37, "小米辣 3 颗，切两段即可(不吃辣的可以不用", "小米辣", "3 颗", True, []),
     (HTC / "soup" / "陈皮排骨汤.md", 24, "排骨，用猪骨也替代也可，4-5 块", "排骨", "", False, ["用猪骨也替代"]),
@@ -110,6 +115,8 @@ def test_a_line_of_names_stays_a_list():
     (CPQ / "gali-chaofan.md", 21, "## 主要食材", False),
     (HTC / "meat_dish" / "回锅肉" / "回锅肉.md", 45, "### 配菜处理", True),
     (HTC / "staple" / "蒸卤面.md", 47, "### 备料", True),
+    (CPQ / "huasheng-lianou-paigu-tang.md", 62, "## 浸泡食材", True),
+    (HTC / "aquatic" / "红烧鱼头.md", 43, "### 腌制鱼头", True),
 ])
 def test_processing_headings_are_procedure_sections(path, line, heading, steps):
     from threadgraph.ingest.recipes import in_steps
