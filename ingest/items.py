@@ -243,14 +243,14 @@ def note_clauses(note: str) -> tuple[bool, list[Alternative]]:
     if not has_cjk(note) and _ENUMERATION_EN.match(re.split(r"\s[–—-]\s", note)[0]):
         # "(beef, dry fish, or smoked fish – optional)": examples of the item, not alternatives to it
         return any(_OPT_CLAUSE.search(c) for c in split_top(note, ",;–—")), []
-    for clause in split_top(note, "，,；;"):
+    for clause in split_top(note, "，,；;。！!"):
         clause = f"{carry}，{clause}" if carry else clause
         carry = ""
         found = _alts_from_note(clause)
-        if not found and _CONDITION_ONLY.match(clause):
+        if not found and _OPT_CLAUSE.search(clause):
+            optional = True  # "可选", "没有的话也问题不大"
+        elif not found and _CONDITION_ONLY.match(clause):
             carry = clause  # "没有鹌鹑蛋，可以用…鸡蛋代替": the condition spans the comma
-        elif _OPT_CLAUSE.search(clause) and not found:
-            optional = True
         alts.extend(found)
     return optional, alts
 
@@ -333,6 +333,76 @@ def note_kinds(note: str, name: str) -> tuple[str, str] | None:
     if len(a.split()) == 1 and len(bw) > 1 and bw[0].casefold() in _MODIFIERS:
         a = " ".join([a, *bw[1:]])  # "black-eyed or brown beans": black-eyed beans
     return (a, b) if a.casefold() != b.casefold() else None
+_SENTENCE_WORD = regex("names", "sentence_words_zh")
+_EXAMPLE_TAIL = regex("names", "example_tails")
+_QTY_IN_NAME = re.compile(alternation("steps", "step_quantity"))
+_NAME_STOP = re.compile("|".join([alternation("steps", "item_name_stops"), alternation("steps", "prep_verbs"),
+                                  alternation("steps", "step_quantity")]))
+_CLAUSE_SEPS = "，,；;。！!"
+
+
+def _first_top_sep(text: str, seps: str) -> int:
+    """Index of the first character of ``seps`` outside parentheses, or -1."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "（(【[":
+            depth += 1
+        elif ch in "）)】]":
+            depth = max(0, depth - 1)
+        elif ch in seps and depth == 0:
+            return i
+    return -1
+
+
+def _prose_clause(clause: str) -> bool:
+    """True when one clause of a Chinese list item is not a thing's name but
+    a remark on it: a note with a cue (或者 Y / 可选 / 没有的话…), a step, a
+    sentence (``sentence_words_zh`` of names.yaml: 了/是/我/就…) or a phrase
+    that does not clean to a plausible name ("约 2 元")."""
+    c = _PAREN.sub("", clause).strip()
+    if not c:
+        return False
+    opt, alts = note_clauses(c)
+    if opt or alts or looks_like_step(c) or PROSE_VERB.search(c) or _SENTENCE_WORD.search(c):
+        return True
+    for part in split_top(c, "、"):  # "老抽、淀粉": names joined by 、 are names
+        n = clean_name(part, "ingredient")
+        if not n or not plausible_name(n) or re.match(r"^(?:约|大约|大概)", part):
+            return True
+    return False
+
+
+def lead_name(clause: str) -> str:
+    """The thing a prose item names first, cut before its first quantity,
+    preparation verb or sentence word (``item_name_stops``, ``prep_verbs``,
+    ``step_quantity`` of steps.yaml): "瘦肉切了大约 2 块钱的分量" → 瘦肉,
+    "猪肉我今天买了一块梅头肉" → 猪肉; ``""`` when no plausible name leads."""
+    c = _PAREN.sub("", clause).strip()
+    m = _NAME_STOP.search(c, 1)
+    head = c[:m.start()].strip() if m else ""
+    n = clean_name(head, "ingredient") if len(head) >= 2 else ""  # "小半碗开水": 小 is the amount's
+    return head if n and plausible_name(n) and not looks_like_step(head) and not _SENTENCE_WORD.search(head) else ""
+
+
+def split_prose_item(text: str) -> tuple[str, str]:
+    """A Chinese list item written as a sentence ("芋头，切一小块就足够了，约 2 元",
+    "白酱油 1 勺，或者生抽", "虾皮抓一小把，没有的话也问题不大"): ``(its first
+    clause, the rest as a note)`` when the first clause names a thing and a
+    later clause is a remark (:func:`_prose_clause`); else ``(text, "")``, so a
+    line of names ("鸡肉，土豆，菜椒和甜椒") stays a list."""
+    clauses = split_top(text, _CLAUSE_SEPS)
+    if len(clauses) < 2 or not has_cjk(text):
+        return text, ""
+    if not any(_prose_clause(c) for c in clauses[1:]):
+        return text, ""
+    # a sentence from its first clause on ("最好用西红柿丁罐头, 其他罐头, 鲜西红柿酸味不足") is one remark too:
+    # its first clause is the only candidate name (dropped later when it is none), the rest is not a list
+    cut = _first_top_sep(text, _CLAUSE_SEPS)
+    return text[:cut].strip(), text[cut + 1:].strip()
+
+
+def _balanced(text: str) -> bool:
+    return text.count("（") + text.count("(") == text.count("）") + text.count(")")
 
 
 def parse_item(text: str) -> list[ItemParse]:
@@ -353,6 +423,9 @@ def parse_item(text: str) -> list[ItemParse]:
         head, *tail = _DASH_NOTE.split(text, maxsplit=1)
         if tail and head.strip() and tail[0].strip():
             text, notes = head.strip(), [tail[0].strip()]  # "藏红花(Saffron)— 可用食用黄色素替代"
+        head, rest = split_prose_item(text)
+        if rest:
+            text, notes = head, notes + [rest]  # "白酱油 1 勺，或者生抽": the name, then a note
     amount = ""
     mapped = _mapping_item(text) if not has_cjk(text) else None
     if isinstance(mapped, str):  # "(optional: 1 lb of ground beef)"
@@ -368,7 +441,7 @@ def parse_item(text: str) -> list[ItemParse]:
             text, amount = m.group("name").strip(), m.group("amount").strip()
     else:
         m = _AMOUNT_TAIL.match(text)
-        if m and not is_measure(m.group("name")):
+        if m and not is_measure(m.group("name")) and _balanced(m.group("name")):
             text, amount = m.group("name").strip(), m.group("amount").strip()
     optional = bool(_OPT_MARK.search(text))
     if mapped is not None:
@@ -408,10 +481,15 @@ def parse_item(text: str) -> list[ItemParse]:
             found = [(o, []) for o, _ in line_notes + name_notes]
         p_opt = line_opt or any(o for o, _ in found)
         name, palts = part, [a for _, al in found for a in al] + (mapped.alternatives if mapped is not None else [])
+        if has_cjk(part) and not _ITEM_OR_ZH.search(part) and "/" not in part and lead_name(part) and (
+                not plausible_name(clean_name(part, "ingredient")) or _SENTENCE_WORD.search(part)
+                or _QTY_IN_NAME.search(part, 1)):
+            part = name = lead_name(part)  # "瘦肉切了大约 2 块钱的分量" → 瘦肉, "虾皮抓一小把" → 虾皮
         if has_cjk(part):
             bits = split_top(part, "/／")
             if len(bits) == 1:
                 bits = [b for b in _ITEM_OR_ZH.split(part) if b.strip()]
+            bits = [_EXAMPLE_TAIL.split(b)[0] if _EXAMPLE_TAIL.search(b, 1) else b for b in bits]
             if len(bits) > 1 and not any(is_measure(b) for b in bits):
                 name = bits[0]
                 palts += [Alternative(b, True) for b in bits[1:]]

@@ -19,13 +19,16 @@ from ..knowledge.text import DictLinker, has_cjk
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
-from .items import (OPTIONAL_LABEL, PROSE_VERB, is_collective, is_measure, is_method, is_tool, looks_like_step,
-                    parse_item, plausible_name, tool_phrases)
+from .items import (OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
+                    looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from .relations import optional_parts, read_document
 from .step_names import step_names
 from .surfaces import substitute_surface
+from .readers.structured import key_kind
+from .tables import classify_column, required_value
+from .tables import split_alternatives as split_cell
 
 
 # --------------------------------------------------------------------------- headings
@@ -121,7 +124,7 @@ def prose_recipe(doc: ParsedDocument) -> bool:
     guide's (``guide_title_words``), the text has no section but the steps,
     and at least three list items or paragraphs — most of the document's
     items — read as cooking steps (:func:`looks_like_step`)."""
-    title = heading_words(doc.h1 or str(doc.front_matter.get("title", "") or ""))
+    title = dish_name(doc.h1 or str(doc.front_matter.get("title", "") or ""))
     if not title or not has_cjk(title) or not 2 <= len(title) <= 16 or _GUIDE_TITLE.search(title):
         return False
     if all(is_method(t) for t in re.split(r"[/／、与和]", title) if t.strip()):
@@ -134,6 +137,105 @@ def prose_recipe(doc: ParsedDocument) -> bool:
     return len(steps) >= 3 and (not items or sum(1 for b in items if looks_like_step(b.text[:60])) * 2 >= len(items))
 
 
+class TableRow:
+    """One row of a table that lists a recipe's ingredients: the row's block
+    ``index``, the ``name`` cell (it may hold "X（或 Y）"), the ``amount`` (amount
+    and unit cells joined), the ``notes`` cells (notes, conditions),
+    ``subs`` (the stand-ins a substitute column names) and ``required``
+    (``True``/``False`` from a required/optional column, else ``None``)."""
+
+    __slots__ = ("index", "name", "amount", "notes", "subs", "required")
+
+    def __init__(self, index: int, name: str, amount: str, notes: list[str], subs: list[str],
+                 required: bool | None) -> None:
+        self.index, self.name, self.amount, self.notes, self.subs, self.required = (
+            index, name, amount, notes, subs, required)
+
+
+def _table_runs(blocks: list[Block]) -> list[list[int]]:
+    """Indices of the row blocks of each table (a header row and the rows
+    right below it, under the same heading path)."""
+    runs: list[list[int]] = []
+    for i, b in enumerate(blocks):
+        if b.kind != "row":
+            continue
+        prev = blocks[runs[-1][-1]] if runs else None
+        if b.header or prev is None or prev.path != b.path or b.line - prev.line > 2 or runs[-1][-1] != i - 1:
+            runs.append([i])
+        else:
+            runs[-1].append(i)
+    return runs
+
+
+def ingredient_table_rows(doc: ParsedDocument) -> list[TableRow]:
+    """The rows of the tables that list the document's ingredients ("| 食材 |
+    用量 | 备注 |", "| 原料 | 数量 | 单位 |", "| Ingredient | Amount |"): a
+    table whose header names an item column (``columns.yaml``), outside any
+    procedure section, under an ingredient or amount heading — or anywhere
+    when the document has no ingredient list of items. Each data row gives a
+    :class:`TableRow` by the meaning of its columns."""
+    blocks = doc.blocks
+    has_list = any(b.kind == "item" and section_kind(b.path) == "ingredient" for b in blocks)
+    out: list[TableRow] = []
+    for run in _table_runs(blocks):
+        head = blocks[run[0]]
+        if not head.header or len(run) < 3 or in_steps(head.path):
+            continue
+        if has_list and section_kind(head.path) not in ("ingredient", "amount"):
+            continue  # a conversion or reference table beside the recipe's own list
+        kinds = [classify_column(c) for c in head.cells]
+        if "item" not in kinds:
+            continue
+        item_col = kinds.index("item")
+        for i in run[1:]:
+            cells = blocks[i].cells
+            if item_col >= len(cells) or not cells[item_col].strip():
+                continue
+            amount, notes, subs, req = [], [], [], None
+            for k, (kind, cell) in enumerate(zip(kinds, cells)):
+                cell = cell.strip()
+                if k == item_col or not cell:
+                    continue
+                if kind in ("amount", "unit"):
+                    amount.append(cell)
+                elif kind in ("notes", "cond"):
+                    notes.append(cell)
+                elif kind == "sub":
+                    subs.extend(split_cell(cell))
+                elif kind == "req":
+                    req = required_value(head.cells[k], cell)
+            out.append(TableRow(i, cells[item_col].strip().strip("*").strip(), " ".join(amount), notes, subs, req))
+    return out
+
+
+def amount_list_paths(doc: ParsedDocument) -> set[tuple[str, ...]]:
+    """Heading paths of a recipe, outside procedure and notes sections
+    (附加内容, 小贴士…), whose list items read as an ingredient list by their
+    shape, whatever the heading says ("腌肉调味"): at least two items, two
+    thirds of them a plausible name followed by an amount ("柱侯酱 1 勺",
+    "老抽酱油 0.5 勺"; ``has_amount`` of amounts.yaml), none a step. Used only
+    for a document already read as a recipe (:func:`is_recipe`)."""
+    groups: dict[tuple[str, ...], list[Block]] = {}
+    if doc.language != "zh":
+        return set()  # the step test (looks_like_step) reads Chinese only
+    for b in doc.blocks:
+        if (b.kind == "item" and b.path and not in_steps(b.path) and section_kind(b.path) == ""
+                and not any(key_kind(heading_words(p)) == "notes" for p in b.path)):
+            groups.setdefault(b.path, []).append(b)
+    out: set[tuple[str, ...]] = set()
+    for path, items in groups.items():
+        if len(items) < 2 or any(looks_like_step(b.text[:60]) for b in items):
+            continue
+        good = 0
+        for b in items:
+            names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
+            if _HAS_AMOUNT.search(b.text) and names and plausible_name(names[0]) and not _CATEGORY.search(names[0]):
+                good += 1
+        if good * 3 >= len(items) * 2:
+            out.add(path)
+    return out
+
+
 def is_recipe(doc: ParsedDocument) -> bool:
     """A recipe has a non-title heading naming an ingredients section (see
     :data:`ING_HEAD`, outside any procedure section) with list items under it
@@ -144,6 +246,10 @@ def is_recipe(doc: ParsedDocument) -> bool:
     "常用的腌渍用料" explaining seasonings stays a document."""
     items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"
              and any(ING_HEAD.search(p) for p in b.path)]
+    if not items and ingredient_table_rows(doc):
+        # a table of ingredients ("| 食材 | 用量 |") and a procedure: a recipe
+        return any(in_steps(b.path) or looks_like_step(b.text[:60]) for b in doc.blocks
+                   if b.kind in ("item", "paragraph")) or bool(_DISH_TITLE.search(doc.h1 or doc.front_matter.get("title", "") or ""))
     if not items:
         # equipment and steps without an ingredient list ("所需工具" + "制作步骤") is a recipe too
         items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"]
@@ -164,14 +270,38 @@ def is_recipe(doc: ParsedDocument) -> bool:
     return namey * 2 > len(items)
 
 
-def recipe_name(doc: ParsedDocument) -> str:
-    """The H1 with a trailing ``的做法``/``做法``/``recipe`` stripped, else the
-    front-matter title, else the file stem."""
-    name = doc.h1 or doc.front_matter.get("title", "") or doc.stem
-    name = heading_words(str(name))  # "🍋 柠檬水" → 柠檬水
+_TITLE_NOISE = [re.compile(p, re.I) for p in words("sections", "title_noise")]
+_TITLE_MODIFIER = regex("sections", "title_modifier")
+
+
+def dish_name(title: str) -> str:
+    """The dish a title names: the title without what a post's title carries
+    around it (``title_noise`` of sections.yaml: "省钱菜谱：", "3.4元的",
+    "（10min）", "（我菜谱里常出现的）"), a trailing ``的做法``/``做法``/``recipe``
+    and a leading modifier (``title_modifier``: "超简单的咖喱炒饭" → 咖喱炒饭).
+    "省钱菜谱：3.4元的潮州炒豆饭（10min）" → 潮州炒豆饭; a plain name is kept."""
+    name = heading_words(str(title))  # "🍋 柠檬水" → 柠檬水
+    for _ in range(6):
+        before = name
+        for rx in _TITLE_NOISE:
+            cut = rx.sub("", name, count=1).strip()
+            if cut and len(cut) >= 2:
+                name = cut
+        if name == before:
+            break
     name = _NAME_SUFFIX_ZH.sub("", name)
     name = _NAME_SUFFIX_EN.sub("", name)
-    return name.strip() or doc.stem
+    if has_cjk(name):
+        cut = _TITLE_MODIFIER.sub("", name).strip()
+        name = cut or name
+    return name.strip()
+
+
+def recipe_name(doc: ParsedDocument) -> str:
+    """The dish named by the H1, else the front-matter title (see
+    :func:`dish_name`), else the file stem."""
+    name = doc.h1 or doc.front_matter.get("title", "") or doc.stem
+    return dish_name(str(name)) or doc.stem
 
 
 _MIXED_NAME = re.compile(r"^([A-Za-z][A-Za-z0-9 '&.\-]*[A-Za-z0-9.])\s*([\u3400-\u9fff][^A-Za-z]*)$|^([\u3400-\u9fff][^A-Za-z]*?)\s*([A-Za-z][A-Za-z0-9 '&.\-]*)$")
@@ -204,8 +334,15 @@ def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None
                         c = clean_name(n, "ingredient")
                         if c:
                             vocab.add(c, c)
+        for row in ingredient_table_rows(d):
+            for ip in parse_item(row.name):
+                for raw in [ip.name, *(a.raw for a in ip.alternatives), *row.subs]:
+                    c = clean_name(raw or "", "ingredient")
+                    if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
+                        vocab.add(c, c)
+        extra = amount_list_paths(d)
         for b in d.blocks:
-            if b.kind != "item" or section_kind(b.path) != "ingredient":
+            if b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra):
                 continue
             for ip in parse_item(b.text):
                 for raw in [ip.name, *(a.raw for a in ip.alternatives)]:
@@ -251,9 +388,16 @@ class RecipeExtractor:
         new_ok = not strict and confidence >= 0.85 and short and _explicit_name(c)
         hits = self.vocab.scan(c, min_len=2)
         if hits:
+            h = hits[0]
+            if has_cjk(c) and len(hits) == 1 and _VERB_EDGE.fullmatch(c[:h.start]) and _METHOD_EDGE.fullmatch(c[h.end:]):
+                return h.values[0]  # "加辣椒酱" → 辣椒酱, "沙茶酱炒" → 沙茶酱: a verb around a name, not a name
             if sum(h.end - h.start for h in hits) * 10 >= len(c) * 6 or new_ok:
                 return name
             return hits[0].values[0]
+        if new_ok and has_cjk(c):
+            lead = re.match(rf"(?:{alternation('steps', 'add_verbs')})(?=..)", c)
+            if lead:
+                return c[lead.end():]  # "加辣椒酱" → 辣椒酱
         return name if new_ok else ""
 
     def extract(self, doc: ParsedDocument) -> DocResult:
@@ -262,7 +406,8 @@ class RecipeExtractor:
         name = recipe_name(doc)
         rid = entity_id("recipe", name)
         res = DocResult(rid)
-        aliases = [doc.h1] if doc.h1 and doc.h1 != name else []
+        title = doc.h1 or str(doc.front_matter.get("title", "") or "")
+        aliases = [title] if title and title != name else []
         aliases += [p for p in name_parts(name) if p not in aliases]
         res.entities.append(Entity(rid, name, "recipe", aliases, doc.language, rel))
         blocks = doc.blocks
@@ -358,12 +503,17 @@ class RecipeExtractor:
 
         used: set[int] = set()
         item_names: dict[int, str] = {}
+        extra = amount_list_paths(doc)  # lists that read as ingredients by their shape ("腌肉调味")
+
+        def kind_of(b: Block) -> str:
+            return section_kind(b.path) or ("ingredient" if b.path in extra else "")
+
         # 1) ingredient sections (and amount sections, which may list more)
         for pass_amounts in (False, True):
             for i, b in enumerate(blocks):
                 if b.kind != "item":
                     continue
-                kind = section_kind(b.path)
+                kind = kind_of(b)
                 in_amt = kind == "amount"
                 in_ing = kind == "ingredient"
                 if (pass_amounts and not in_amt) or (not pass_amounts and not in_ing):
@@ -397,6 +547,26 @@ class RecipeExtractor:
                                 "recipe.item_alternative", t)
                     for ka, kb in ip.kinds:  # "beef (sirloin or flank)": one kind or the other
                         add_sub(ka, kb, True, "", b, self.LIST_CONF, "recipe.item_kinds", t)
+        # 1a) the rows of an ingredient table: name cell, amount/unit, notes, substitute and
+        # required/optional columns
+        table_rows = ingredient_table_rows(doc)
+        for row in table_rows:
+            b = blocks[row.index]
+            used.add(row.index)
+            note_read = [note_clauses(n) for n in row.notes]
+            for k, ip in enumerate(parse_item(row.name)):
+                if not ip.name:
+                    continue
+                opt = ip.optional or row.required is False or (k == 0 and any(o for o, _ in note_read))
+                t = add_contains(ip.name, not opt, row.amount or ip.amount, b, self.LIST_CONF, "recipe.table_row", False)
+                if not t:
+                    continue
+                alts = list(ip.alternatives)
+                if k == 0:
+                    alts += [a for _, al in note_read for a in al] + [Alternative(y, False) for y in row.subs]
+                for alt in alts:
+                    add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
+                            "recipe.table_alternative", t)
         # 1b) a recipe written as steps alone (no ingredient list): the things of the
         # corpus vocabulary its steps name are its ingredients and tools
         prose = not contains
@@ -417,12 +587,14 @@ class RecipeExtractor:
             anchors.add(t.object.split(":", 1)[1], t.object.split(":", 1)[1])
         for n in sorted(surfaces):
             anchors.add(n, n)
+        row_names = {r.index: r.name for r in table_rows}
         for i in used:
-            first = next((ip.name for ip in parse_item(blocks[i].text) if ip.name), "")
+            first = next((ip.name for ip in parse_item(row_names.get(i, blocks[i].text)) if ip.name), "")
             if first:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
-        lists = {i for i, b in enumerate(blocks) if b.kind == "item" and section_kind(b.path) == "ingredient"}
+        lists = {i for i, b in enumerate(blocks) if b.kind == "item" and kind_of(b) == "ingredient"}
+        lists |= set(row_names)
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
         idx = {id(b): i for i, b in enumerate(blocks)}
@@ -487,6 +659,10 @@ class RecipeExtractor:
         res.triples.extend(contains.values())
         res.triples.extend(subs.values())
         return res
+
+
+_VERB_EDGE = re.compile(rf"(?:{alternation('steps', 'add_verbs')})?")
+_METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')})?")
 
 
 def _explicit_name(x: str) -> bool:

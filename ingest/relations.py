@@ -110,7 +110,11 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
             if not found:
                 continue
             # the thing named last before this sentence in the block (read only when needed)
-            prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in reversed(spans[:k])) if x), "") or own
+            # in a list item (one ingredient and its notes) an X left to the context is the thing named last
+            # before; in running prose a thing named sentences earlier is another topic ("…做菜脯炒粿条…！
+            # …你也可以用陈村粉来代替": not 菜脯), so only the sentence just before counts
+            earlier = reversed(spans[:k]) if item or b.kind != "paragraph" else reversed(spans[max(0, k - 1):k])
+            prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in earlier) if x), "") or own
             for c in found:
                 f = _anchor(c, sent, anchors, own, prev, unanchored, explicit, heads)
                 if f is None:

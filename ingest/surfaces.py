@@ -33,7 +33,11 @@ def substitute_surface(y: str) -> str:
       可以去除夹心的工具…)."""
     y = _STAND_IN_LEAD.sub("", y.strip())
     y = _STAND_IN_SAME.sub("", y)  # "同一个平底锅" → 平底锅
-    y = _STAND_IN_TAIL.sub("", y)
+    for _ in range(3):  # "猪骨也替代" → 猪骨: tails may stack
+        y2 = _STAND_IN_TAIL.sub("", y)
+        if y2 == y:
+            break
+        y = y2
     if has_cjk(y):
         rest = _STAND_IN_ANY.sub("", y).strip()
         if clean_name(rest, "ingredient") in _GENERIC or not rest:

@@ -131,6 +131,14 @@ def _required(v: str, header_is_optional: bool) -> bool | None:
     return None
 
 
+def required_value(header: str, value: str) -> bool | None:
+    """What a cell of a required/optional column says: ``True`` (required),
+    ``False`` (optional) or ``None`` (neither), by the words of
+    ``columns.yaml`` (``true_values``, ``false_values``, ``optional_header``):
+    "optional: true" → False, "required: no" → False, "必需: 是" → True."""
+    return _required(value, bool(_OPTIONAL_HEADER.search(header)))
+
+
 class TableExtractor:
     """Turn the records of a tabular :class:`ParsedDocument` into facts (see
     the module docstring for the rules)."""

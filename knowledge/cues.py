@@ -68,6 +68,7 @@ class _Rule:
     item_only: bool
     clause_y: bool
     lang: str = ""
+    after: re.Pattern | None = None
 
 
 def _expand(pattern: str, macros: dict[str, str]) -> str:
@@ -91,8 +92,9 @@ def rules() -> tuple[_Rule, ...]:
                     rx = re.compile(_expand(r["re"], macros), re.I)
                 except re.error as exc:
                     raise re.error(f"cue rule {r['id']}: {exc}") from None
+                after = re.compile(f"(?:{_expand(r['after'], macros)})\\s*$", re.I) if r.get("after") else None
                 out.append(_Rule(kind, r["id"], rx, float(r.get("conf", 0.8)), r.get("x") == "focus",
-                                 r.get("scope") == "item", r.get("y") == "clause", lang))
+                                 r.get("scope") == "item", r.get("y") == "clause", lang, after))
     return tuple(out)
 
 
@@ -331,6 +333,8 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
         for m in r.rx.finditer(text):
             if r.lang == "zh" and not has_cjk(m.group()):
                 continue  # a Chinese construction ("X or Y" too) reads only text with Chinese in it
+            if r.after is not None and not r.after.search(text[max(0, m.start() - 40):m.start()]):
+                continue  # the rule reads only after a given construction (its `after`, within 40 characters)
             gd = m.groupdict()
             xg = "x2" if gd.get("x2") else "x"  # a rule may offer X in two places (x, x2)
             raw_x, raw_y = gd.get(xg) or "", gd.get("y") or ""
@@ -488,7 +492,8 @@ def clause_object(clause: str) -> str:
 
 
 _COMPOUND = re.compile(r"\s*(?:\+|＋|\band\b|\bplus\b|\bwith\b|和|加上|加|配|及|与|跟)\s*", re.I)
-_ALTS = re.compile(r"\s*(?:、|/|／|\bor\b|或者|或是|或)\s*", re.I)
+_ALTS = re.compile(r"\s*(?:、|/|／|\bor\b|或者|或是|或" + "".join(
+    f"|(?<=\\S){re.escape(p)}(?=\\S)" for p in (lexicon("cues").get("list_particles") or {}).get("zh", [])) + r")\s*", re.I)
 
 
 def split_alternatives(y: str) -> list[str]:

@@ -252,3 +252,38 @@ def split_toml_front_matter(text: str) -> tuple[FrontMatter | None, str]:
         return None, text
     fm = read_front_matter("\n".join(lines[1:end]), 1, end + 1, "toml")
     return fm, "\n".join([""] * (end + 1) + lines[end + 1:])
+
+
+_META_LINE = re.compile(r"^(?P<k>[A-Za-z][A-Za-z0-9_-]{0,29}(?: [A-Za-z0-9_-]{1,20})?)[ \t]*:[ \t]*(?P<v>.*)$")
+
+
+def split_metadata_block(text: str) -> tuple[FrontMatter | None, str]:
+    """A Pelican / MultiMarkdown metadata block: ``Key: value`` lines from the
+    first line of the file up to the first blank line (continuation lines
+    indented), one of whose keys is a title key (``record_keys`` of
+    columns.yaml) and all of whose keys are metadata, title or address keys
+    ("Title: …", "Date: …", "Category: …", "Tags: …", "Slug: …"). Read like
+    front matter (:func:`read_front_matter`, fields only) and blanked from
+    ``text`` so the other lines keep their numbers; ``(None, text)`` when the
+    file does not start with such a block."""
+    lines = text.split("\n")
+    keys: list[str] = []
+    end = 0
+    for i, ln in enumerate(lines):
+        if not ln.strip():
+            break
+        m = _META_LINE.match(ln)
+        if m:
+            keys.append(m.group("k"))
+        elif not (keys and ln[:1] in " \t"):
+            return None, text
+        end = i + 1
+    if len(keys) < 2 or not any(key_kind(k) == "title" for k in keys):
+        return None, text
+    if any(key_kind(k) not in ("title", "meta", "url") for k in keys):
+        return None, text
+    fields = {}
+    for k, v in _simple_pairs("\n".join(lines[:end])).items():
+        fields[k] = v
+    fm = FrontMatter(fields, 1, end, syntax="metadata")
+    return fm, "\n".join([""] * end + lines[end:])

@@ -27,11 +27,11 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from ..cues import words
+from ..cues import regex, words
 from ..document import Block
 from .base import Reader, Reading, register
 from .html import html_blocks
-from .frontmatter import FrontMatter, read_front_matter, split_toml_front_matter
+from .frontmatter import FrontMatter, read_front_matter, split_metadata_block, split_toml_front_matter
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE_MD = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -371,8 +371,15 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
             txt, bolds, lead = _inline(tok)
             if txt:
                 parent = next((b for b in reversed(items) if b >= 0), -1)
-                blocks.append(Block("paragraph", txt, m[0] + 1, m[1], path, parent=parent,
-                                    bolds=bolds, lead_bold=lead))
+                numbered = numbered_lines(txt) if parent < 0 and not in_footnote and not lists else []
+                for k, (off, num, body) in enumerate(numbered):
+                    # "1、鸡蛋 2 个" / "（2）…": a list CommonMark does not know, one item per numbered line
+                    last = numbered[k + 1][0] - 1 if k + 1 < len(numbered) else m[1] - 1 - m[0]
+                    blocks.append(Block("item", body, m[0] + 1 + off, m[0] + 1 + max(off, last), path, level=1,
+                                        ordered=True, order=num, bolds=bolds, lead_bold=lead if k == 0 else ""))
+                if not numbered:
+                    blocks.append(Block("paragraph", txt, m[0] + 1, m[1], path, parent=parent,
+                                        bolds=bolds, lead_bold=lead))
                 if in_footnote:
                     footnotes.append(len(blocks) - 1)
         elif t == "footnote_block_open":
@@ -425,6 +432,32 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
     return blocks, h1, fm
 
 
+_ENUMERATION = regex("sections", "enumeration_marks")
+
+
+def numbered_lines(text: str) -> list[tuple[int, int, str]]:
+    """A paragraph that is really a numbered list written with a mark
+    CommonMark does not read as one ("1、鸡蛋 2 个", "（2）…", "③…"; the marks
+    are ``enumeration_marks`` of ``lexicon/sections.yaml``): its items as
+    ``(line offset, number, text without the mark)``; lines without a mark
+    continue the item above. ``[]`` when the paragraph does not start with a
+    mark."""
+    lines = text.split("\n")
+    if not _ENUMERATION.match(lines[0]):
+        return []
+    out: list[tuple[int, int, str]] = []
+    for off, ln in enumerate(lines):
+        m = _ENUMERATION.match(ln)
+        if m:
+            digits = re.sub(r"\D", "", m.group(0))
+            num = int(digits) if digits else len(out) + 1
+            out.append((off, num, ln[m.end():].strip()))
+        elif out:
+            o, n, t = out[-1]
+            out[-1] = (o, n, f"{t}\n{ln.strip()}")
+    return [o for o in out if o[2]]
+
+
 def _place_footnotes(blocks: list[Block], notes: list[int]) -> list[Block]:
     """``blocks`` with the footnote paragraphs ``notes`` (indices; markdown-it
     puts footnote definitions at the end) moved to their source position,
@@ -467,6 +500,8 @@ def read(path: Path, text: str) -> Reading:
     the body; front matter that does not parse is reported in
     ``row_errors`` with its line, and its simple ``key: value`` lines are kept."""
     toml_fm, text = split_toml_front_matter(text)
+    if toml_fm is None:
+        toml_fm, text = split_metadata_block(text)  # Pelican / MultiMarkdown "Title: …" lines
     text = _blank_comments(text)
     text = _IMAGE_MD.sub("", text)
     blocks, h1, fm = parse_markdown(text)

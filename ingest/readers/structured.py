@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...knowledge.text import has_cjk
 from ..cues import lexicon
 from .builder import BlockBuilder
 
@@ -264,7 +265,7 @@ def record_item(node: Node) -> str:
     steps-like key), then notes in parentheses, by the column meanings of
     ``ingest/lexicon/columns.yaml``; a mapping with no name-like key gives
     ``"key: value; …"``."""
-    from ..tables import classify_column  # the column meanings (a sibling package; imported late)
+    from ..tables import classify_column, required_value  # the column meanings (a sibling package; imported late)
 
     amounts, names, notes, other = [], [], [], []
     for k, _, v in node.pairs:
@@ -277,13 +278,20 @@ def record_item(node: Node) -> str:
             amounts.append(t)
         elif col in ("item", "recipe") or kk in ("title", "ingredients", "steps") or k.lower() in ("text", "step"):
             names.append(t)
-        elif col in ("notes", "cond", "req"):
+        elif col == "req":
+            req = required_value(k, t)
+            if req is False:
+                notes.append("optional")  # "optional: true": the marker parse_item reads
+            elif req is None:
+                notes.append(t)
+        elif col in ("notes", "cond"):
             notes.append(t)
         elif kk not in ("meta", "url"):
             other.append(f"{k}: {t}")
     if not names:
         return "; ".join(other + [f"{a}" for a in amounts] + notes)
-    text = " ".join(amounts + names[:1])
+    # "1 cup flour", but "黄油 1 tbsp": a Chinese item reads name first, then its amount
+    text = " ".join(names[:1] + amounts) if has_cjk(names[0]) else " ".join(amounts + names[:1])
     if notes:
         text += f" ({'; '.join(notes)})"
     return text
