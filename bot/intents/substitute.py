@@ -71,7 +71,9 @@ class Substitute(Intent):
         uses = R.contains_edge(c.graph, ctx.id, c.item_ids) if ctx and ctx.id else []
         if not subs:
             optional = [f for f in uses if not f.properties.get("required", True)]
-            if optional and c.q.candidate is None:
+            required = [f for f in uses if f.properties.get("required", True)]
+            if optional and not required and c.q.candidate is None:
+                # (every form of the item the recipe lists is optional: 生花生 optional but 熟花生 required is no)
                 # nothing recorded to replace it, but the recipe can do without it
                 return Draft(facts=optional[:1], parts={"optional_only": True})
             return Draft()
