@@ -371,11 +371,17 @@ class TelegramAdapter(TypingIndicator):
                 sent = await self._send(message, chunk.html, update, keyboard(chunk.reply_markup))
                 if sent is not None:
                     sent_ids.append(sent.message_id)
+                    # at once: a reply to this part may arrive before the next part is out
+                    self._remember_roots(update, message, key, [sent.message_id])
         except Exception:  # noqa: BLE001
             log.exception("telegram update %s (thread %s): reply could not be delivered", update.update_id,
                           key.key())
         # handled as soon as the reply is out: a worker dying now must not have it answered again
         self._finish(update, unfinished)
+
+    def _remember_roots(self, update: Update, message: Message, key: ThreadKey, sent_ids: list[int]) -> None:
+        """Record that our messages ``sent_ids`` belong to the reply chain of ``key`` (plain
+        groups only), so a reply to one of them continues that thread's memory."""
         if key.thread and not message.is_topic_message and message.chat.type != ChatType.PRIVATE:
             try:
                 for mid in sent_ids:
