@@ -365,12 +365,10 @@ class TelegramAdapter(TypingIndicator):
             typing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await typing
-        sent_ids: list[int] = []
         try:
             for chunk in chunks:
                 sent = await self._send(message, chunk.html, update, keyboard(chunk.reply_markup))
                 if sent is not None:
-                    sent_ids.append(sent.message_id)
                     # at once: a reply to this part may arrive before the next part is out
                     self._remember_roots(update, message, key, [sent.message_id])
         except Exception:  # noqa: BLE001
