@@ -128,13 +128,7 @@ def as_written(c: Context, facts: list, hits: list, text: str) -> str:
     if not text or not hits or not facts:
         return text
     source = "\n".join(h.text for h in hits)
-    key = ("surfaces", str(c.graph.path))
-    index = c._cache.get(key)
-    if index is None:
-        index = {}
-        for n in c.kb.names:
-            index.setdefault(n.id, set()).add(n.surface)
-        c._cache[key] = index
+    index = c.surfaces()
     mapping: dict[str, str] = {}
     for f in facts:
         for name, eid in ((f.subject, f.subject_id), (f.object, f.object_id)):

@@ -186,6 +186,18 @@ class Context:
             self._cache[key] = hit
         return hit
 
+    def surfaces(self) -> dict[str, set[str]]:
+        """Entity id → every surface (name or alias) the KB recorded for it,
+        built once per KB build (cached in the shared answer cache)."""
+        key = ("surfaces", str(self.graph.path))
+        index = self._cache.get(key)
+        if index is None:
+            index = {}
+            for n in self.kb.names:
+                index.setdefault(n.id, set()).add(n.surface)
+            self._cache[key] = index
+        return index
+
     def written_names(self, facts: list[Fact]) -> dict[str, str]:
         """Object id → the name as the facts' source passages write it, for each object whose
         KB name (canonical, e.g. after the alias table) those passages do not contain while one
@@ -195,13 +207,7 @@ class Context:
         text = "\n".join(h.text for h in chunks)
         if not text:
             return {}
-        key = ("surfaces", str(self.graph.path))
-        index = self._cache.get(key)
-        if index is None:
-            index = {}
-            for n in self.kb.names:
-                index.setdefault(n.id, set()).add(n.surface)
-            self._cache[key] = index
+        index = self.surfaces()
         out: dict[str, str] = {}
         for f in facts:
             if f.object_id and f.object_id not in out and f.object not in text:
