@@ -21,6 +21,7 @@ from .compose import excerpt, family_text, not_found_text, passages_text, t
 from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, query_text, question_support, search_passages
 from .linker import Mention
 from .intents import Context, Draft
+from .words import asks_quantity, states_quantity
 
 #: Facts an answer carries at most.
 MAX_FACTS = 40
@@ -89,6 +90,10 @@ def compose(c: Context, d: Draft) -> Answer:
         # recorded): the passages that state it answer, as they would without the graph
         d.text = passages_text(lang, d.passages, question=h.excerpt_question(c))
         d.found = True
+    if d.found and not d.facts and asks_quantity(q.text) and not states_quantity(d.text):
+        # "how long do we keep recordings?" answered by passages that state no amount or
+        # duration: they are about the topic, not an answer
+        d.found = False
     if d.found and not d.facts and mode != "graph":
         # an answer from passages about a name the documents never mention is no answer
         gone = absent_names(q.text, c.kb, [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles])

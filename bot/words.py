@@ -87,3 +87,26 @@ def with_article(name: str) -> str:
     deputy") or it starts lower-case as a pronoun does."""
     first = name.split()[0].casefold() if name.split() else ""
     return name if first in _no_article() else f"the {name}"
+
+
+#: A numbered list's marker at the start of a line ("1.", "2、", "(3)"): not a quantity.
+_LIST_MARK = re.compile(r"(?m)^\s*(?:[-*•]\s*)?(?:\(?\d{1,3}[.、)）]|（\d{1,3}）)\s*")
+
+
+@functools.lru_cache(maxsize=None)
+def _quantity() -> tuple[dict[str, re.Pattern], re.Pattern]:
+    d = lexicon()
+    return ({lang: re.compile(p, re.I) for lang, p in d["quantity_question"].items()},
+            re.compile(d["quantity_answer"], re.I))
+
+
+def asks_quantity(text: str) -> bool:
+    """Whether ``text`` asks for an amount, duration, time or temperature
+    (``quantity_question`` of ``bot/lexicon/words.yaml``, any language)."""
+    return any(rx.search(text) for rx in _quantity()[0].values())
+
+
+def states_quantity(text: str) -> bool:
+    """Whether ``text`` states an amount or a duration (``quantity_answer``),
+    list numbering ("1.", "2、") not counted."""
+    return bool(_quantity()[1].search(_LIST_MARK.sub("", text)))
