@@ -51,7 +51,11 @@ MIN_SIMILARITY = 0.90
 MIN_MARGIN = 0.01
 
 
-_ARTICLE = re.compile(r"(?:(?<=\s)|^)(?:the|a|an)\s+$", re.I)
+@functools.lru_cache(maxsize=1)
+def _article() -> re.Pattern:
+    """An article right before a name (``articles`` of the exemplar file), dropped with the name."""
+    words = "|".join(re.escape(w) for w in data()["articles"])
+    return re.compile(rf"(?:(?<=\s)|^)(?:{words})\s+$", re.I)
 
 
 @functools.lru_cache(maxsize=1)
@@ -73,7 +77,7 @@ def generic_frame(body: str, mentions: list[Mention], lang: str) -> str:
             continue
         before = body[last:m.start]
         if lang != "zh":
-            before = _ARTICLE.sub("", before)  # "the Incident Commander" → "this role", not "the this role"
+            before = _article().sub("", before)  # "the <role>" → "this role", not "the this role"
         out.append(before)
         out.append(words.get(m.type, words["other"]))
         last = m.start + len(m.surface)

@@ -1,15 +1,15 @@
 """"Who does X?" read from the documents: the role whose own section states X.
 
 An SOP usually lists what each role does under a heading titled with the role
-("Internal Liaison > Responsibilities": "Notify other teams (e.g. Finance,
-Legal) as instructed by the Incident Commander"). A question asking *who* does
+("<Role> > Responsibilities": "Notify the other teams …"). A question asking *who* does
 something is answered by the sentence, in a section titled with a role, that
 shares the most of the question's content words (each weighted by how rare
 it is in the KB's passages, so "incident" counts little in an incident
 runbook); the answer names that role and quotes the sentence. Roles the
-question itself names do not count as content (in "who pages SMEs when the
-IC asks?" the IC is not the answer), nor do the filler words of
-``bot/lexicon/words.yaml`` key ``who_filler``.
+question itself names do not count as content (in "who pages X when <role>
+asks?" that role is not the answer), nor do the filler words of
+``bot/lexicon/words.yaml`` key ``who_filler``. The shape of a "who" question and of
+its verb are data too (keys ``who_question`` and ``who_verb``).
 """
 
 from __future__ import annotations
@@ -36,12 +36,9 @@ PAIR_LIMIT = 16
 #: Longest sentence quoted (characters).
 QUOTE_CHARS = 240
 
-_WHO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+|[^,?]{0,60},\s*)?who(?:'s|\s+is|\s+are)?\b", re.I)
-#: The verb of a "who …" question: what the role does.
-_VERB = re.compile(
-    r"\bwho(?:'s|\s+is|\s+are|\s+will|\s+would|\s+should|\s+can|\s+could|\s+must|\s+does|\s+do)?"
-    r"(?:\s+(?:supposed|expected|meant|allowed|going|required)\s+to|\s+(?:has|have|needs?|gets?|ought)\s+to)?"
-    r"(?P<subj>\s+(?:i|we|you))?(?:\s+(?:usually|actually|normally|then|first|also))?\s+(?P<verb>[a-z]+)", re.I)
+_WHO = re.compile(words.lexicon()["who_question"], re.I)
+#: The verb of a "who …" question: what the role does (named groups ``subj`` and ``verb``).
+_VERB = re.compile(words.lexicon()["who_verb"], re.I)
 
 
 @dataclass(frozen=True)
@@ -57,8 +54,8 @@ class WhoReading:
 
 
 def asks_who(text: str) -> bool:
-    """An English question asking who does something ("who tells Legal?", "During an incident,
-    who pages the SMEs?")."""
+    """An English question asking who does something ("who tells the other teams?", "During
+    an outage, who pages the experts?")."""
     return _WHO.search(text) is not None
 
 

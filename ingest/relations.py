@@ -182,7 +182,7 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             if hit:
                 return hit, True
             if not own or own.casefold() not in _HEAD_CLAUSE.split(c.head)[-1].casefold():
-                return None  # "…，5g 老抽（可选）" after 味淋: the note is about 老抽, which the list lacks
+                return None  # "…，5g Y（可选）" in a step about X: the note is about Y, which the list lacks
         if own:
             return own, True
         # the thing right beside the marker ("kasoori methi crushed if using", "Optional – If using

@@ -341,14 +341,14 @@ def collect_roles(docs: list[ParsedDocument], norm: Normalizer) -> RoleBook:
     1. a heading whose child headings include "What is it?" / "What are the
        responsibilities?" names a role (``## Shift Lead (SL)``); so does a heading (the
        document title too) with a child "Responsibilities" / "Key responsibilities" whose
-       name ends in a person word ("# People Lead Role" → People Lead);
+       name ends in a person word ("# Floor Lead Role" → Floor Lead);
     2. a glossary heading whose first paragraph defines a person ("The X is
        the person responsible…", "Typically the backup SL", "A person who…",
        ``"Food Safety Officer", someone who…``, "The Runner's job is…");
     3. a ``**Term (ABBR)** - the individual responsible…`` / "- the
        equivalent of a Shift Lead" bold-term definition;
-    4. a sentence "A Head Chef is the individual responsible…", "The Engineering Manager is
-       responsible for…", "the Incident Commander role" (``role_sentences``; the name ends in a
+    4. a sentence "A Floor Lead is the individual responsible…", "The Shift Lead is
+       responsible for…", "the Shift Lead role" (``role_sentences``; the name ends in a
        person word, ``person_heads``);
     5. a table column headed "Role"/"Participant".
 

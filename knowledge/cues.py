@@ -110,6 +110,7 @@ def _words() -> dict:
         "ratios": [r for lang in ("zh", "en") for r in data["ratios"][lang]],
         "procedure": {lang: {w.casefold() for w in (ws or [])} for lang, ws in (data.get("procedure_starts") or {}).items()},
         "article_joins": {w.casefold() for w in data.get("article_joins", [])},
+        "articles": {w.casefold() for w in data.get("articles", [])},
         "negative_lead": [re.compile(p, re.I) for p in (data.get("negative_lead") or {}).values()],
     }
 
@@ -126,12 +127,12 @@ def _negative_lead(sentence: str) -> bool:
 
 def _last_noun_phrase(s: str) -> str:
     """The last noun phrase of an English slot read before its cue: from an
-    internal article that follows a word not in ``article_joins`` ("small
-    incident the Deputy" → "the Deputy"; "leader of the other team" stays)."""
+    internal article (``articles``) that follows a word not in ``article_joins``
+    ("small outage the backup" → "the backup"; "lead of the other team" stays)."""
     toks = s.split()
-    joins = _words()["article_joins"]
+    joins, articles = _words()["article_joins"], _words()["articles"]
     for i in range(len(toks) - 1, 0, -1):
-        if toks[i].casefold() in ("the", "a", "an") and toks[i - 1].casefold().strip(",") not in joins:
+        if toks[i].casefold() in articles and toks[i - 1].casefold().strip(",") not in joins:
             return " ".join(toks[i:])
     return s
 
