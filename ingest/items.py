@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..knowledge.text import has_cjk
+from ..knowledge.text import has_cjk, simplified
 from .blocks import split_top
 from .cues import alternation, lexicon, regex, words
 from .normalize import clean_name
@@ -405,7 +405,47 @@ def _balanced(text: str) -> bool:
     return text.count("（") + text.count("(") == text.count("）") + text.count(")")
 
 
+_BRACKET_NOTE = re.compile(r"[\\[【]([^\\[\\]【】]*)[\\]】]")
+
+
 def parse_item(text: str) -> list[ItemParse]:
+    """Parse one ingredient/amount list item into ingredient mentions (see
+    :func:`_parse_item` for the phrasings read).
+
+    A note in square brackets is a note like one in parentheses ("X 少許
+    [可改用 Y]", "X【可选】"). Traditional Chinese is parsed through its
+    simplified form (the amounts and cue words are written once, in
+    simplified characters), each surface given back as written when the item
+    spells it ("西芹鹽 少許 [可改用海鹽]" → 西芹鹽, alternative 海鹽)."""
+    text = _BRACKET_NOTE.sub(lambda m: f"（{m.group(1)}）", text) if has_cjk(text) else text
+    plain = simplified(text)
+    out = [_drop_gloss(ip) for ip in _parse_item(plain)]
+    if plain == text:
+        return out
+
+    def back(v: str) -> str:
+        i = plain.find(v) if v else -1
+        return text[i:i + len(v)] if i >= 0 else v
+
+    return [ItemParse(back(ip.name), back(ip.amount), ip.optional,
+                      [Alternative(back(a.raw), a.symmetric, back(a.condition)) for a in ip.alternatives], ip.kinds)
+            for ip in out]
+
+
+# "雪梨醋 sherry vinegar", "孜然籽 cumin seed": a Chinese name followed by its English gloss
+_EN_GLOSS = re.compile(r"^(?P<zh>\S*[\u3400-\u9fff]\S*)\s+(?P<en>[A-Za-z][A-Za-z'’&\- ]{1,40})$")
+
+
+def _drop_gloss(ip: ItemParse) -> ItemParse:
+    """``ip`` named by its Chinese name alone when the name is a Chinese name
+    followed by its English gloss ("西芹盐 celery salt" → 西芹盐)."""
+    m = _EN_GLOSS.match(ip.name.strip())
+    if not m:
+        return ip
+    return ItemParse(m.group("zh"), ip.amount, ip.optional, ip.alternatives, ip.kinds)
+
+
+def _parse_item(text: str) -> list[ItemParse]:
     """Parse one ingredient/amount list item into ingredient mentions.
 
     Handles the recipe-list phrasings ``X（或者 Y）``, ``X（或 Y）``, ``X(或Y)``,

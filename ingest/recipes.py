@@ -642,7 +642,11 @@ class RecipeExtractor:
                 for y0 in f.ys:
                     yc = clean_name(y0, "ingredient")
                     if (is_tool(xc) and is_tool(yc)) or (
-                            (f.anchored or self.vocab.get(xc)) and self.vocab.get(yc) and not is_tool(xc)):
+                            (f.anchored or self.vocab.get(xc)) and self.vocab.get(yc) and not is_tool(xc)) or (
+                            # a Chinese pair under one verb ("用真空袋或者保鲜膜封好"): two short plausible
+                            # names of one kind
+                            has_cjk(xc) and has_cjk(yc) and is_tool(xc) == is_tool(yc)
+                            and self.known_thing(f.x, 0.85) and self.known_thing(y0, 0.85)):
                         add_sub(f.x, y0, True, f.cond, f.block, f.confidence, f"cue.{f.rule}")
                 continue
             # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists

@@ -169,6 +169,13 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             unanchored: bool, explicit: Callable[[str], bool] | None,
             heads: DictLinker[str] | None = None) -> tuple[str, bool] | None:
     """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
+    if c.x and explicit is not None and c.rule in _PAIR_RULES:
+        # two things side by side ("倒入香菇水或清水"): X is the whole phrase — anchored only when a
+        # name of the document spans all of it, never a name inside it (香菇 of 香菇水)
+        hits = anchors.scan(c.x.strip())
+        if hits and hits[-1].start == 0 and hits[-1].end == len(c.x.strip()):
+            return hits[-1].values[0], True
+        return c.x, False
     if c.kind == "optional" and c.x:
         if explicit is not None and len(optional_parts(c.x)) > 1:
             return c.x, False  # "还可加入豆干丁、黄瓜丁": each part, not only the last one known

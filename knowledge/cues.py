@@ -26,7 +26,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from .text import CJK_CLASS, has_cjk, lexicon
+from .text import CJK_CLASS, has_cjk, lexicon, simplified
 
 KINDS = ("substitute", "standin", "optional")
 
@@ -272,7 +272,7 @@ def _ratio(sentence: str) -> str:
     return next((r for r in _words()["ratios"] if r.casefold() in low), "")
 
 
-_PAREN = re.compile(r"[(（]([^()（）]{1,200})[)）]")
+_PAREN = re.compile(r"[(（\[【]([^()（）\[\]【】]{1,200})[)）\]】]")
 _UNAVAILABLE_X = None
 
 
@@ -416,6 +416,32 @@ def _complete(c: Cue) -> Cue:
 
 
 def read(sentence: str, *, in_item: bool = False) -> list[Cue]:
+    """Every relation cue of ``sentence`` (str, one sentence or list item).
+
+    Traditional Chinese is read through its simplified form (the rules are
+    written once, in simplified characters): the cues are found in
+    :func:`~.text.simplified` ``(sentence)`` and each slot is given back as
+    written in ``sentence`` ("沒有雞湯可以用水" → X 雞湯, Y 水). See
+    :func:`_read` for what is read."""
+    plain = simplified(sentence)
+    out = _read(plain, in_item=in_item)
+    if plain == sentence or not out:
+        return out
+    from dataclasses import replace
+
+    def back(v: str, lo: int, hi: int) -> str:
+        if not v:
+            return v
+        i = plain.find(v, lo, hi)
+        if i < 0:
+            i = plain.find(v)
+        return sentence[i:i + len(v)] if i >= 0 else v
+
+    return [replace(c, x=back(c.x, c.start, c.end), y=back(c.y, c.start, c.end),
+                    head=back(c.head, 0, c.start + 1), cond=back(c.cond, 0, len(plain))) for c in out]
+
+
+def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
     """Every relation cue of ``sentence`` (str, one sentence or list item).
 
     The sentence is read with its parenthesised groups blanked, then each

@@ -207,6 +207,23 @@ def fold(text: str) -> tuple[str, list[int]]:
     return "".join(out), idx
 
 
+@functools.lru_cache(maxsize=65536)
+def _simplified_char(ch: str) -> str:
+    s = _t2s().convert(ch)
+    return s if len(s) == 1 else ch
+
+
+def simplified(text: str) -> str:
+    """``text`` with each traditional Chinese character written in its
+    simplified form and nothing else changed: the same length, so an offset in
+    the result is the offset in ``text`` (``simplified("沒有雞湯，可改用水") ==
+    "没有鸡汤，可改用水"``). A character whose simplified form is not one
+    character is kept."""
+    if not has_cjk(text):
+        return text
+    return "".join(_simplified_char(c) if is_cjk_char(c) else c for c in text)
+
+
 def normalize(text: str) -> str:
     """NFKC, case folding, no accents, simplified Chinese, whitespace runs →
     one space, stripped. ``normalize("雞胸肉") == "鸡胸肉"``,

@@ -328,6 +328,12 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
             while heads and heads[-1][0] >= level:
                 heads.pop()
             is_title = level == 1 and not h1 and bool(title)
+            fm_title = fm.fields.get("title", "").strip() if fm is not None else ""
+            if is_title and fm_title and title.casefold() != fm_title.casefold() and _SECTION_H1.search(title):
+                # the front matter titles the document and its first H1 names a section ("# 原材料" under
+                # "title: Risotto"): every H1 is a section; the title is the front matter's
+                is_title = False
+                h1 = fm_title
             if is_title:
                 h1 = title  # the document title is not part of section paths
             elif title:
@@ -433,6 +439,7 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
 
 
 _ENUMERATION = regex("sections", "enumeration_marks")
+_SECTION_H1 = regex("sections", "section_h1", re.I)
 
 
 def numbered_lines(text: str) -> list[tuple[int, int, str]]:

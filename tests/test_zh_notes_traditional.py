@@ -1,0 +1,190 @@
+"""Chinese recipe notes in two more shapes: Jekyll cooking notes whose front
+matter titles the post and whose H1s are sections (zh-seraphroy: "# 原材料",
+"# 步骤"), and a Hong Kong food blog in traditional Chinese with notes in
+square brackets and English glosses after the names (zh-jzkitchen: "西芹鹽
+celery salt 少許 [可改用海鹽]"). Each reader behaviour and cue is pinned by
+sentences of at least two corpora (zh-seraphroy, zh-jzkitchen, zh-zehua,
+zh-cpq, zh-meow, bundled HowToCook); every expected value is a literal read
+from the corpus text, and the line it comes from is checked first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import CORPORA
+
+GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
+SR = GEN / "zh-seraphroy" / "docs"
+JZ = GEN / "zh-jzkitchen" / "docs"
+ZEHUA = GEN / "zh-zehua" / "docs"
+CPQ = GEN / "zh-cpq" / "docs"
+MEOW = GEN / "zh-meow" / "docs"
+HTC = CORPORA / "howtocook" / "dishes"
+
+
+def _one(folder: Path, prefix: str) -> Path:
+    found = sorted(folder.glob(prefix + "*"))
+    assert len(found) == 1, (prefix, found)
+    return found[0]
+
+
+def _htc(name: str) -> Path:
+    found = sorted(HTC.rglob(name))
+    assert found, name
+    return found[0]
+
+
+def _quoted(path: Path, n: int, quote: str) -> str:
+    line = path.read_text(encoding="utf-8").splitlines()[n - 1]
+    assert quote in line, f"{path.name}:{n} no longer says {quote!r}"
+    return quote
+
+
+def _extract(tmp_path: Path, *files: Path):
+    from threadgraph.ingest.pipeline import extract_corpus
+
+    for f in files:
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    return extract_corpus([tmp_path], root=tmp_path)
+
+
+def _names(ex, relation: str, **props) -> set[tuple[str, str]]:
+    out = set()
+    for t in ex.triples:
+        if t.relation == relation and all(t.properties.get(k) == v for k, v in props.items()):
+            out.add((ex.entities[t.subject].name, ex.entities[t.object].name))
+    return out
+
+
+def _cues(sentence: str, *, in_item: bool = False) -> list[tuple[str, str, str]]:
+    from threadgraph.knowledge import cues
+
+    return [(c.rule, c.x, c.y) for c in cues.read(sentence, in_item=in_item)]
+
+
+# -- reader: an H1 that names a section under a front-matter title -------------------------------------
+def test_section_h1_under_front_matter_title_is_a_section():
+    from threadgraph.ingest.readers import parse_file
+    from threadgraph.ingest.recipes import is_recipe
+
+    f = _one(SR, "2023-01-13-risotto")
+    _quoted(f, 2, "title: Risotto偷懒版")
+    _quoted(f, 12, "# 原材料")
+    doc = parse_file(f, f.name)
+    assert doc.h1 == "Risotto偷懒版"
+    item = next(b for b in doc.blocks if b.kind == "item" and b.line == 20)
+    assert item.path == ("原材料",)
+    assert is_recipe(doc)
+
+
+def test_h1_repeating_the_front_matter_title_stays_the_title():
+    from threadgraph.ingest.readers import parse_file
+
+    f = ZEHUA / "knowledge" / "ingredients.md"
+    _quoted(f, 2, "title: 原材料")
+    _quoted(f, 5, "# 原材料")
+    doc = parse_file(f, "ingredients.md")
+    assert doc.h1 == "原材料"
+    assert all("原材料" not in b.path for b in doc.blocks)
+
+
+def test_section_h1_recipe_reads_its_optional_items(tmp_path):
+    f = _one(SR, "2023-01-13-risotto")
+    g = _one(SR, "2025-07-06-胡椒猪肚鸡")
+    _quoted(f, 20, "蘑菇（optional）")
+    _quoted(g, 16, "猪骨（可选）")
+    ex = _extract(tmp_path, f, g)
+    opt = _names(ex, "CONTAINS", required=False)
+    assert ("Risotto偷懒版", "蘑菇") in opt
+    assert ("胡椒猪肚鸡", "猪骨") in opt
+
+
+# -- traditional Chinese is read through its simplified form -------------------------------------------
+def test_simplified_keeps_length_and_offsets():
+    from threadgraph.knowledge.text import simplified
+
+    s = _quoted(_one(JZ, "2017-06-16"), 41, "如沒有，可改用平底鑊及焗盤")
+    assert simplified(s) == "如没有，可改用平底镬及焗盘"
+    assert len(simplified(s)) == len(s)
+    plain = _quoted(CPQ / "zhuhou-roujiang-laomian.md", 41, "不用再另外加酱油或者盐了")
+    assert simplified(plain) == plain
+
+
+def test_traditional_cue_slots_come_back_as_written():
+    jz = _quoted(_one(JZ, "2017-06-16"), 33, "當然可改用米酒、孖蒸")
+    assert _cues(jz) == [("zh.or_use_y", "", "米酒、孖蒸")]
+    # the same rule in simplified text (HowToCook): "可改用更少的油…" is a way of cooking, not a
+    # thing — the slot cut at 更 names nothing, so no cue
+    htc = _quoted(_htc("干煸仔鸡.md"), 61, "可改用更少的油煎鸡块和土豆块")
+    assert _cues(htc) == []
+    cpq = _quoted(CPQ / "zhuhou-roujiang-laomian.md", 41, "不用再另外加酱油或者盐了")
+    assert _cues(cpq) == []
+
+
+def test_traditional_bracket_note_and_gloss(tmp_path):
+    from threadgraph.ingest.items import parse_item
+
+    bloody = _one(JZ, "2015-05-07")
+    line = _quoted(bloody, 28, "西芹鹽 celery salt 少許 [可改用海鹽]")
+    ip = parse_item(line)
+    assert [(i.name, i.amount) for i in ip] == [("西芹鹽", "少許 [可改用海鹽]")]
+    rib = _one(JZ, "2017-06-16")
+    _quoted(rib, 33, "酒 1杯 (我用上家中剩下的威士忌，當然可改用米酒、孖蒸)")
+    ex = _extract(tmp_path, bloody, rib)
+    subs = _names(ex, "SUBSTITUTES")
+    assert ("西芹鹽", "海鹽") in subs
+    assert ("酒", "米酒") in subs and ("酒", "孖蒸") in subs
+
+
+def test_not_necessary_marks_optional(tmp_path):
+    jz = _one(JZ, "2015-11-27")
+    _quoted(jz, 27, "蕃茜 parsley (非必要)")
+    htc = _htc("披萨饼皮.md")
+    _quoted(htc, 27, "擀面杖（非必需）")
+    ex = _extract(tmp_path, jz, htc)
+    opt = _names(ex, "CONTAINS", required=False)
+    assert ("代替感恩節火雞 - Paprika 烤雞", "蕃茜") in opt
+    assert ("披萨饼皮", "擀面杖") in opt
+
+
+# -- "不用X，改用Y" / "不用X用Y…" -------------------------------------------------------------------------
+def test_not_x_use_y_two_corpora(tmp_path):
+    sr = _one(SR, "2025-01-06-萝卜")
+    jz = _one(JZ, "2016-01-06")
+    s1 = _quoted(sr, 41, "不用保鲜膜用锡纸将容器封起来")
+    s2 = _quoted(jz, 13, "今次不用上豬腩片，改用豬手")
+    assert ("zh.not_x_use_y", "保鲜膜", "锡纸") in _cues(s1)
+    assert ("zh.not_x_use_y", "豬腩片", "豬手") in _cues(s2)
+    subs = _names(_extract(tmp_path, sr, jz), "SUBSTITUTES")
+    assert ("保鲜膜", "锡纸") in subs
+    assert ("豬腩片", "豬手") in subs
+
+
+def test_not_adding_is_not_a_substitution():
+    # "不用再另外加酱油或者盐了": nothing is used instead
+    s = _quoted(CPQ / "zhuhou-roujiang-laomian.md", 41, "所以我觉得不用再另外加酱油或者盐了")
+    assert _cues(s) == []
+
+
+# -- "用X或者Y封好", "用湿布或保鲜膜盖住", "加X或者Y" -------------------------------------------------------
+def test_verb_x_or_y_two_corpora(tmp_path):
+    s1 = _quoted(_one(SR, "2025-08-24-生腌"), 22, "用真空袋或者保鲜膜封好")
+    s2 = _quoted(_htc("印度烤饼.md"), 53, "用湿布或保鲜膜盖住碗口")
+    s3 = _quoted(_one(SR, "2025-08-24-葡国鸡"), 32, "加鸡汤或者水")
+    s4 = _quoted(CPQ / "zhuhou-roujiang-laomian.md", 63, "加入一勺蒜头油或者香油拌匀")
+    assert ("zh.verb_x_or_y", "真空袋", "保鲜膜") in _cues(s1)
+    assert ("zh.verb_x_or_y", "湿布", "保鲜膜") in _cues(s2)
+    assert ("zh.verb_x_or_y", "鸡汤", "水") in _cues(s3)
+    assert ("zh.verb_x_or_y", "蒜头油", "香油") in _cues(s4)
+    # "用于喷涂或刷涂": a purpose, not two things
+    s5 = _quoted(_htc("空气炸锅脆皮现腌炸鸡.md"), 19, "食用油（用于喷涂或刷涂）")
+    assert not [c for c in _cues(s5, in_item=True) if c[0] == "zh.verb_x_or_y"]
+
+
+def test_verb_x_or_y_keeps_the_whole_phrase(tmp_path):
+    # "倒入香菇水或清水": X is 香菇水, not the 香菇 inside it
+    f = _htc("黄焖鸡.md")
+    _quoted(f, 54, "倒入香菇水或清水")
+    subs = _names(_extract(tmp_path, f), "SUBSTITUTES")
+    assert not any(x == "香菇" for x, _ in subs)
