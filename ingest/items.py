@@ -405,7 +405,7 @@ def _balanced(text: str) -> bool:
     return text.count("（") + text.count("(") == text.count("）") + text.count(")")
 
 
-_BRACKET_NOTE = re.compile(r"[\\[【]([^\\[\\]【】]*)[\\]】]")
+_BRACKET_NOTE = re.compile(r"[\[【]([^\[\]【】]*)[\]】]")
 
 
 def parse_item(text: str) -> list[ItemParse]:
@@ -417,11 +417,13 @@ def parse_item(text: str) -> list[ItemParse]:
     simplified form (the amounts and cue words are written once, in
     simplified characters), each surface given back as written when the item
     spells it ("西芹鹽 少許 [可改用海鹽]" → 西芹鹽, alternative 海鹽)."""
+    written = text
     text = _BRACKET_NOTE.sub(lambda m: f"（{m.group(1)}）", text) if has_cjk(text) else text
-    plain = simplified(text)
+    plain = simplified(text)  # same length as ``written``: an offset in one is the offset in the other
     out = [_drop_gloss(ip) for ip in _parse_item(plain)]
-    if plain == text:
+    if plain == written:
         return out
+    text = written
 
     def back(v: str) -> str:
         i = plain.find(v) if v else -1

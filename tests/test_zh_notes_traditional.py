@@ -188,3 +188,45 @@ def test_verb_x_or_y_keeps_the_whole_phrase(tmp_path):
     _quoted(f, 54, "倒入香菇水或清水")
     subs = _names(_extract(tmp_path, f), "SUBSTITUTES")
     assert not any(x == "香菇" for x, _ in subs)
+
+
+# -- "如果没有就加一点Y…作替代", "没有的直接下Y也行", "（没有就用Y代替）" ----------------------------------------
+def _rule_y(rule_id: str, sentence: str) -> list[str]:
+    from threadgraph.knowledge import cues
+
+    rx = next(r.rx for r in cues.rules() if r.id == rule_id)
+    return [m.group("y") for m in rx.finditer(sentence)]
+
+
+def test_none_then_y_two_corpora(tmp_path):
+    sauce = _one(SR, "2024-02-20-甜椒洋葱酱")
+    s1 = _quoted(sauce, 28, "加入鱼露，如果没有就加一点水和一些盐调味作替代")
+    gumbo = _one(SR, "2023-01-16-gumbo")
+    s2 = _quoted(gumbo, 41, "有butter的话把butter用煎锅融化，没有的直接下油也行")
+    s3 = _quoted(_htc("照烧鸡腿饭.md"), 18, "西兰花（没有就用不辣的青椒代替）")
+    assert _rule_y("zh.none_then_y", s1) == ["水和一些盐"]
+    assert _rule_y("zh.none_then_y", s2) == ["油"]
+    assert _rule_y("zh.none_then_y", s3) == ["不辣的青椒"]
+    subs = _names(_extract(tmp_path, gumbo), "SUBSTITUTES")
+    assert ("butter", "油") in subs
+
+
+# -- list items: an amount in numeral characters, a note in brackets, an English gloss --------------------
+def test_item_amount_words_gloss_and_bracket_note():
+    from threadgraph.ingest.items import parse_item
+
+    ball = _one(JZ, "2016-07-04")
+    thyme = _quoted(ball, 35, "百里香 thyme 數株 (optional)")
+    [ip] = parse_item(thyme)
+    assert (ip.name, ip.amount, ip.optional) == ("百里香", "數株 (optional)", True)
+    crumbs = _quoted(ball, 34, "麵包糠 半碗 [用上新鮮麵包粒更好]")
+    assert [(i.name, i.amount) for i in parse_item(crumbs)] == [("麵包糠", "半碗 [用上新鮮麵包粒更好]")]
+    cheese = _quoted(_one(JZ, "2015-01-09"), 38, "磨碎芝士 grated parmesan cheese [可改用其他 cheese，如 cheddar cheese]")
+    [ip] = parse_item(cheese)
+    assert ip.name == "磨碎芝士" and [a.raw for a in ip.alternatives] == ["其他 cheese"]
+    # simplified text in another corpus: "少量", "一丢丢" amounts and an English-named item are unchanged
+    pate = _quoted(_one(SR, "2025-01-06-鸡肝酱"), 19, "Heavy Cream 100g（没有的话用half&half也行）")
+    [ip] = parse_item(pate)
+    assert ip.name == "Heavy Cream" and ip.alternatives[0].raw.startswith("half&half")
+    fish = _quoted(_htc("烤鱼.md"), 38, "大葱 半根")
+    assert [(i.name, i.amount) for i in parse_item(fish)] == [("大葱", "半根")]
