@@ -219,6 +219,9 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             return hits[-1].values[0], True
         if not own and not c.x:
             return None
+    if c.x and c.head and not c.focus and explicit is not None and c.confidence >= 0.9 and explicit(c.x):
+        # a note that names its X outright ("（无肥肉可用黄油代替）" after "猪/牛后腿肉"): that X, not the item
+        return c.x, False
     if own and (c.focus or c.head or c.item_only or not c.x):
         return own, True
     if c.focus:  # "放入冰糖一二十克，或者等量红糖": the thing named just before, in the same sentence, close by

@@ -230,3 +230,27 @@ def test_item_amount_words_gloss_and_bracket_note():
     assert ip.name == "Heavy Cream" and ip.alternatives[0].raw.startswith("half&half")
     fish = _quoted(_htc("烤鱼.md"), 38, "大葱 半根")
     assert [(i.name, i.amount) for i in parse_item(fish)] == [("大葱", "半根")]
+
+
+# -- "（无X可用Y代替）" names its X outright; "根据口味调整" adjusts an amount --------------------------------
+def test_none_x_use_y_names_x_outright(tmp_path):
+    balls = _one(SR, "2025-01-01-潮汕肉丸")
+    s1 = _quoted(balls, 15, "（无肥肉可用黄油代替，")
+    assert ("zh.none_x_use_y", "肥肉", "黄油") in _cues(_quoted(balls, 15, "猪/牛后腿肉：1000克（含25%的背部肥肉）（无肥肉可用黄油代替，但要控制在每500克肉加入15-30克黄油）"), in_item=True)
+    assert s1
+    subs = _names(_extract(tmp_path, balls), "SUBSTITUTES")
+    assert ("肥肉", "黄油") in subs
+    assert ("猪", "黄油") not in subs
+    # a variant's label before a colon is not "无 X" (zh-drinks): the sugar is what the dates replace
+    soup = GEN / "zh-drinks" / "docs" / "drinks" / "soup" / "sweet-soup.md"
+    s2 = _quoted(soup, 75, "无糖版本：可用红枣、桂圆等代替糖分")
+    assert _cues(s2, in_item=True) == [("zh.use_y_replace_x", "糖分", "红枣、桂圆")]
+
+
+def test_adjust_to_taste_is_not_optional():
+    s1 = _quoted(_one(SR, "2025-04-21"), 23, "可增至1.5g，根据口味调整")
+    s2 = _quoted(_htc("金枪鱼酱三明治.md"), 24, "俄式酸黄瓜汁 10-15mL（可根据个人口味调整）")
+    assert _cues(s1) == []
+    assert _cues(s2, in_item=True) == []
+    s3 = _quoted(GEN / "zh-drinks" / "docs" / "drinks" / "juice" / "lemonade.md", 16, "糖或蜂蜜（根据口味添加）")
+    assert [r for r, _, _ in _cues(s3, in_item=True) if r == "zh.optional"] == ["zh.optional"]
