@@ -254,3 +254,25 @@ def test_adjust_to_taste_is_not_optional():
     assert _cues(s2, in_item=True) == []
     s3 = _quoted(GEN / "zh-drinks" / "docs" / "drinks" / "juice" / "lemonade.md", 16, "糖或蜂蜜（根据口味添加）")
     assert [r for r, _, _ in _cues(s3, in_item=True) if r == "zh.optional"] == ["zh.optional"]
+
+
+# -- precision guards of the Chinese cue rules -------------------------------------------------------------
+def test_instrument_and_second_action_are_not_substitutes():
+    herb = _one(JZ, "2016-05-06")
+    s1 = _quoted(herb, 42, "可用小掃子把油份輕輕抹在雞腿皮上")
+    assert _cues(s1) == []  # a brush used for a step, not a stand-in for the butter
+    leek = _one(JZ, "2015-12-11")
+    s2 = _quoted(leek, 18, "今年加入雞件及改用烈酒白蘭地作為湯汁的主角")
+    assert _cues(s2) == []  # a second action, not "雞件 replaced by brandy"
+    # the rules still read a plain "也可以换成 Y" (HowToCook)
+    s3 = _quoted(_htc("淄博烧烤.md"), 50, "也可以换成芝麻盐")
+    assert _cues(s3) == [("zh.or_use_y", "", "芝麻盐")]
+
+
+def test_addition_ends_before_where_it_goes():
+    chimi = _one(JZ, "2015-01-22")
+    s1 = _quoted(chimi, 46, "可加入半個檸檬到烤盤")
+    assert _cues(s1) == [("zh.can_add_x", "半個檸檬", "")]
+    # an amount range "2 至 5 克" stays the amount of the addition (HowToCook)
+    s2 = _quoted(_htc("酸辣蕨根粉.md"), 27, "可以加入 2 至 5 克盐")
+    assert _cues(s2) == [("zh.can_add_x", "2 至 5 克盐", "")]
