@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
-from ..knowledge.text import DictLinker, has_cjk
+from ..knowledge.text import DictLinker, has_cjk, simplified
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
@@ -47,7 +47,7 @@ sub-heading that names ingredients ("操作 > 处理原料")."""
 def in_steps(path: tuple[str, ...]) -> bool:
     """True when a heading path lies inside a procedure section (操作/步骤/
     Steps/Method/Instructions…, see :data:`STEP_HEAD`)."""
-    return any(STEP_HEAD.search(heading_words(p)) for p in path)
+    return any(STEP_HEAD.search(simplified(heading_words(p))) for p in path)  # "步驟" reads as "步骤"
 
 
 def heading_words(heading: str) -> str:
@@ -64,6 +64,7 @@ def section_kind(path: tuple[str, ...]) -> str:
     if in_steps(path):
         return ""
     for p in reversed(path):  # the innermost heading that says what its items are
+        p = simplified(p)
         if ING_HEAD.search(p) or TOOL_HEAD.search(p):
             return "ingredient"  # "原料配比", "主料": ingredients, even with amounts
         if AMOUNT_HEAD.search(p):
@@ -85,6 +86,8 @@ _COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
 _COMPOUND_EN = lexicon("alternatives")["compound_en"]
 _SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
 _PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
+_STEP_ADD_RULES = frozenset(words("alternatives", "step_addition_rules"))
+"""Rules of an addition ("可加入 X"): in a step they add more of a listed ingredient, never make it optional."""
 _ADDITION_RULES = frozenset(words("alternatives", "addition_cue_rules"))
 _VARIATION_RULES = frozenset(words("alternatives", "variation_cue_rules"))
 
@@ -626,6 +629,8 @@ class RecipeExtractor:
                 continue
             if f.kind == "optional":
                 t = by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
+                if t is not None and f.rule in _STEP_ADD_RULES and in_steps(f.block.path) and not prose:
+                    continue  # "可加入少许橄欖油炒勻" in a step: more of a listed ingredient, not an optional one
                 if t is not None and f.confidence >= 0.7:
                     t.properties["required"] = False
                 elif (t is None and not f.anchored and (prose or not in_steps(f.block.path))

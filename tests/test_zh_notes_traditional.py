@@ -276,3 +276,21 @@ def test_addition_ends_before_where_it_goes():
     # an amount range "2 至 5 克" stays the amount of the addition (HowToCook)
     s2 = _quoted(_htc("酸辣蕨根粉.md"), 27, "可以加入 2 至 5 克盐")
     assert _cues(s2) == [("zh.can_add_x", "2 至 5 克盐", "")]
+
+
+# -- steps: traditional section headings, and an addition of a listed ingredient -----------------------------
+def test_traditional_step_heading_and_step_additions(tmp_path):
+    from threadgraph.ingest.recipes import in_steps, section_kind
+
+    pesto = _one(JZ, "2016-12-27")
+    _quoted(pesto, 33, "### 步驟")
+    assert in_steps(("牛油果香蒜醬意粉", "步驟")) and section_kind(("牛油果香蒜醬意粉", "材料")) == "ingredient"
+    _quoted(pesto, 28, "- 橄欖油 約 1/4 杯")
+    _quoted(pesto, 38, "可加入少許橄欖油炒勻")
+    portuguese = _one(SR, "2025-08-24-葡国鸡")
+    _quoted(portuguese, 14, "* 椰浆")
+    _quoted(portuguese, 33, "可以加椰浆，淡奶和椰丝了")
+    opt = _names(_extract(tmp_path, pesto, portuguese), "CONTAINS", required=False)
+    assert not any(o == "橄欖油" for _, o in opt)  # more of a listed ingredient, in a step
+    assert not any(o == "椰浆" for _, o in opt)
+    assert ("葡国鸡", "淡奶") in opt  # "淡奶（optional）" in the list stays optional
