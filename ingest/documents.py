@@ -26,6 +26,8 @@ _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
+_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules"))
+_DELEGATE_RULES = frozenset(("en.x_or_delegate", "en.or_delegate_note"))
 
 
 def _is_person(phrase: str) -> bool:
@@ -375,11 +377,14 @@ class DocumentExtractor:
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)):
                 continue
+            if f.rule in _PEOPLE_RULES and not ((roles.get(f.x) or _is_person(f.x))
+                                                 and all(roles.get(y) or _is_person(y) for y in f.ys)):
+                continue  # "ask X or Y" joins two people, never two things
             anchored = f.anchored and bool(roles.get(f.x))  # a list item's focus is a thing, not a role
             xid = self._party(f.x, anchored, roles, res, doc)
             if not xid:
                 continue
-            if _DELEGATES.search(f.block.text):
+            if _DELEGATES.search(f.block.text) and f.rule not in _DELEGATE_RULES:
                 continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
             for y in f.ys:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)

@@ -243,6 +243,13 @@ def cut_phrase(text: str, side: str) -> str:
     return s
 
 
+def _acronym(tok: str) -> bool:
+    """True for a word written in capitals, two letters or more ("IT" in "IT security officer"): an
+    abbreviation, never the edge word it spells in lower case ("it")."""
+    t = tok.strip(",.")
+    return len(t) >= 2 and t.isalpha() and t.isupper()
+
+
 def _trim_edges(s: str, lang: str) -> str:
     edges = _words()["edges"]
     if s in edges["zh"] or s.casefold() in edges["en"]:
@@ -259,10 +266,10 @@ def _trim_edges(s: str, lang: str) -> str:
                     s, changed = s[: -len(e)].strip(), True
     toks = s.split()
     keep = _words()["keep_edge_before"]
-    while toks and toks[0].casefold().strip(",.") in edges["en"] and not (
+    while toks and toks[0].casefold().strip(",.") in edges["en"] and not _acronym(toks[0]) and not (
             len(toks) == 2 and toks[1].casefold().strip(",.") in keep and toks[0].casefold() not in ("a", "an", "the")):
         toks.pop(0)
-    while toks and toks[-1].casefold().strip(",.") in edges["en"]:
+    while toks and toks[-1].casefold().strip(",.") in edges["en"] and not _acronym(toks[-1]):
         toks.pop()
     return " ".join(toks).strip()
 

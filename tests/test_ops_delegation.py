@@ -1,0 +1,127 @@
+"""How policies and handbooks state delegation and alternates (knowledge/lexicon/cues.yaml, ingest side):
+"X or their delegate", "X (or the delegated person)", "X defaults to Y", "Y is the default X", "Y backs up X",
+"speak to X or Y" / "contact X or Y" / "Delegate to: X or Y". Every sentence is copied from a corpus
+(ops-2i2c-compass, ops-k8s-src, ops-lullabot, ops-govuk, ops-2i2c-infra, bundled PagerDuty docs); each cue is
+read on sentences of at least two of them, and the people-only rules are checked to join no things."""
+from __future__ import annotations
+
+from threadgraph.ingest.documents import DocumentExtractor
+from threadgraph.ingest.readers import parse_file
+from threadgraph.ingest.roles import RoleBook
+from threadgraph.knowledge import cues
+
+
+def _cues(sentence: str, rule: str):
+    return [(c.x, c.y) for c in cues.read(sentence) if c.kind == "standin" and c.rule == rule]
+
+
+def _subs(tmp_path, text: str, roles: tuple[str, ...] = ()) -> set[tuple[str, str]]:
+    """(subject, object) entity ids (case-folded) of the SUBSTITUTES edges the procedure extractor reads from
+    ``text``, with ``roles`` the roles the corpus defines."""
+    p = tmp_path / "doc.md"
+    p.write_text(text, encoding="utf-8")
+    book = None
+    if roles:
+        book = RoleBook()
+        book.names = {r: [] for r in roles}
+    res = DocumentExtractor(book).extract(parse_file(p, "doc.md"))
+    return {(t.subject.casefold(), t.object.casefold()) for t in res.triples if t.relation == "SUBSTITUTES"}
+
+
+def test_x_or_their_delegate():
+    # ops-2i2c-compass roles-and-team.md 19
+    got = _cues("The `Support Triager` role is currently filled by the Engineering Manager or their delegate.", "en.x_or_delegate")
+    assert got == [("Engineering Manager", "delegate")]
+
+
+def test_or_delegate_note_is_about_the_role_before_it():
+    # ops-2i2c-compass process.md 115
+    got = [(c.x, c.y, "Engineering Manager" in c.head) for c in cues.read(
+        "If there is no response, they should ping the **Engineering Manager** (or the delegated person) so they can "
+        "secure resources to resolve the incident.") if c.rule == "en.or_delegate_note"]
+    assert got == [("", "delegated person", True)]
+    # bundled PagerDuty docs, during/during_an_incident.md: "As an Incident Commander (or Deputy)"
+    got = [(c.y, "Incident Commander" in c.head) for c in cues.read(
+        "As an Incident Commander (or Deputy), you should be prepared to brief other people.") if c.rule == "en.or_delegate_note"]
+    assert got == [("Deputy", True)]
+
+
+def test_delegate_edges_in_a_document(tmp_path):
+    subs = _subs(tmp_path, "# Roles\n\nThe `Support Triager` role is currently filled by the Engineering Manager or their delegate.\n\n"
+                           "If there is no response, they should ping the **Engineering Manager** (or the delegated person).\n",
+                 roles=("Engineering Manager",))
+    assert ("role:engineering manager", "role:delegate") in subs
+    assert ("role:engineering manager", "role:delegated person") in subs
+
+
+def test_x_defaults_to_y_between_people_only(tmp_path):
+    r = "en.x_defaults_to_y"
+    # ops-k8s-src security-release-process.md 96
+    s = "The incident commander defaults to the current oncall, but may be handed off to other SRC or Kubernetes maintainers."
+    assert _cues(s, r) == [("incident commander", "current oncall")]
+    assert ("role:incident commander", "role:current oncall") in _subs(tmp_path, "# Incident Commander\n\n" + s + "\n\nThe incident commander coordinates.\n")
+    # ops-govuk: a setting defaults to a value — the cue reads, the extractor keeps nothing
+    s2 = "You can either delete the `enabled` and `appEnabled` entries (which all default to `true`), or you can set them explicitly to true."
+    assert _subs(tmp_path, "# Re-enable\n\n" + s2 + "\n") == set()
+
+
+def test_y_is_the_default_x_between_people_only(tmp_path):
+    r = "en.y_is_default_x"
+    # bundled PagerDuty docs, before/whos_oncall.md 17 (link markup as the reader leaves it)
+    s = "A member of the Customer Support team is the default Customer Liaison."
+    assert _cues(s, r) == [("Customer Liaison", "member of the Customer Support team")]
+    assert any(a == "role:customer liaison" and b.endswith("member of the customer support team") for a, b in _subs(tmp_path, "# Who\n\n" + s + "\n"))
+    # ops-2i2c-infra topic/monitoring-alerting/grafana.md 43: dashboards, not people — no stand-in
+    s2 = ("The dashboards available at https://grafana.pilot.2i2c.cloud/dashboards are the default Grafana dashboards from "
+          "JupyterHub found at jupyterhub/grafana-dashboards.")
+    assert _subs(tmp_path, "# Grafana\n\n" + s2 + "\n") == set()
+
+
+def test_y_backs_up_x_between_people_only(tmp_path):
+    # bundled PagerDuty docs, index.md 65
+    s = "How to be a Deputy and back up the Incident Commander."
+    assert _cues(s, "en.y_backs_up_x") == [("Incident Commander", "Deputy")]
+    assert ("role:incident commander", "role:deputy") in _subs(tmp_path, "# Training\n\n" + s + "\n")
+    # ops-lullabot physical/backups.md 4: data is backed up, nobody stands in
+    s2 = ("All data directly managed by Lullabot must be backed up and encrypted. Individual team members can choose to "
+          "back up their workstations. If they do, they must encrypt those backups.")
+    assert _subs(tmp_path, "# Backups\n\n" + s2 + "\n") == set()
+
+
+def test_turn_to_x_or_y():
+    r = "en.turn_to_x_or_y"
+    # ops-lullabot physical/acceptable_use.md 12
+    assert _cues("Should any employee be unclear on the policy or how it impacts their role they should speak to their "
+                 "manager or IT security officer.", r) == [("manager", "IT security officer")]
+    # bundled PagerDuty docs, during/security_incident_response.md 116
+    assert _cues("**Delegate to:** VP or Director of Engineering", r) == [("VP", "Director of Engineering")]
+    # ops-2i2c-compass code-of-conduct/response-protocol.md 12
+    got = _cues("If yes, hand off the report to another Director or Steering Council member.", r)
+    assert got == [("Director", "Steering Council member")]
+
+
+def test_ask_x_or_y():
+    r = "en.ask_x_or_y"
+    # ops-k8s-src playbook/token-leak-process.md 25
+    assert _cues("If the user is an OWNER or might have other privileged roles in the project, contact a ContribEx chair "
+                 "or Steering to discuss whether further incident response is needed", r) == [("ContribEx chair", "Steering")]
+    # ops-lullabot communications/data_classification.md 20
+    assert _cues("If in doubt about how to classify a given document or set of data, or if data can be safely used with a "
+                 "given tool, ask your manager or the security team.", r) == [("manager", "security team")]
+
+
+def test_ask_x_or_y_joins_no_things(tmp_path):
+    # ops-lullabot physical/lost-devices.md 72 and communications/cloud.md 100: channels and addresses, not people
+    subs = _subs(tmp_path, "# Lost\n\nPost to Slack in #bot-support or email team@lullabot.com to let the team know you lost a device.\n\n"
+                           "Finally, if at all in doubt, ask in #security in Slack, or email security@lullabot.com.\n")
+    assert not any(a.startswith("role:") or b.startswith("role:") for a, b in subs)
+    # ops-k8s-src comms-templates: "contact the user via email" names no second person
+    assert _cues("Contact the user via email if possible, letting them know about the token leak.", "en.ask_x_or_y") == []
+
+
+def test_backup_as_a_modifier_is_no_fallback():
+    # ops-lullabot physical/lost-devices.md 98: "Backup services like CrashPlan" is a kind of service
+    assert [c for c in cues.read("Backup services like CrashPlan, Carbonite, and so on") if c.rule == "en.fallback_y"] == []
+    # ops-govuk manual/fall-back-to-mirror.html.md 119 still reads
+    got = [(c.x, c.y) for c in cues.read("As a final fallback, it attempts the **tertiary GCS mirror**") if c.rule == "en.fallback_y"]
+    assert got == [("", "tertiary GCS mirror")]
