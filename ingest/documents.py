@@ -13,9 +13,10 @@ from ..knowledge import cues
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
 from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key, sentence_spans
 from .blocks import DocResult, children, section_of
-from .cues import lexicon as ingest_lexicon, regex, words
+from .cues import alternation, lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
 from .relations import looks_like_name, read_document, thing_phrase, unwrap
+from .tables import classify_column, split_alternatives as split_cell
 from .roles import RoleBook
 
 _PERSON_HEADS = frozenset(w.casefold() for w in words("roles", "person_heads"))
@@ -184,6 +185,51 @@ def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
         y = next((c.y for c in cues.read(t) if c.kind == "standin" and c.y), "")
         return y or cues.trailing_object(_PARENS.sub("", t).strip())
     return focus
+
+
+_NO_CELL = re.compile(alternation("columns", "empty_values"), re.I)
+
+
+def table_standins(blocks: list) -> list[tuple[str, str, object, tuple[str, bool]]]:
+    """Stand-ins a Markdown table states by its columns: a row of a table with a ``sub`` column
+    (backup, deputy, alternate, fallback, secondary, delegate… : :func:`~.tables.classify_column`)
+    gives ``(x, y, row block, (condition, x_is_role))`` for each alternative of that cell, X being
+    the row's ``item`` cell (primary, original…), else its ``role`` cell, else the cell under a header
+    naming people ("Crisis Team Leader": a role), else its first cell of no known kind.
+    Empty cells and placeholders ("-", "n/a", "TBD", ``empty_values`` in columns.yaml) give
+    nothing; both sides must read as names. The condition is the row's ``cond`` cell."""
+    out: list[tuple[str, str, object, tuple[str, bool]]] = []
+    kinds: list[str] = []
+    heads: list[str] = []
+    for b in blocks:
+        if b.kind != "row":
+            kinds = []
+            continue
+        if b.header:
+            heads = [c.strip(" *`_") for c in b.cells]
+            kinds = [classify_column(c) for c in heads]
+            continue
+        if "sub" not in kinds or len(b.cells) != len(kinds):
+            continue
+        key = next((k for k in ("item", "role") if k in kinds), "")
+        ki = kinds.index(key) if key else next(
+            (i for i, k in enumerate(kinds) if not k and _is_person(heads[i].casefold())),  # "Team Leader" | "Backup"
+            next((i for i, k in enumerate(kinds) if k in ("", "recipe")), -1))
+        if ki < 0:
+            continue
+        key = key or ("role" if _is_person(heads[ki].casefold()) else "")
+        x = b.cells[ki].strip(" *`")
+        if not x or _NO_CELL.fullmatch(x) or not looks_like_name(x):
+            continue
+        cond = next((b.cells[i].strip() for i, k in enumerate(kinds) if k == "cond" and b.cells[i].strip()), "")
+        for i, k in enumerate(kinds):
+            if k != "sub":
+                continue
+            for y in split_cell(b.cells[i]):
+                y = y.strip(" *`")
+                if y and not _NO_CELL.fullmatch(y) and looks_like_name(y) and y.casefold() != x.casefold():
+                    out.append((x, y, b, (cond, key == "role")))
+    return out
 
 
 @functools.lru_cache(maxsize=1)
@@ -404,6 +450,16 @@ class DocumentExtractor:
                                           Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
                                                      min(f.confidence, 0.8))))
 
+        for x, y, blk, cond in table_standins(doc.blocks):
+            xrole = bool(roles.get(x)) or cond[1] or _is_person(x)
+            xid = self._party(x, bool(roles.get(x)), roles, res, doc, "role" if xrole else "")
+            yid = self._party(y, bool(roles.get(y)), roles, res, doc, "role" if xrole else "")
+            if not xid or not yid or xid == yid or (xid, yid) in have:
+                continue
+            have.add((xid, yid))
+            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": cond[0], "symmetric": False},
+                                      Provenance(rel, section_of(blk.path), blk.line, "doc.table_standin", 0.8)))
+
         for x, y, blk, line in alternative_pairs(doc.blocks, raw):
             xid = self._party(x, False, roles, res, doc)
             yid = self._party(y, False, roles, res, doc)
@@ -423,9 +479,11 @@ class DocumentExtractor:
                                       Provenance(rel, section_of(blk.path), blk.line, "doc.chain", 0.7)))
 
     @staticmethod
-    def _party(name: str, anchored: bool, roles: DictLinker[str], res: DocResult, doc: ParsedDocument) -> str:
+    def _party(name: str, anchored: bool, roles: DictLinker[str], res: DocResult, doc: ParsedDocument,
+               type_: str = "") -> str:
         """Entity id of one side of a stand-in (creating the entity), ``""``
-        when the phrase does not read as a name."""
+        when the phrase does not read as a name; ``type_`` forces the entity type of a name that is no
+        known role (a cell of a table's role column)."""
         if anchored or roles.get(name):
             canon = (roles.get(name) or [name])[0]
             return entity_id("role", canon)
@@ -433,7 +491,8 @@ class DocumentExtractor:
         if not looks_like_name(n) or len(n) < 2:
             return ""
         last = n.split()[-1].casefold() if not has_cjk(n) else n
-        type_ = "role" if (last in _PERSON_HEADS or any(n.endswith(h) for h in _PERSON_HEADS if has_cjk(h))) else "artifact"
+        type_ = type_ or ("role" if (last in _PERSON_HEADS or any(n.endswith(h) for h in _PERSON_HEADS if has_cjk(h)))
+                          else "artifact")
         eid = entity_id(type_, n)
         if not any(e.id == eid for e in res.entities):
             res.entities.append(Entity(eid, n, type_, [], "zh" if has_cjk(n) else "en", ""))

@@ -125,3 +125,29 @@ def test_backup_as_a_modifier_is_no_fallback():
     # ops-govuk manual/fall-back-to-mirror.html.md 119 still reads
     got = [(c.x, c.y) for c in cues.read("As a final fallback, it attempts the **tertiary GCS mirror**") if c.rule == "en.fallback_y"]
     assert got == [("", "tertiary GCS mirror")]
+
+
+def test_table_with_a_backup_column(tmp_path):
+    # bundled PagerDuty docs, crisis/leadership.md 80-85 (the table as written)
+    text = ("# Crisis leadership\n\n"
+            "| **Crisis Scenario** | **Scenario Examples** | **Crisis Team Leader** | **Potential Backup** |\n"
+            "| ------------------- | --------------------- | ---------------------- | -------------------- |\n"
+            "| Critical infrastructure attack | Energy grid, water supply, telecommunications | Chief Operating Office | Logistics Chief |\n"
+            "| Environmental disaster | Earthquake, hurricane, volcano | Chief Resilience Officer | Safety Chief |\n")
+    p = tmp_path / "leadership.md"
+    p.write_text(text, encoding="utf-8")
+    res = DocumentExtractor(None).extract(parse_file(p, "leadership.md"))
+    got = {(t.subject, t.object, t.properties["condition"]) for t in res.triples if t.relation == "SUBSTITUTES"}
+    assert got == {("role:Chief Operating Office", "role:Logistics Chief", "Critical infrastructure attack"),
+                   ("role:Chief Resilience Officer", "role:Safety Chief", "Environmental disaster")}
+
+
+def test_table_without_a_stand_in_column_states_none(tmp_path):
+    # ops-lullabot physical/malware.md 31-35 and ops-k8s-src README.md 26-28: no backup / alternate column
+    text = ("# Versions\n\n|Operating System|Current Version|Lullabot Required Version|\n"
+            "|----------------|---------------|-------------------------|\n"
+            "|macOS           |13.0.1         |12.6.1 (13.0.1 preferred)|\n"
+            "|iOS             |16.1.1         |16.1.1                   |\n\n"
+            "| List or Group | Visibility | Uses |\n| ------------- | ---------- | ---- |\n"
+            "| security@kubernetes.io | Private | Kubernetes security disclosures. |\n")
+    assert _subs(tmp_path, text) == set()
