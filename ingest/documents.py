@@ -372,6 +372,19 @@ class DocumentExtractor:
             if t is not None:
                 t.properties["required"] = False
         for i, b in enumerate(blocks):
+            if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
+                # a paragraph of its own opened by an optional marker ("(Optional) Grafana API Token: …",
+                # "(optional): The issue was fixed by …"): an optional part of its section
+                stid = entity_id("step", f"{rel}#{b.line}")
+                if stid not in edges:
+                    name = b.text.split("\n", 1)[0]
+                    name = name if len(name) <= 80 else name[:77] + "..."
+                    res.entities.append(Entity(stid, name, "step", [], doc.language, rel, b.text))
+                    t = Triple(parent_of(b.path), "CONTAINS", stid, {"required": False, "amount": "", "order": 0},
+                               Provenance(rel, section_of(b.path), b.line, "doc.optional_paragraph", 0.8))
+                    res.triples.append(t)
+                    edges[stid] = t
+                continue
             if b.kind == "heading" and b.path and optional_text(b.text):
                 t = edges.get(entity_id("section", f"{rel}#{section_of(b.path)}"))
                 if t is not None:

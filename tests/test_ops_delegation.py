@@ -151,3 +151,38 @@ def test_table_without_a_stand_in_column_states_none(tmp_path):
             "| List or Group | Visibility | Uses |\n| ------------- | ---------- | ---- |\n"
             "| security@kubernetes.io | Private | Kubernetes security disclosures. |\n")
     assert _subs(tmp_path, text) == set()
+
+
+def _optional_steps(tmp_path, text: str) -> list[str]:
+    p = tmp_path / "doc.md"
+    p.write_text(text, encoding="utf-8")
+    res = DocumentExtractor(None).extract(parse_file(p, "doc.md"))
+    names = {e.id: e.name for e in res.entities}
+    return sorted(names[t.object] for t in res.triples if t.relation == "CONTAINS" and t.properties.get("required") is False)
+
+
+def test_checklist_item_marked_optional(tmp_path):
+    # ops-lullabot appendix/device-checklist.md 30-35 (a task list)
+    got = _optional_steps(tmp_path, "## Backups\n\n"
+                          "- [ ] If computers have a backup system in place, backups should be encrypted.\n"
+                          "- [ ] Optional, but nice to have: backups support versioning to protection against ransomware style scams.\n"
+                          "- [ ] If using cloud services for backups, use a private key that only you know. (Store it in 1Password.)\n")
+    assert got == ["[ ] Optional, but nice to have: backups support versioning to protection agai..."]
+    # ops-2i2c-infra hub-deployment-guide/configure-auth/shared-password.md 44 (a numbered step) still reads
+    got = _optional_steps(tmp_path, "## Passwords\n\n1. A regular user password.\n"
+                          "2. (Optional) An *admin* user password, to be distributed *just* to admins.\n")
+    assert len(got) == 1 and got[0].startswith("(Optional) An admin user password")
+
+
+def test_paragraph_opened_by_an_optional_marker(tmp_path):
+    # ops-k8s-src comms-templates/vulnerability-announcement-email.md 76-80
+    got = _optional_steps(tmp_path, "#### Acknowledgements\n\nThis vulnerability was reported by $REPORTER.\n\n"
+                          "_(optional):_ The issue was fixed and coordinated by $FIXTEAM and $RELEASE_MANAGERS.\n")
+    assert got == ["(optional): The issue was fixed and coordinated by $FIXTEAM and $RELEASE_MANA..."]
+    # ops-2i2c-infra topic/infrastructure/config.md 56 (a definition-list term)
+    got = _optional_steps(tmp_path, "## Configuration structure\n\nDeployer credentials\n: A `sops`-encrypted YAML file.\n\n"
+                          "(Optional) Grafana API Token\n: This token allows us to programmatically create a range of useful dashboards.\n")
+    assert got == ["(Optional) Grafana API Token"]
+    # ops-govuk manual/on-call.html.md 38: "Optional:" introduces a list; the paragraph itself is no step
+    got = _optional_steps(tmp_path, "## Before your shift\n\nOptional:\n\n- Ensure you can connect to the VPN\n")
+    assert got == ["Ensure you can connect to the VPN"]
