@@ -186,3 +186,21 @@ def test_paragraph_opened_by_an_optional_marker(tmp_path):
     # ops-govuk manual/on-call.html.md 38: "Optional:" introduces a list; the paragraph itself is no step
     got = _optional_steps(tmp_path, "## Before your shift\n\nOptional:\n\n- Ensure you can connect to the VPN\n")
     assert got == ["Ensure you can connect to the VPN"]
+
+
+def test_two_stand_ins_in_one_phrase_are_both_kept(tmp_path):
+    # ops-2i2c-compass code-of-conduct/response-protocol.md 12
+    s = ("If yes, the Director will determine whether they are the best person to respond to the situation, or if it is "
+         "more appropriate to hand off the report to another Director or Steering Council member (for example, if someone "
+         "else already has a relationship with the reporter or the accused).")
+    got = {(c.x, c.y) for c in cues.read(s) if c.kind == "standin"}
+    assert got == {("Director", "another Director"), ("Director", "Steering Council member")}
+
+
+def test_ask_your_x_or_y_in_a_document(tmp_path):
+    # ops-govuk manual/post-a-statuspage-message.html.md 23 (a person word X named once) and ops-lullabot
+    # communications/data_classification.md 20
+    subs = _subs(tmp_path, "# Access\n\nIf you should have access but don’t, ask your (civil servant) tech lead or a "
+                           "Senior Tech member.\n\n## Data\n\nIf in doubt about how to classify a given document, ask your "
+                           "manager or the security team.\n")
+    assert subs == {("role:tech lead", "role:senior tech member"), ("role:manager", "role:security team")}
