@@ -28,7 +28,7 @@ _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _PEOPLE_RULES = frozenset(words("roles", "people_cue_rules"))
-_DELEGATE_RULES = frozenset(("en.x_or_delegate", "en.or_delegate_note"))
+_DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
 
 
 def _is_person(phrase: str) -> bool:
