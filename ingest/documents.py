@@ -13,9 +13,10 @@ from ..knowledge import cues
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
 from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key, sentence_spans
 from .blocks import DocResult, children, section_of
-from .cues import lexicon as ingest_lexicon, regex, words
+from .cues import alternation, lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
 from .relations import looks_like_name, read_document, thing_phrase, unwrap
+from .tables import classify_column, split_alternatives as split_cell
 from .roles import RoleBook
 
 _PERSON_HEADS = frozenset(w.casefold() for w in words("roles", "person_heads"))
@@ -26,6 +27,8 @@ _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
+_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules"))
+_DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
 
 
 def _is_person(phrase: str) -> bool:
@@ -184,6 +187,51 @@ def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
     return focus
 
 
+_NO_CELL = re.compile(alternation("columns", "empty_values"), re.I)
+
+
+def table_standins(blocks: list) -> list[tuple[str, str, object, tuple[str, bool]]]:
+    """Stand-ins a Markdown table states by its columns: a row of a table with a ``sub`` column
+    (backup, deputy, alternate, fallback, secondary, delegate… : :func:`~.tables.classify_column`)
+    gives ``(x, y, row block, (condition, x_is_role))`` for each alternative of that cell, X being
+    the row's ``item`` cell (primary, original…), else its ``role`` cell, else the cell under a header
+    naming people ("Crisis Team Leader": a role), else its first cell of no known kind.
+    Empty cells and placeholders ("-", "n/a", "TBD", ``empty_values`` in columns.yaml) give
+    nothing; both sides must read as names. The condition is the row's ``cond`` cell."""
+    out: list[tuple[str, str, object, tuple[str, bool]]] = []
+    kinds: list[str] = []
+    heads: list[str] = []
+    for b in blocks:
+        if b.kind != "row":
+            kinds = []
+            continue
+        if b.header:
+            heads = [c.strip(" *`_") for c in b.cells]
+            kinds = [classify_column(c) for c in heads]
+            continue
+        if "sub" not in kinds or len(b.cells) != len(kinds):
+            continue
+        key = next((k for k in ("item", "role") if k in kinds), "")
+        ki = kinds.index(key) if key else next(
+            (i for i, k in enumerate(kinds) if not k and _is_person(heads[i].casefold())),  # "Team Leader" | "Backup"
+            next((i for i, k in enumerate(kinds) if k in ("", "recipe")), -1))
+        if ki < 0:
+            continue
+        key = key or ("role" if _is_person(heads[ki].casefold()) else "")
+        x = b.cells[ki].strip(" *`")
+        if not x or _NO_CELL.fullmatch(x) or not looks_like_name(x):
+            continue
+        cond = next((b.cells[i].strip() for i, k in enumerate(kinds) if k == "cond" and b.cells[i].strip()), "")
+        for i, k in enumerate(kinds):
+            if k != "sub":
+                continue
+            for y in split_cell(b.cells[i]):
+                y = y.strip(" *`")
+                if y and not _NO_CELL.fullmatch(y) and looks_like_name(y) and y.casefold() != x.casefold():
+                    out.append((x, y, b, (cond, key == "role")))
+    return out
+
+
 @functools.lru_cache(maxsize=1)
 def _chain_intro() -> re.Pattern:
     return re.compile("|".join(lexicon("cues").get("chain_intro", {}).get("en", [])) or r"(?!)", re.I)
@@ -324,6 +372,19 @@ class DocumentExtractor:
             if t is not None:
                 t.properties["required"] = False
         for i, b in enumerate(blocks):
+            if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
+                # a paragraph of its own opened by an optional marker ("(Optional) Grafana API Token: …",
+                # "(optional): The issue was fixed by …"): an optional part of its section
+                stid = entity_id("step", f"{rel}#{b.line}")
+                if stid not in edges:
+                    name = b.text.split("\n", 1)[0]
+                    name = name if len(name) <= 80 else name[:77] + "..."
+                    res.entities.append(Entity(stid, name, "step", [], doc.language, rel, b.text))
+                    t = Triple(parent_of(b.path), "CONTAINS", stid, {"required": False, "amount": "", "order": 0},
+                               Provenance(rel, section_of(b.path), b.line, "doc.optional_paragraph", 0.8))
+                    res.triples.append(t)
+                    edges[stid] = t
+                continue
             if b.kind == "heading" and b.path and optional_text(b.text):
                 t = edges.get(entity_id("section", f"{rel}#{section_of(b.path)}"))
                 if t is not None:
@@ -373,13 +434,17 @@ class DocumentExtractor:
                 continue
             if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
-                    f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)):
+                    f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
+                    f.rule in _PEOPLE_RULES and _is_person(f.x)):  # "ask your manager or the security team"
                 continue
+            if f.rule in _PEOPLE_RULES and not ((roles.get(f.x) or _is_person(f.x))
+                                                 and all(roles.get(y) or _is_person(y) for y in f.ys)):
+                continue  # "ask X or Y" joins two people, never two things
             anchored = f.anchored and bool(roles.get(f.x))  # a list item's focus is a thing, not a role
             xid = self._party(f.x, anchored, roles, res, doc)
             if not xid:
                 continue
-            if _DELEGATES.search(f.block.text):
+            if _DELEGATES.search(f.block.text) and f.rule not in _DELEGATE_RULES:
                 continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
             for y in f.ys:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
@@ -398,6 +463,16 @@ class DocumentExtractor:
                                           {"context": "", "condition": f.cond, "symmetric": False},
                                           Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
                                                      min(f.confidence, 0.8))))
+
+        for x, y, blk, cond in table_standins(doc.blocks):
+            xrole = bool(roles.get(x)) or cond[1] or _is_person(x)
+            xid = self._party(x, bool(roles.get(x)), roles, res, doc, "role" if xrole else "")
+            yid = self._party(y, bool(roles.get(y)), roles, res, doc, "role" if xrole else "")
+            if not xid or not yid or xid == yid or (xid, yid) in have:
+                continue
+            have.add((xid, yid))
+            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": cond[0], "symmetric": False},
+                                      Provenance(rel, section_of(blk.path), blk.line, "doc.table_standin", 0.8)))
 
         for x, y, blk, line in alternative_pairs(doc.blocks, raw):
             xid = self._party(x, False, roles, res, doc)
@@ -418,9 +493,11 @@ class DocumentExtractor:
                                       Provenance(rel, section_of(blk.path), blk.line, "doc.chain", 0.7)))
 
     @staticmethod
-    def _party(name: str, anchored: bool, roles: DictLinker[str], res: DocResult, doc: ParsedDocument) -> str:
+    def _party(name: str, anchored: bool, roles: DictLinker[str], res: DocResult, doc: ParsedDocument,
+               type_: str = "") -> str:
         """Entity id of one side of a stand-in (creating the entity), ``""``
-        when the phrase does not read as a name."""
+        when the phrase does not read as a name; ``type_`` forces the entity type of a name that is no
+        known role (a cell of a table's role column)."""
         if anchored or roles.get(name):
             canon = (roles.get(name) or [name])[0]
             return entity_id("role", canon)
@@ -428,7 +505,8 @@ class DocumentExtractor:
         if not looks_like_name(n) or len(n) < 2:
             return ""
         last = n.split()[-1].casefold() if not has_cjk(n) else n
-        type_ = "role" if (last in _PERSON_HEADS or any(n.endswith(h) for h in _PERSON_HEADS if has_cjk(h))) else "artifact"
+        type_ = type_ or ("role" if (last in _PERSON_HEADS or any(n.endswith(h) for h in _PERSON_HEADS if has_cjk(h)))
+                          else "artifact")
         eid = entity_id(type_, n)
         if not any(e.id == eid for e in res.entities):
             res.entities.append(Entity(eid, n, type_, [], "zh" if has_cjk(n) else "en", ""))

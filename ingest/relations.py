@@ -258,14 +258,20 @@ def looks_like_name(phrase: str) -> bool:
     if has_cjk(p):
         return 1 <= len(p) <= 12
     words = p.split()
-    return 1 <= len(words) <= 6 and not _VERB_START.match(p) and words[0].casefold() not in (
-        "i", "you", "we", "they", "he", "she", "it", "this", "that", "there", "which", "what", "who")
+    return 1 <= len(words) <= 6 and not _VERB_START.match(p) and (_caps(words[0]) or words[0].casefold() not in (
+        "i", "you", "we", "they", "he", "she", "it", "this", "that", "there", "which", "what", "who"))
 
 
 _AUX = frozenset("is are was were be been being may might can could will would should must shall do does did has have "
                  "had isn't aren't won't can't don't doesn't".split())
 _DISCOURSE = frozenset("for only skip example ok okay so then also just yes no note see this that these those there here "
                        "it they we you he she".split())
+
+
+def _caps(tok: str) -> bool:
+    """True for a word of two letters or more written in capitals (an abbreviation)."""
+    t = tok.strip(",.")
+    return len(t) >= 2 and t.isalpha() and t.isupper()
 
 
 def thing_phrase(phrase: str, doc_text: str, heads: frozenset[str] = frozenset()) -> bool:
@@ -279,8 +285,9 @@ def thing_phrase(phrase: str, doc_text: str, heads: frozenset[str] = frozenset()
     if not p or has_cjk(p):
         return bool(p) and looks_like_name(p)
     toks = p.split()
-    if any(t.casefold().strip(",.") in _AUX for t in toks) or toks[0].casefold() in _DISCOURSE:
-        return False
+    if any(t.casefold().strip(",.") in _AUX and not _caps(t) for t in toks) or (toks[0].casefold() in _DISCOURSE
+                                                                             and not _caps(toks[0])):
+        return False  # an abbreviation in capitals ("IT security officer") is a name, not the word "it"
     if not looks_like_name(p):
         return False
     if any(t[:1].isupper() or t.startswith(("#", "@", "`")) or re.search(r"[A-Z].*[A-Z]|\.\w", t) for t in toks):

@@ -243,6 +243,13 @@ def cut_phrase(text: str, side: str) -> str:
     return s
 
 
+def _acronym(tok: str) -> bool:
+    """True for a word written in capitals, two letters or more ("IT" in "IT security officer"): an
+    abbreviation, never the edge word it spells in lower case ("it")."""
+    t = tok.strip(",.")
+    return len(t) >= 2 and t.isalpha() and t.isupper()
+
+
 def _trim_edges(s: str, lang: str) -> str:
     edges = _words()["edges"]
     if s in edges["zh"] or s.casefold() in edges["en"]:
@@ -259,10 +266,10 @@ def _trim_edges(s: str, lang: str) -> str:
                     s, changed = s[: -len(e)].strip(), True
     toks = s.split()
     keep = _words()["keep_edge_before"]
-    while toks and toks[0].casefold().strip(",.") in edges["en"] and not (
+    while toks and toks[0].casefold().strip(",.") in edges["en"] and not _acronym(toks[0]) and not (
             len(toks) == 2 and toks[1].casefold().strip(",.") in keep and toks[0].casefold() not in ("a", "an", "the")):
         toks.pop(0)
-    while toks and toks[-1].casefold().strip(",.") in edges["en"]:
+    while toks and toks[-1].casefold().strip(",.") in edges["en"] and not _acronym(toks[-1]):
         toks.pop()
     return " ".join(toks).strip()
 
@@ -466,12 +473,22 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
     kept: list[Cue] = []
     for c in out:
         clash = next((k for k in kept if (k.kind == c.kind or (k.x, k.y) == (c.x, c.y))
-                      and c.start < k.end and k.start < c.end), None)
+                      and c.start < k.end and k.start < c.end and not _two_standins(k, c)), None)
         if clash is None:
             kept.append(c)
         elif (c.confidence, bool(c.x)) > (clash.confidence, bool(clash.x)):
             kept[kept.index(clash)] = c
     return [_complete(c) for c in kept]
+
+
+def _two_standins(a: Cue, b: Cue) -> bool:
+    """True when two overlapping stand-in cues name two different stand-ins for one X ("hand off the report
+    to another Director or Steering Council member": "another Director" and "Steering Council member"):
+    both are kept. A Y that contains the other is one name cut two ways, not two."""
+    if a.kind != "standin" or b.kind != "standin" or not a.x or a.x.casefold() != b.x.casefold():
+        return False
+    ya, yb = a.y.casefold(), b.y.casefold()
+    return bool(ya and yb) and ya not in yb and yb not in ya
 
 
 _PREP_OBJ = re.compile(r"\b(?:on|to|via|in|into|from|through|using|with|at|onto|over)\s+(?:the |a |an |our |your |their )?"
