@@ -20,7 +20,7 @@ from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
 from .items import (OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
-                    looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases)
+                    form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from .relations import optional_parts, read_document
@@ -36,6 +36,8 @@ ING_HEAD = regex("sections", "ingredients", re.I)
 """A heading naming an ingredients section (原料/材料/Ingredients/What you need…)."""
 TOOL_HEAD = regex("sections", "tools", re.I)
 """A heading naming an equipment section (工具/Tools/Equipment…)."""
+GARNISH_HEAD = regex("sections", "garnish", re.I)
+"""A heading that is only a garnish ("Garnish", "For the garnish"): its lines are things of the recipe."""
 AMOUNT_HEAD = regex("sections", "amounts", re.I)
 """A heading naming a quantities section (计算/用量/Amounts…)."""
 STEP_HEAD = re.compile(rf"^\s*(?:\d+[.、]\s*)?(?:{alternation('sections', 'steps')})"
@@ -64,8 +66,8 @@ def section_kind(path: tuple[str, ...]) -> str:
     if in_steps(path):
         return ""
     for p in reversed(path):  # the innermost heading that says what its items are
-        if ING_HEAD.search(p) or TOOL_HEAD.search(p):
-            return "ingredient"  # "原料配比", "主料": ingredients, even with amounts
+        if ING_HEAD.search(p) or TOOL_HEAD.search(p) or GARNISH_HEAD.search(heading_words(p)):
+            return "ingredient"  # "原料配比", "主料": ingredients, even with amounts; "Garnish": its things
         if AMOUNT_HEAD.search(p):
             return "amount"
     return ""
@@ -318,6 +320,26 @@ def name_parts(name: str) -> list[str]:
     return [p for p in parts if len(p) >= 2]
 
 
+def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
+    """The short paragraphs of a recipe's ingredients or garnish sections
+    (``kind_of(block) == "ingredient"``) read as list items, by block index
+    (:func:`~threadgraph.ingest.items.line_items`): "Water or broth, as
+    needed" after the list, a drink's "## Garnish" line "Orange twist or
+    wedge.". A paragraph that a list follows in its section labels that list
+    ("Banana Cake", "Cream Cheese Frosting") and is left out."""
+    out: dict[int, list[str]] = {}
+    for i, b in enumerate(blocks):
+        if b.kind != "paragraph" or kind_of(b) != "ingredient":
+            continue
+        nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+        if nxt is not None and nxt.kind == "item" and nxt.path == b.path:
+            continue
+        found = line_items(b.text)
+        if found:
+            out[i] = found
+    return out
+
+
 def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None) -> DictLinker[str]:
     """Every ingredient and tool name the corpus's recipes list in their
     ingredient/equipment sections (cleaned; alternatives included), plus the
@@ -341,10 +363,15 @@ def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None
                     if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
                         vocab.add(c, c)
         extra = amount_list_paths(d)
-        for b in d.blocks:
-            if b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra):
+        para = section_lines(d.blocks, lambda b: section_kind(b.path))
+        for i, b in enumerate(d.blocks):
+            if i in para:
+                parsed = [ip for t in para[i] for ip in parse_item(t)]
+            elif b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra):
                 continue
-            for ip in parse_item(b.text):
+            else:
+                parsed = parse_item(b.text)
+            for ip in parsed:
                 for raw in [ip.name, *(a.raw for a in ip.alternatives)]:
                     c = clean_name(raw or "", "ingredient")
                     if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
@@ -508,10 +535,14 @@ class RecipeExtractor:
         def kind_of(b: Block) -> str:
             return section_kind(b.path) or ("ingredient" if b.path in extra else "")
 
+        # a short paragraph of an ingredients or garnish section is read as its items ("Water or broth, as
+        # needed" after the list; a drink's "## Garnish" line "Orange twist or wedge."), unless a list
+        # follows it in the section (then it labels that list: "Banana Cake", "Cream Cheese Frosting")
+        para_items = section_lines(blocks, kind_of)
         # 1) ingredient sections (and amount sections, which may list more)
         for pass_amounts in (False, True):
             for i, b in enumerate(blocks):
-                if b.kind != "item":
+                if b.kind != "item" and i not in para_items:
                     continue
                 kind = kind_of(b)
                 in_amt = kind == "amount"
@@ -528,9 +559,12 @@ class RecipeExtractor:
                     par = blocks[par].parent
                 optional = any(OPTIONAL_LABEL.search(lb) for lb in labels)
                 heading_tool = any(TOOL_HEAD.search(p) and not ING_HEAD.search(p) for p in b.path)
-                for ip in parse_item(b.text):
+                parsed = (parse_item(b.text) if i not in para_items
+                          else [ip for t in para_items[i] for ip in parse_item(t)])
+                for ip in parsed:
                     if not ip.name:
                         continue
+                    ip.name = form_completed(ip.name, ip.alternatives, lambda n: bool(self.vocab.get(n)))
                     req = not (optional or ip.optional)
                     conf = self.LIST_CONF if not pass_amounts else 0.8
                     rule = "recipe.amount_item" if pass_amounts else "recipe.ingredient_item"
@@ -589,12 +623,14 @@ class RecipeExtractor:
             anchors.add(n, n)
         row_names = {r.index: r.name for r in table_rows}
         for i in used:
-            first = next((ip.name for ip in parse_item(row_names.get(i, blocks[i].text)) if ip.name), "")
+            text = row_names.get(i) or (para_items[i][0] if i in para_items else blocks[i].text)
+            first = next((ip.name for ip in parse_item(text) if ip.name), "")
             if first:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and kind_of(b) == "ingredient"}
         lists |= set(row_names)
+        lists |= set(para_items)
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
         idx = {id(b): i for i, b in enumerate(blocks)}
@@ -654,6 +690,8 @@ class RecipeExtractor:
                 y = self.known_thing(y0, f.confidence)
                 if not y:
                     continue
+                # "fresh lemon or lime juice": lemon juice, when the corpus knows it
+                x = form_completed(x, [Alternative(y, True)], lambda n: bool(self.vocab.get(n)))
                 add_sub(x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
                         f"cue.{f.rule}")
         res.triples.extend(contains.values())
