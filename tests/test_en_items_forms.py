@@ -1,0 +1,172 @@
+"""English ingredient items as cooks and bartenders write them: clean names
+and the alternatives they really offer.
+
+Every rule is shown on lines copied from at least two dev corpora
+(en-wittkuhn: a Quarto recipe notebook; en-baw-drinks: a drinks collection;
+en-ehrensberger, en-wbushey, en-communitykitchen); the words are data
+(ingest/lexicon/*.yaml, knowledge/lexicon/plurals.yaml), no dish is named in
+code.
+"""
+
+from __future__ import annotations
+
+from threadgraph.ingest.items import comma_or, line_items, or_parts_en, parse_item
+from threadgraph.ingest.normalize import clean_name, is_entity_name
+from threadgraph.ingest.pipeline import extract_corpus
+from threadgraph.knowledge.text import singular
+
+
+def _one(text: str):
+    ips = [ip for ip in parse_item(text) if ip.name]
+    assert len(ips) == 1, ips
+    return ips[0]
+
+
+def _alts(text: str) -> list[str]:
+    return [clean_name(a.raw) for ip in parse_item(text) for a in ip.alternatives]
+
+
+def _mini(tmp_path, files: dict[str, str]):
+    d = tmp_path / "c"
+    d.mkdir(exist_ok=True)
+    for name, body in files.items():
+        (d / name).write_text(body, encoding="utf-8")
+    return extract_corpus([d], root=d)
+
+
+def _subs(ex) -> set[tuple[str, str]]:
+    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in ex.triples if t.relation == "SUBSTITUTES"}
+
+
+def _contains(ex, recipe: str) -> dict[str, bool]:
+    return {t.object.split(":", 1)[1]: t.properties["required"] for t in ex.triples
+            if t.relation == "CONTAINS" and t.subject == f"recipe:{recipe}"}
+
+
+def test_or_to_taste_is_about_the_amount():
+    # en-wittkuhn
+    ip = _one("2-3 tbsp lime or lemon juice or to taste")
+    assert [clean_name(a.raw) for a in ip.alternatives] == ["lemon juice"]
+    assert _alts("2 tsp coconut blossom sugar or to taste") == []
+    # en-ehrensberger
+    assert _alts("¼ t cayenne pepper, or to taste") == []
+    assert clean_name(_one("¼ t cayenne pepper, or to taste").name) == "cayenne pepper"
+
+
+def test_comma_clause_qualities_are_kinds_or_a_preference():
+    # en-wittkuhn: two kinds of butter; a preference between two qualities of eggs is no alternative
+    ip = _one("1/3 cup (76g) butter, unsalted or salted, melted")
+    assert clean_name(ip.name) == "butter" and ip.alternatives == []
+    assert ip.kinds == [("unsalted butter", "salted butter")]
+    ip = _one("2 eggs, preferably organic or free-range, beaten")
+    assert clean_name(ip.name) == "egg" and ip.alternatives == [] and ip.kinds == []
+    # en-communitykitchen: two things after a comma stay things (not qualities)
+    assert comma_or("the tomatoes, honey or molasses, and mustard") is None
+    # en-ehrensberger: "or to taste" after the comma is no choice of kind
+    assert comma_or("cayenne pepper, or to taste") is None
+
+
+def test_each_name_of_a_stand_in_phrase():
+    # en-wittkuhn: "(alternatively A or B)" offers both, neither mangled by the participle before it
+    assert _alts("150 g to 200 g ricotta salata, grated (alternatively pecorino or parmesan)") == ["pecorino", "parmesan"]
+    assert clean_name(_one("150 g to 200 g ricotta salata, grated (alternatively pecorino or parmesan)").name) == \
+        "ricotta salata"
+    assert _alts("2 tablespoons natural or unsweetened soy yogurt or coconut yogurt") == \
+        ["unsweetened soy yogurt", "coconut yogurt"]
+    # en-wbushey: "butter or shortening or coconut oil" is two stand-ins, not one fused name
+    assert _alts("butter or shortening or coconut oil") == ["shortening", "coconut oil"]
+    # a way to make it stays whole (en-ehrensberger)
+    assert or_parts_en("simply add 1 Tablespoon lemon juice or vinegar to 1 cup milk and let it sit 5 minutes") == \
+        ["simply add 1 Tablespoon lemon juice or vinegar to 1 cup milk and let it sit 5 minutes"]
+
+
+def test_a_trailing_qualifier_takes_the_other_sides_words():
+    # en-wittkuhn and en-wbushey
+    ip = _one("1/2 cup (100g) packed light or dark brown sugar")
+    assert clean_name(ip.name) == "light brown sugar" and _alts("1/2 cup (100g) packed light or dark brown sugar") == \
+        ["dark brown sugar"]
+    assert clean_name(_one("light or dark brown sugar: 1 cup packed").name) == "light brown sugar"
+
+
+def test_measures_and_purposes_are_not_names():
+    # en-baw-drinks
+    assert clean_name("Tomato juice to top (~100 ml)") == "tomato juice"
+    assert clean_name("Soda to top") == "soda"
+    assert _alts("15 ml gomme syrup (or 2 bar spoons sugar)") == ["sugar"]
+    assert _alts("15 ml sugar syrup OR heaped bar spoon sugar") == ["sugar"]
+    # en-wittkuhn
+    assert _alts("1 smoked pork hock or a few slices of smoked bacon (optional)") == ["smoked bacon"]
+    assert clean_name("1/4 cup fresh basil, plus more to serve") == "basil"
+
+
+def test_plural_exceptions():
+    # en-wittkuhn "(or other crunchy cookies)", en-wbushey "Cut-Out Sugar Cookies"
+    assert clean_name("other crunchy cookies") == "crunchy cookie"
+    assert clean_name("Cut-Out Sugar Cookies") == "cut-out sugar cookie"
+    # en-baw-drinks: words that end in s and are no plural
+    assert clean_name("2 dashes orange bitters (optional)") == "orange bitters"
+    assert _alts("50 ml applejack (or calvados)") == ["calvados"]
+    assert singular("bitters") == "bitters" and singular("calvados") == "calvados"
+
+
+def test_a_choice_left_to_the_reader_is_not_a_name():
+    # en-wittkuhn
+    assert not is_entity_name("whatever you like")
+    assert not is_entity_name("nuts you like")
+    # en-wbushey ("roll into balls of whatever size you would like")
+    assert not is_entity_name("whatever size you would like")
+    # en-baw-drinks: "No garnish or light citrus zest."
+    assert not is_entity_name("no garnish")
+    assert is_entity_name("nori") and is_entity_name("coconut yogurt")
+
+
+def test_short_section_lines_read_as_items():
+    # en-baw-drinks garnish lines
+    assert line_items("Celery stick; optional salt/pepper rim.") == ["Celery stick", "optional salt/pepper rim"]
+    assert line_items("Pineapple slice and cherry.") == ["Pineapple slice", "cherry"]
+    assert line_items("Orange twist (express over drink and insert).") == ["Orange twist (express over drink and insert)"]
+    assert line_items("Bitters dashed art on foam.") == []
+    # en-wittkuhn: a line after the list; prose stays prose
+    assert line_items("Water or broth, as needed") == ["Water or broth, as needed"]
+    assert line_items("roll the **dice** on how much sugar you *want*.") == []
+    assert line_items("Enjoy your meal!") == []
+
+
+def test_garnish_section_and_forms(tmp_path):
+    # en-baw-drinks (a "## Garnish" line), en-wittkuhn (a paragraph after the list, a label before one)
+    ex = _mini(tmp_path, {
+        "negroni.md": "# Negroni\n\n## Ingredients\n\n- 25 ml dry gin\n- 25 ml sweet vermouth\n- 25 ml Campari\n\n"
+                      "## Instructions\n\n1. Stir until well chilled.\n\n## Garnish\n\nOrange twist or wedge.\n",
+        "jack-rose.md": "# Jack Rose\n\n## Ingredients\n\n- 50 ml applejack (or calvados)\n- 25 ml fresh lemon or lime juice\n"
+                        "- 15 ml grenadine\n\n## Garnish\n\nLemon or lime twist.\n",
+        "sour.md": "# White Lady\n\n## Ingredients\n\n- 40 ml gin\n- 20 ml fresh lemon juice\n\n## Garnish\n\nLemon twist (optional).\n",
+        "sarmale.md": "# Romanian Sarmale\n\n## Ingredients\n\n- [ ] 1 cup rice, washed and drained\n- [ ] 3-4 bay leaves\n\n"
+                      "Water or broth, as needed\n\n## Procedure\n\n1. Simmer for 2-3 hours.\n",
+        "cake.md": "# Bananacake\n\n## Ingredients\n\nBanana Cake\n\n- [ ] 3 large eggs\n\nCream Cheese Frosting\n\n"
+                   "- [ ] 1/8 teaspoon salt\n",
+    })
+    subs = _subs(ex)
+    assert ("orange twist", "orange wedge") in subs
+    assert ("lemon twist", "lime twist") in subs
+    assert ("lemon juice", "lime juice") in subs
+    assert not any(s == "lemon" for s, _ in subs)
+    assert ("water", "broth") in subs
+    assert _contains(ex, "Negroni")["orange twist"] is True
+    assert _contains(ex, "Jack Rose")["lemon twist"] is True
+    assert _contains(ex, "White Lady")["lemon twist"] is False  # its garnish line says "(optional)"
+    assert _contains(ex, "Romanian Sarmale")["water"] is True
+    con = _contains(ex, "Bananacake")
+    assert con and "banana cake" not in con and "cream cheese frosting" not in con
+
+
+def test_a_lone_side_keeps_its_name_when_the_corpus_has_no_such_form(tmp_path):
+    # "water or orange juice" must not become "water juice" (no such thing in the corpus);
+    # en-wittkuhn "lime or lemon juice or to taste" keeps "lime" when no recipe lists "lime juice"
+    ex = _mini(tmp_path, {
+        "dal.md": "# Indian Dal\n\n## Ingredients\n\n- [ ] 300 g red lentils\n- [ ] 2-3 tbsp lime or lemon juice or to taste\n",
+        "drink.md": "# Punch\n\n## Ingredients\n\n- 1 cup water or orange juice\n- 1 tbsp sugar\n",
+    })
+    subs = _subs(ex)
+    assert ("lime", "lemon juice") in subs
+    assert ("water", "orange juice") in subs
+    assert not any(s.endswith(" juice") and s.startswith(("water", "lime")) for s, _ in subs)
