@@ -170,3 +170,20 @@ def test_a_lone_side_keeps_its_name_when_the_corpus_has_no_such_form(tmp_path):
     assert ("lime", "lemon juice") in subs
     assert ("water", "orange juice") in subs
     assert not any(s.endswith(" juice") and s.startswith(("water", "lime")) for s, _ in subs)
+
+
+def test_task_list_box_is_markup():
+    from threadgraph.ingest.readers.markdown import parse_markdown
+
+    # en-wittkuhn (a recipe notebook's checkbox ingredients) and ops-2i2c-compass (a checklist)
+    blocks, _, _ = parse_markdown("## Ingredients\n\n"
+                                  "-   [ ] 150 g to 200 g ricotta salata, grated (alternatively pecorino or parmesan)\n"
+                                  "- [ ] 2 eggs (optional)\n\n## Done\n\n"
+                                  "- [ ] The feature/service is technically complete\n"
+                                  "- [x] The feature/service has been shown to be replicably deployable\n")
+    items = [b.text for b in blocks if b.kind == "item"]
+    assert items == ["150 g to 200 g ricotta salata, grated (alternatively pecorino or parmesan)", "2 eggs (optional)",
+                     "The feature/service is technically complete",
+                     "The feature/service has been shown to be replicably deployable"]
+    ip = _one(items[0])
+    assert clean_name(ip.name) == "ricotta salata" and ip.amount == "150 g to 200 g"
