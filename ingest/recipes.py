@@ -23,6 +23,7 @@ from .items import (OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_m
                     form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
+from ..knowledge.cues import rules as cue_rules
 from .relations import optional_parts, read_document
 from .step_names import step_names
 from .surfaces import substitute_surface
@@ -89,6 +90,23 @@ _SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
 _PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
 _ADDITION_RULES = frozenset(words("alternatives", "addition_cue_rules"))
 _VARIATION_RULES = frozenset(words("alternatives", "variation_cue_rules"))
+_LIST_RULES = frozenset(words("alternatives", "list_cue_rules"))
+_LIST_PART_MAX = int(lexicon("alternatives")["list_part_max_words"])
+
+
+def listed_additions(text: str, rule_id: str) -> list[str]:
+    """The names of a list of optional additions as the cue rule ``rule_id``
+    (one of ``list_cue_rules``) reads it in ``text``: its ``x`` group split at
+    commas and a last "or"/"and" ("You can enhance the cake with orange zest,
+    ground nuts, nut butter, …, or cherries." → orange zest, ground nuts, nut
+    butter, …, cherries); parts longer than ``list_part_max_words`` are
+    dropped ("dried fruit such as raisins")."""
+    rule = next((r for r in cue_rules() if r.id == rule_id), None)
+    m = rule.rx.search(text) if rule is not None else None
+    if not m or not m.groupdict().get("x"):
+        return []
+    parts = re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("x"))
+    return [p.strip() for p in parts if p.strip() and len(p.split()) <= _LIST_PART_MAX]
 
 
 def _glossary_item(text: str) -> bool:
@@ -641,6 +659,14 @@ class RecipeExtractor:
                     tools.add(surface, name)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9)), heads=tools):
+            if f.kind == "optional" and f.rule in _LIST_RULES:
+                # "You can enhance the cake with orange zest, ground nuts, …, or cherries": each named thing
+                # the recipe does not list is an optional addition (one it lists gets an extra amount)
+                if not in_steps(f.block.path):
+                    for part in listed_additions(f.block.text, f.rule):
+                        if not anchors.get(clean_name(part, "ingredient")) and self.known_thing(part, max(f.confidence, 0.85)):
+                            add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
+                continue
             if f.kind == "optional" and f.rule in _VARIATION_RULES:
                 # "For much spicier chilie, add … black pepper and … cayenne pepper": what the recipe
                 # lists is an extra amount; what it does not list is an optional addition

@@ -187,3 +187,25 @@ def test_task_list_box_is_markup():
                      "The feature/service has been shown to be replicably deployable"]
     ip = _one(items[0])
     assert clean_name(ip.name) == "ricotta salata" and ip.amount == "150 g to 200 g"
+
+
+def test_a_list_of_optional_additions(tmp_path):
+    from threadgraph.ingest.recipes import listed_additions
+    from threadgraph.knowledge import cues
+
+    # en-wittkuhn (a note under the recipe): every named thing is an optional addition
+    note = ("You can enhance the cake with orange zest, ground nuts, nut butter, chili, cinnamon, ginger, "
+            "cardamom, or cherries.")
+    assert listed_additions(note, "en.can_add_list") == ["orange zest", "ground nuts", "nut butter", "chili", "cinnamon",
+                                                         "ginger", "cardamom", "cherries"]
+    # en-wbushey: one addition stays the single-name rule; en-ehrensberger: an extra amount is no list
+    assert [c.rule for c in cues.read("And you can add chocolate too.") if c.kind == "optional"] == ["en.can_add_x"]
+    assert listed_additions("The gravy will thicken because of the cashew paste, you can add a little more water to "
+                            "thin it out.", "en.can_add_list") == []
+    ex = _mini(tmp_path, {"cake.md": "# Chocolate Cake for Kids\n\n## Ingredients\n\n- [ ] 180 g Soft Dates, pitted\n"
+                                     "- [ ] 3 Eggs\n- [ ] 80 g Butter\n\n## Preparation\n\n1. Bake for 40 minutes.\n\n"
+                                     "## Notes\n\n" + note + "\n"})
+    con = _contains(ex, "Chocolate Cake for Kids")
+    assert {k for k, req in con.items() if not req} == {"orange zest", "ground nut", "nut butter", "chili", "cinnamon",
+                                                        "ginger", "cardamom", "cherry"}
+    assert con["butter"] is True and con["egg"] is True
