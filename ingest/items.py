@@ -663,8 +663,10 @@ def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternat
             other = out[0].raw.split(",")[0].split()
             # "light or dark brown sugar" ("packed light or dark brown sugar"): a trailing qualifier takes the
             # other side's words after its own qualifier
-            tail = (" ".join(other[1:]) if len(other) > 1 and other[0].casefold() in _MODIFIERS
-                    else head_noun(out[0].raw.split(",")[0]))
+            # ("fresh or dried oregano" → fresh oregano); "natural or unsweetened soy yogurt" → natural yogurt:
+            # only a qualifier after the other side's own keeps its words ("dark brown sugar" → brown sugar)
+            tail = (" ".join(other[1:]) if len(other) > 2 and other[0].casefold() in _MODIFIERS
+                    and other[1].casefold() in _MODIFIERS else head_noun(out[0].raw.split(",")[0]))
             if tail:
                 x = f"{x} {tail}"
         name = x

@@ -79,6 +79,7 @@ _NAME_SUFFIX_ZH = re.compile(rf"\s*(?:{alternation('sections', 'recipe_name_suff
 _NAME_SUFFIX_EN = re.compile(rf"\s*\b(?:{alternation('sections', 'recipe_name_words')})\s*$", re.I)
 # "生抽：调酱香且带有咸味的底味。可用于几乎所有肉类" — a term and its explanation
 _GLOSS_ITEM = re.compile(r"^[^：:]{1,12}[：:]\s*(?P<rest>.+)$")
+_GLOSS_LABEL = re.compile(r"^([^：:]{1,40})[：:]")
 _LABEL_AMOUNT = regex("amounts", "label_amount")
 _HAS_AMOUNT = regex("amounts", "has_amount")
 _CATEGORY = regex("names", "category")
@@ -281,8 +282,16 @@ def is_recipe(doc: ParsedDocument) -> bool:
     if _DISH_TITLE.search(title):
         return True
     namey = 0
+    steps = any(in_steps(b.path) for b in doc.blocks if b.kind in ("item", "paragraph"))
     for b in items:
         if _glossary_item(b.text):
+            # an English ingredient annotated in prose ("Chicken Thighs: When it comes to slow-cooking thighs
+            # are a top choice. Alternatively, …") names a thing when the document has its steps too; a
+            # Chinese tutorial's term list ("生抽：调酱香…。可用于…") stays an explanation
+            label = _GLOSS_LABEL.match(b.text.strip())
+            if steps and label and not has_cjk(b.text) and plausible_name(clean_name(label.group(1), "ingredient")) \
+                    and len(label.group(1).split()) <= 4:
+                namey += 1
             continue
         names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
         if any(n and plausible_name(n) and not _CATEGORY.search(n) and not looks_like_step(n) for n in names):
@@ -641,6 +650,8 @@ class RecipeExtractor:
             anchors.add(n, n)
         row_names = {r.index: r.name for r in table_rows}
         for i in used:
+            if i in para_items and len(para_items[i]) > 1:
+                continue  # "Celery stick; optional salt/pepper rim.": a note is about one of its things, not the first
             text = row_names.get(i) or (para_items[i][0] if i in para_items else blocks[i].text)
             first = next((ip.name for ip in parse_item(text) if ip.name), "")
             if first:

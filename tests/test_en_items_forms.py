@@ -209,3 +209,27 @@ def test_a_list_of_optional_additions(tmp_path):
     assert {k for k, req in con.items() if not req} == {"orange zest", "ground nut", "nut butter", "chili", "cinnamon",
                                                         "ginger", "cardamom", "cherry"}
     assert con["butter"] is True and con["egg"] is True
+
+
+def test_annotated_ingredients_make_a_recipe(tmp_path):
+    # en-wittkuhn: "Name: explanation" ingredient lines and a procedure section are a recipe, and a
+    # stand-in stated in the explanation is read for that ingredient
+    ex = _mini(tmp_path, {"stew.md": (
+        "---\ntitle: \"Iranian Stew Fesenjan\"\n---\n\n## Ingredients\n\n"
+        "-   [ ] Walnuts: To create the luscious sauce, I finely grind the walnuts.\n\n"
+        "-   [ ] Chicken Thighs: When it comes to slow-cooking thighs are a top choice. Alternatively, you can use "
+        "chicken drumsticks or quarters. Remove the skin but leave the bone in for further flavor.\n\n"
+        "## Procedure\n\n1.  Grind the Walnuts\n2.  Toast the Walnuts\n")})
+    assert _contains(ex, "Iranian Stew Fesenjan") == {"walnut": True, "chicken thigh": True}
+    assert ("chicken thigh", "chicken drumstick") in _subs(ex)
+
+
+def test_a_line_of_several_garnishes_is_no_focus(tmp_path):
+    # en-baw-drinks: the note of one garnish is not about the first one; en-wittkuhn/en-baw-drinks: "freshly"
+    ex = _mini(tmp_path, {"m.md": "# Bloody Mary\n\n## Ingredients\n\n- 50 ml vodka\n- Tomato juice to top (~100 ml)\n\n"
+                                  "## Garnish\n\nCelery stick; optional salt/pepper rim.\n",
+                          "c.md": "# Irish Coffee\n\n## Ingredients\n\n- 40 ml Irish whiskey\n\n## Garnish\n\n"
+                                  "Freshly grated nutmeg (optional).\n"})
+    con = _contains(ex, "Bloody Mary")
+    assert con["celery stick"] is True and con["salt"] is False and con["tomato juice"] is True
+    assert _contains(ex, "Irish Coffee")["grated nutmeg"] is False
