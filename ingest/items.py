@@ -677,20 +677,35 @@ def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternat
 _FORMS_EN = frozenset(words("names", "forms_en"))
 
 
-def form_completed(name: str, alts: list[Alternative], known) -> str:
-    """The name a bare first side of an English "A or B <form>" stands for
-    when the corpus knows "A <form>" (``known``: a cleaned name → bool):
-    "lime or lemon juice" → "lime juice", "fresh lemon or lime juice" →
-    "lemon juice", "Lemon or lime twist" → "lemon twist"; ``name`` itself
-    otherwise ("water or orange juice", "salt or lemon juice")."""
+_SHARED_HEADS_EN = frozenset(words("names", "shared_heads_en"))
+
+
+def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[str] | None = None) -> str:
+    """The name a bare first side of an English "A or B <head>" stands for:
+    "A <form>" when the corpus knows it (``known``: a cleaned name → bool;
+    ``forms_en``): "fresh lemon or lime juice" → "lemon juice", "Lemon or
+    lime twist" → "lemon twist"; or "A <head>" for the head of a kind
+    (``shared_heads_en``) when A is never listed alone in the corpus
+    (``alone``: the cleaned names of items without alternatives; ``None``
+    when not known, then no head is shared): "canola
+    or sunflower seed oil" → "canola oil", "brown teff or amaranth flour" →
+    "brown teff flour". ``name`` itself otherwise ("water or orange juice",
+    "salt or lemon juice", "honey or maple syrup")."""
     if has_cjk(name) or not alts:
         return name
     c = clean_name(name, "ingredient")
     yw = clean_name(alts[0].raw, "ingredient").split()
-    if not c or len(yw) < 2 or yw[-1] not in _FORMS_EN or c.split()[-1] in _FORMS_EN:
+    if not c or len(yw) < 2 or c.split()[-1] == yw[-1] or c.split()[-1] in _FORMS_EN:
         return name
     cand = f"{c} {yw[-1]}"
-    return cand if known(cand) else name
+    if yw[-1] in _FORMS_EN and known(cand):
+        return cand
+    core = [w for w in c.split() if w not in _MODIFIERS]
+    if alone is not None and yw[-1] in _SHARED_HEADS_EN and len(core) == 1 and len(yw) == 2 and c not in alone \
+            and yw[0] not in _MODIFIERS:
+        # one word of its own ("canola", "brown teff") against "<word> <head>" ("sunflower oil", "amaranth flour")
+        return cand
+    return name
 
 
 def _share_form(name: str, alts: list[Alternative]) -> tuple[str, list[Alternative]]:

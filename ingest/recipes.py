@@ -367,6 +367,25 @@ def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
     return out
 
 
+def alone_names(docs: list[ParsedDocument]) -> frozenset[str]:
+    """The cleaned names of the English ingredient items of the corpus's
+    recipes that offer no alternative ("1 cup water", "1/2 lime"): things a
+    cook uses on their own, so "water or orange juice" is never read as
+    "water juice" (:func:`~threadgraph.ingest.items.form_completed`)."""
+    out: set[str] = set()
+    for d in docs:
+        if d.tabular or not is_recipe(d):
+            continue
+        for b in d.blocks:
+            if b.kind != "item" or section_kind(b.path) != "ingredient" or has_cjk(b.text):
+                continue
+            for ip in parse_item(b.text):
+                c = clean_name(ip.name or "", "ingredient")
+                if c and not ip.alternatives:
+                    out.add(c)
+    return frozenset(out)
+
+
 def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None) -> DictLinker[str]:
     """Every ingredient and tool name the corpus's recipes list in their
     ingredient/equipment sections (cleaned; alternatives included), plus the
@@ -419,9 +438,11 @@ class RecipeExtractor:
     TEXT_CONF = 0.7
     STEP_CONF = 0.6
 
-    def __init__(self, norm: Normalizer, vocabulary: DictLinker[str] | None = None) -> None:
+    def __init__(self, norm: Normalizer, vocabulary: DictLinker[str] | None = None,
+                 alone: frozenset[str] | None = None) -> None:
         self.norm = norm
         self.vocab = vocabulary if vocabulary is not None else DictLinker()
+        self.alone = alone  # names the corpus lists alone (no alternative): see alone_names
 
     def known_thing(self, name: str, confidence: float, *, strict: bool = False) -> str:
         """The thing a phrase read from a sentence names, or ``""``.
@@ -591,7 +612,7 @@ class RecipeExtractor:
                 for ip in parsed:
                     if not ip.name:
                         continue
-                    ip.name = form_completed(ip.name, ip.alternatives, lambda n: bool(self.vocab.get(n)))
+                    ip.name = form_completed(ip.name, ip.alternatives, lambda n: bool(self.vocab.get(n)), self.alone)
                     req = not (optional or ip.optional)
                     conf = self.LIST_CONF if not pass_amounts else 0.8
                     rule = "recipe.amount_item" if pass_amounts else "recipe.ingredient_item"
@@ -728,7 +749,7 @@ class RecipeExtractor:
                 if not y:
                     continue
                 # "fresh lemon or lime juice": lemon juice, when the corpus knows it
-                x = form_completed(x, [Alternative(y, True)], lambda n: bool(self.vocab.get(n)))
+                x = form_completed(x, [Alternative(y, True)], lambda n: bool(self.vocab.get(n)), self.alone)
                 add_sub(x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
                         f"cue.{f.rule}")
         res.triples.extend(contains.values())
