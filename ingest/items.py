@@ -680,14 +680,17 @@ _FORMS_EN = frozenset(words("names", "forms_en"))
 _SHARED_HEADS_EN = frozenset(words("names", "shared_heads_en"))
 
 
-def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[str] | None = None) -> str:
+def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[str] | None = None,
+                   bare=None) -> str:
     """The name a bare first side of an English "A or B <head>" stands for:
     "A <form>" when the corpus knows it (``known``: a cleaned name → bool;
     ``forms_en``): "fresh lemon or lime juice" → "lemon juice", "Lemon or
     lime twist" → "lemon twist"; or "A <head>" for the head of a kind
     (``shared_heads_en``) when A is never listed alone in the corpus
     (``alone``: the cleaned names of items without alternatives; ``None``
-    when not known, then no head is shared): "canola
+    when not known, then no head is shared) nor named bare elsewhere in its
+    document (``bare(name, head)``: "Dry-fry cornmeal until fragrant" keeps
+    "cornmeal or millet flour" from meaning cornmeal flour): "canola
     or sunflower seed oil" → "canola oil", "brown teff or amaranth flour" →
     "brown teff flour". ``name`` itself otherwise ("water or orange juice",
     "salt or lemon juice", "honey or maple syrup")."""
@@ -702,7 +705,7 @@ def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[s
         return cand
     core = [w for w in c.split() if w not in _MODIFIERS]
     if alone is not None and yw[-1] in _SHARED_HEADS_EN and len(core) == 1 and len(yw) == 2 and c not in alone \
-            and yw[0] not in _MODIFIERS:
+            and yw[0] not in _MODIFIERS and not (bare is not None and bare(c, yw[-1])):
         # one word of its own ("canola", "brown teff") against "<word> <head>" ("sunflower oil", "amaranth flour")
         return cand
     return name

@@ -367,6 +367,14 @@ def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
     return out
 
 
+def bare_elsewhere(blocks: list[Block], i: int, name: str, head: str) -> bool:
+    """True when a block of the document other than block ``i`` names
+    ``name`` without ``head`` after it ("Dry-fry cornmeal until fragrant"
+    for "cornmeal" / "flour"): the name is a thing of its own there."""
+    rx = re.compile(rf"\b{re.escape(name)}\b(?!\s+{re.escape(head)}\b)", re.I)
+    return any(k != i and rx.search(b.text) for k, b in enumerate(blocks))
+
+
 def alone_names(docs: list[ParsedDocument]) -> frozenset[str]:
     """The cleaned names of the English ingredient items of the corpus's
     recipes that offer no alternative ("1 cup water", "1/2 lime"): things a
@@ -612,7 +620,8 @@ class RecipeExtractor:
                 for ip in parsed:
                     if not ip.name:
                         continue
-                    ip.name = form_completed(ip.name, ip.alternatives, lambda n: bool(self.vocab.get(n)), self.alone)
+                    ip.name = form_completed(ip.name, ip.alternatives, lambda n: bool(self.vocab.get(n)), self.alone,
+                                             lambda c, head, i=i: bare_elsewhere(blocks, i, c, head))
                     req = not (optional or ip.optional)
                     conf = self.LIST_CONF if not pass_amounts else 0.8
                     rule = "recipe.amount_item" if pass_amounts else "recipe.ingredient_item"
@@ -749,7 +758,8 @@ class RecipeExtractor:
                 if not y:
                     continue
                 # "fresh lemon or lime juice": lemon juice, when the corpus knows it
-                x = form_completed(x, [Alternative(y, True)], lambda n: bool(self.vocab.get(n)), self.alone)
+                x = form_completed(x, [Alternative(y, True)], lambda n: bool(self.vocab.get(n)), self.alone,
+                                   lambda c, head, f=f: bare_elsewhere(blocks, idx.get(id(f.block), -1), c, head))
                 add_sub(x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
                         f"cue.{f.rule}")
         res.triples.extend(contains.values())

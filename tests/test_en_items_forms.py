@@ -253,3 +253,18 @@ def test_a_word_of_its_own_shares_the_head_of_its_kind():
     assert fc("1 cup water or orange juice", frozenset({"water"})) == "water"
     # a qualified other side is not "<word> <head>" (en-wbushey "corn starch: 1/2 cup - or gluten-free flour")
     assert fc("corn starch or gluten-free flour", frozenset()) == "corn starch"
+
+
+def test_a_word_named_bare_in_its_recipe_keeps_its_name(tmp_path):
+    # en-communitykitchen: "Dry-fry cornmeal until fragrant." — cornmeal is a thing of its own in that recipe,
+    # so "cornmeal or millet flour" is cornmeal or millet flour, not "cornmeal flour"; en-wittkuhn's
+    # "whole wheat or spelt flour" (its steps say "flours") shares the head
+    ex = _mini(tmp_path, {
+        "donkwa.md": "# Donkwa\n\n## Ingredients\n\n- 1 cup roasted peanuts\n- 1 cup cornmeal or millet flour\n"
+                     "- 1/2 cup sugar\n\n## Steps\n\n1. Dry-fry cornmeal until fragrant.\n",
+        "bread.md": "# Bananabread\n\n## Ingredients\n\n- [ ] 125 grams whole wheat or spelt flour\n- [ ] 2 eggs\n\n"
+                    "## Procedure\n\n1. Combine all the dry ingredients in a mixing bowl - flours, sugar.\n",
+    })
+    subs = _subs(ex)
+    assert ("cornmeal", "millet flour") in subs and not any(s == "cornmeal flour" for s, _ in subs)
+    assert ("whole wheat flour", "spelt flour") in subs
