@@ -100,6 +100,8 @@ _EN_OR = re.compile(_NOTE_CUES["or_en"], re.I)
 _CONDITION_ONLY = regex("alternatives", "condition_only", re.I)
 _DIRECTIONAL_OR = lexicon("alternatives")["directional_or"]
 _ITEM_OR_EN = regex("alternatives", "item_or_en", re.I)
+_OR_TO_TASTE = regex("alternatives", "or_to_taste_en", re.I)
+_PREFERENCE_EN = regex("alternatives", "preference_en", re.I)
 _ITEM_OR_ZH = regex("alternatives", "item_or_zh")
 _BOTH = regex("alternatives", "both")
 _COLLECTIVE_EN = re.compile(rf"^(?:{alternation('alternatives', 'collective_en')})\b", re.I)
@@ -222,8 +224,49 @@ def _alts_from_note(note: str) -> list[Alternative]:
         return [Alternative(m.group("y"), False, m.group("cond").strip())]
     m = _EN_OR.match(note)
     if m:
-        return [Alternative(m.group("y"), not note.lower().lstrip().startswith(_DIRECTIONAL_OR))]
+        sym = not note.lower().lstrip().startswith(_DIRECTIONAL_OR)
+        return [Alternative(p, sym) for p in or_parts_en(m.group("y"))]
     return []
+
+
+def or_parts_en(y: str) -> list[str]:
+    """An English stand-in phrase as the names it offers, one per "or"
+    ("pecorino or parmesan" → pecorino, parmesan; "unsweetened soy yogurt or
+    coconut yogurt" → both): split only when every side is a short name (at
+    most five words, not a quantity); otherwise the phrase whole ("simply add
+    1 Tablespoon lemon juice or vinegar to 1 cup milk…" is read later as one
+    way to make it)."""
+    parts = [p.strip() for p in re.split(r"\s+or\s+", y) if p.strip()]
+    if len(parts) > 1 and all(len(p.split()) <= 5 and not is_measure(p) for p in parts):
+        return parts
+    return [y]
+
+
+def comma_or(part: str) -> tuple[str, tuple[str, str] | None] | None:
+    """An English item whose "or" sits in a comma clause after the name
+    and joins two qualities of it, not two things: "butter, unsalted or
+    salted, melted" → ("butter", ("unsalted butter", "salted butter")), two
+    kinds of the item; "eggs, preferably organic or free-range, beaten" →
+    ("eggs", None), a preference (``preference_en`` of alternatives.yaml),
+    no alternative at all. ``None`` when the item is not so written (the
+    "or" is in the name's own clause, or a side names a thing: "dried
+    apricots, cranberries or raisins")."""
+    clauses = split_top(part, ",")
+    if len(clauses) < 2 or re.search(r"\s+or\s+", clauses[0]):
+        return None
+    for c in clauses[1:]:
+        sides = re.split(r"\s+or\s+", c.strip())
+        if len(sides) != 2:
+            continue
+        name = clauses[0].strip()
+        if _PREFERENCE_EN.match(c):
+            return name, None
+        a, b = sides
+        if a and b and _only_modifiers(a) and _only_modifiers(b):
+            n = clean_name(name, "ingredient") or name
+            return name, (f"{a.strip()} {n}", f"{b.strip()} {n}")
+        return None
+    return None
 
 
 def _and_to_plus(y: str) -> str:
@@ -326,6 +369,8 @@ def note_kinds(note: str, name: str) -> tuple[str, str] | None:
     a, b = m.group("a").strip(), m.group("b").strip()
     if any(w.split()[0].casefold() in _KINDS_NOT for w in (a, b)) or is_measure(a) or is_measure(b):
         return None
+    if any(w in _LINE_SENTENCE_EN for w in re.findall(r"[a-z']+", f"{a} {b}".casefold())):
+        return None  # "(discard or rest on rim)": what to do with it, not two kinds
     if _only_modifiers(a) != _only_modifiers(b):
         return None  # "chopped or blended for sliminess": two preparations, not two kinds
     a, b = complete_name(a, name), complete_name(b, name)
@@ -399,6 +444,46 @@ def split_prose_item(text: str) -> tuple[str, str]:
     # its first clause is the only candidate name (dropped later when it is none), the rest is not a list
     cut = _first_top_sep(text, _CLAUSE_SEPS)
     return text[:cut].strip(), text[cut + 1:].strip()
+
+
+_LINE_SENTENCE_EN = frozenset(words("sections", "line_item_sentence_words_en"))
+_LINE_MAX = int(lexicon("sections")["line_item_max_chars"])
+
+
+def line_items(text: str) -> list[str]:
+    """A short English paragraph of an ingredients or garnish section read
+    as list items: "Orange twist or wedge." → ["Orange twist or wedge"],
+    "Celery stick; optional salt/pepper rim." → two items, "Pineapple slice
+    and cherry." → two items (split at top-level ``;`` and " and ", never
+    inside a note in parentheses). ``[]`` for prose: longer than
+    ``line_item_max_chars``, several sentences, a label ending in ":", a
+    line that starts with a method ("Stir …") or holds a word of a sentence
+    (``line_item_sentence_words_en`` of sections.yaml: "Bitters dashed art
+    on foam.")."""
+    t = (text or "").strip()
+    if not t or has_cjk(t) or len(t) > _LINE_MAX or t.endswith((":", "：")):
+        return []
+    t = re.sub(r"\s*\.\s*$", "", t)
+    bare = _PAREN.sub(" ", t)
+    if re.search(r"[.!?]\s", bare) or is_method(bare.strip()):
+        return []
+    if any(w in _LINE_SENTENCE_EN for w in re.findall(r"[a-z']+", bare.casefold())):
+        return []
+    out: list[str] = []
+    for piece in split_top(t, ";"):
+        depth, start, i = 0, 0, 0
+        while i < len(piece):
+            ch = piece[i]
+            depth += ch in "(（[" 
+            depth -= ch in ")）]" and depth > 0
+            if depth == 0 and piece.startswith(" and ", i):
+                out.append(piece[start:i])
+                start = i + 5
+                i += 5
+                continue
+            i += 1
+        out.append(piece[start:])
+    return [o.strip() for o in out if o.strip()]
 
 
 def _balanced(text: str) -> bool:
@@ -522,6 +607,7 @@ def _parse_item(text: str) -> list[ItemParse]:
         else:
             found = [(o, []) for o, _ in line_notes + name_notes]
         p_opt = line_opt or any(o for o, _ in found)
+        comma_kinds: list[tuple[str, str]] = []
         name, palts = part, [a for _, al in found for a in al] + (mapped.alternatives if mapped is not None else [])
         if has_cjk(part) and not _ITEM_OR_ZH.search(part) and "/" not in part and lead_name(part) and (
                 not plausible_name(clean_name(part, "ingredient")) or _SENTENCE_WORD.search(part)
@@ -539,10 +625,17 @@ def _parse_item(text: str) -> list[ItemParse]:
             name, palts = slash_split(part)[0], []  # "Assorted meats/fish (beef, …)": one mixture, not alternatives
         else:
             part = re.sub(r"\s+and/or\s+", " or ", part)  # "green, yellow and/or orange pepper"
-            m2 = _ITEM_OR_EN.match(part)
-            if m2 and not is_measure(m2.group("x")):
+            part = _OR_TO_TASTE.sub("", part)  # "lime or lemon juice or to taste": the amount's "or"
+            co = comma_or(part)
+            m2 = _ITEM_OR_EN.match(part) if co is None else None
+            if co is not None:
+                name = part = co[0]  # "butter, unsalted or salted, melted": two kinds of butter
+                if co[1]:
+                    comma_kinds.append(co[1])
+            elif m2 and not is_measure(m2.group("x")):
                 name = m2.group("x")
-                palts.append(Alternative(m2.group("y"), _DIRECTIONAL_OR not in part.lower()))
+                sym = _DIRECTIONAL_OR not in part.lower()
+                palts += [Alternative(y, sym) for y in or_parts_en(m2.group("y"))]
             elif m2:
                 name = m2.group("y")  # "14 ounces or 400 grams tomatoes" -> tomatoes
                 name = re.sub(r"^[\d./\s]+\w*\s+", "", name) if is_measure(m2.group("x")) else name
@@ -551,11 +644,11 @@ def _parse_item(text: str) -> list[ItemParse]:
                 if len(slash) > 1 and not any(is_measure(b) for b in slash) and not re.search(r"\s\+\s", part):
                     name = slash[0]
                     palts += [Alternative(b, True) for b in slash[1:]]
-        kinds: list[tuple[str, str]] = []
+        kinds: list[tuple[str, str]] = list(comma_kinds)
         if not has_cjk(part):
             name, palts = _share_heads(name.strip(), palts)
             if len(parts) == 1 and not is_collective(part):  # "500g beef (sirloin or flank, thinly sliced)"
-                kinds = [k for k in (note_kinds(n, name.strip()) for n in _PAREN.findall(text) + _PAREN.findall(amount)) if k]
+                kinds += [k for k in (note_kinds(n, name.strip()) for n in _PAREN.findall(text) + _PAREN.findall(amount)) if k]
         out.append(ItemParse(name.strip(), amount, p_opt, palts, kinds))
     return out
 
@@ -599,20 +692,79 @@ def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternat
     if out and not has_cjk(name):
         x = name.replace("*", "")
         listed = [p.strip() for p in x.split(",")]
-        if len(listed) > 1 and all(p and all(w.casefold() in _MODIFIERS for w in p.split()) for p in listed[1:]):
+        if len(listed) > 1 and all(p and all(w.casefold() in _MODIFIERS and not w.casefold().endswith("ed")
+                                             for w in p.split()) for p in listed[1:]):
+            # "green, yellow or orange pepper"; not "ricotta salata, grated (alternatively …)": a participle
+            # after the comma is a preparation of the item
             tail = head_noun(out[0].raw.split(",")[0])  # "green, yellow or orange pepper": three peppers
             if tail:
                 out = [Alternative(f"{p} {tail}", True) for p in listed[1:]] + out
                 x = listed[0]
         words_ = x.split()
-        if words_ and words_[-1].casefold() in _MODIFIERS:
+        if words_ and words_[-1].casefold() in _MODIFIERS and "," not in x:
             other = out[0].raw.split(",")[0].split()
-            # "light or dark brown sugar": a lone qualifier takes the other side's words after its own qualifier
-            tail = (" ".join(other[1:]) if len(words_) == 1 and len(other) > 1 and other[0].casefold() in _MODIFIERS
-                    else head_noun(out[0].raw.split(",")[0]))
+            # "light or dark brown sugar" ("packed light or dark brown sugar"): a trailing qualifier takes the
+            # other side's words after its own qualifier
+            # ("fresh or dried oregano" → fresh oregano); "natural or unsweetened soy yogurt" → natural yogurt:
+            # only a qualifier after the other side's own keeps its words ("dark brown sugar" → brown sugar)
+            tail = (" ".join(other[1:]) if len(other) > 2 and other[0].casefold() in _MODIFIERS
+                    and other[1].casefold() in _MODIFIERS else head_noun(out[0].raw.split(",")[0]))
             if tail:
                 x = f"{x} {tail}"
         name = x
+        name, out = _share_form(name, out)
     return name, out
+
+
+_FORMS_EN = frozenset(words("names", "forms_en"))
+
+
+_SHARED_HEADS_EN = frozenset(words("names", "shared_heads_en"))
+
+
+def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[str] | None = None,
+                   bare=None) -> str:
+    """The name a bare first side of an English "A or B <head>" stands for:
+    "A <form>" when the corpus knows it (``known``: a cleaned name → bool;
+    ``forms_en``): "fresh lemon or lime juice" → "lemon juice", "Lemon or
+    lime twist" → "lemon twist"; or "A <head>" for the head of a kind
+    (``shared_heads_en``) when A is never listed alone in the corpus
+    (``alone``: the cleaned names of items without alternatives; ``None``
+    when not known, then no head is shared) nor named bare elsewhere in its
+    document (``bare(name, head)``: "Dry-fry cornmeal until fragrant" keeps
+    "cornmeal or millet flour" from meaning cornmeal flour): "canola
+    or sunflower seed oil" → "canola oil", "brown teff or amaranth flour" →
+    "brown teff flour". ``name`` itself otherwise ("water or orange juice",
+    "salt or lemon juice", "honey or maple syrup")."""
+    if has_cjk(name) or not alts:
+        return name
+    c = clean_name(name, "ingredient")
+    yw = clean_name(alts[0].raw, "ingredient").split()
+    if not c or len(yw) < 2 or c.split()[-1] == yw[-1] or c.split()[-1] in _FORMS_EN:
+        return name
+    cand = f"{c} {yw[-1]}"
+    if yw[-1] in _FORMS_EN and known(cand):
+        return cand
+    core = [w for w in c.split() if w not in _MODIFIERS]
+    if alone is not None and yw[-1] in _SHARED_HEADS_EN and len(core) == 1 and len(yw) == 2 and c not in alone \
+            and yw[0] not in _MODIFIERS and not (bare is not None and bare(c, yw[-1])):
+        # one word of its own ("canola", "brown teff") against "<word> <head>" ("sunflower oil", "amaranth flour")
+        return cand
+    return name
+
+
+def _share_form(name: str, alts: list[Alternative]) -> tuple[str, list[Alternative]]:
+    """A bare form word after an English "A or" takes A's leading words
+    (``forms_en`` of names.yaml): "Orange twist or wedge" → Orange wedge,
+    "Orange twist or wheel" → Orange wheel. The other way round ("lime or
+    lemon juice") needs the corpus vocabulary: see
+    :func:`form_completed` (``water or orange juice`` is not "water juice")."""
+    xw = name.split()
+    if not xw or not alts:
+        return name, alts
+    if len(xw) > 1 and xw[-1].casefold() in _FORMS_EN:
+        alts = [Alternative(" ".join([*xw[:-1], a.raw]), a.symmetric, a.condition)
+                if len(a.raw.split()) == 1 and a.raw.casefold() in _FORMS_EN else a for a in alts]
+    return name, alts
 
 

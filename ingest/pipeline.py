@@ -19,7 +19,7 @@ from .llm_extract import add_llm_facts
 from .merge import document_units, merge_contained_names, merge_duplicate_facts
 from .normalize import Normalizer
 from .readers import SUPPORTED_EXTENSIONS, parse_file
-from .recipes import RecipeExtractor, is_recipe, recipe_vocabulary
+from .recipes import RecipeExtractor, alone_names, is_recipe, recipe_vocabulary
 from .roles import collect_roles
 from .sources import Source, collect, legacy_sources, readable
 from .tables import TableExtractor
@@ -126,7 +126,8 @@ def extract_corpus(
             progress(rel, n, total)
     roles = collect_roles(docs, norm)
     units = {d.rel: document_units(d) for d in docs}  # a JSON array of recipes: one unit per record
-    rex = RecipeExtractor(norm, recipe_vocabulary([u for us in units.values() for u in us], norm))
+    all_units = [u for us in units.values() for u in us]
+    rex = RecipeExtractor(norm, recipe_vocabulary(all_units, norm), alone_names(all_units))
     dex = DocumentExtractor(roles)
     tex = TableExtractor(norm)
     results = []

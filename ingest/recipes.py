@@ -20,9 +20,10 @@ from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
 from .items import (OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
-                    looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases)
+                    form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
+from ..knowledge.cues import rules as cue_rules
 from .relations import optional_parts, read_document
 from .step_names import step_names
 from .surfaces import substitute_surface
@@ -36,6 +37,8 @@ ING_HEAD = regex("sections", "ingredients", re.I)
 """A heading naming an ingredients section (原料/材料/Ingredients/What you need…)."""
 TOOL_HEAD = regex("sections", "tools", re.I)
 """A heading naming an equipment section (工具/Tools/Equipment…)."""
+GARNISH_HEAD = regex("sections", "garnish", re.I)
+"""A heading that is only a garnish ("Garnish", "For the garnish"): its lines are things of the recipe."""
 AMOUNT_HEAD = regex("sections", "amounts", re.I)
 """A heading naming a quantities section (计算/用量/Amounts…)."""
 STEP_HEAD = re.compile(rf"^\s*(?:\d+[.、]\s*)?(?:{alternation('sections', 'steps')})"
@@ -65,8 +68,8 @@ def section_kind(path: tuple[str, ...]) -> str:
         return ""
     for p in reversed(path):  # the innermost heading that says what its items are
         p = simplified(p)
-        if ING_HEAD.search(p) or TOOL_HEAD.search(p):
-            return "ingredient"  # "原料配比", "主料": ingredients, even with amounts
+        if ING_HEAD.search(p) or TOOL_HEAD.search(p) or GARNISH_HEAD.search(heading_words(p)):
+            return "ingredient"  # "原料配比", "主料": ingredients, even with amounts; "Garnish": its things
         if AMOUNT_HEAD.search(p):
             return "amount"
     return ""
@@ -77,6 +80,7 @@ _NAME_SUFFIX_ZH = re.compile(rf"\s*(?:{alternation('sections', 'recipe_name_suff
 _NAME_SUFFIX_EN = re.compile(rf"\s*\b(?:{alternation('sections', 'recipe_name_words')})\s*$", re.I)
 # "生抽：调酱香且带有咸味的底味。可用于几乎所有肉类" — a term and its explanation
 _GLOSS_ITEM = re.compile(r"^[^：:]{1,12}[：:]\s*(?P<rest>.+)$")
+_GLOSS_LABEL = re.compile(r"^([^：:]{1,40})[：:]")
 _LABEL_AMOUNT = regex("amounts", "label_amount")
 _HAS_AMOUNT = regex("amounts", "has_amount")
 _CATEGORY = regex("names", "category")
@@ -90,6 +94,23 @@ _STEP_ADD_RULES = frozenset(words("alternatives", "step_addition_rules"))
 """Rules of an addition ("可加入 X"): in a step they add more of a listed ingredient, never make it optional."""
 _ADDITION_RULES = frozenset(words("alternatives", "addition_cue_rules"))
 _VARIATION_RULES = frozenset(words("alternatives", "variation_cue_rules"))
+_LIST_RULES = frozenset(words("alternatives", "list_cue_rules"))
+_LIST_PART_MAX = int(lexicon("alternatives")["list_part_max_words"])
+
+
+def listed_additions(text: str, rule_id: str) -> list[str]:
+    """The names of a list of optional additions as the cue rule ``rule_id``
+    (one of ``list_cue_rules``) reads it in ``text``: its ``x`` group split at
+    commas and a last "or"/"and" ("You can enhance the cake with orange zest,
+    ground nuts, nut butter, …, or cherries." → orange zest, ground nuts, nut
+    butter, …, cherries); parts longer than ``list_part_max_words`` are
+    dropped ("dried fruit such as raisins")."""
+    rule = next((r for r in cue_rules() if r.id == rule_id), None)
+    m = rule.rx.search(text) if rule is not None else None
+    if not m or not m.groupdict().get("x"):
+        return []
+    parts = re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("x"))
+    return [p.strip() for p in parts if p.strip() and len(p.split()) <= _LIST_PART_MAX]
 
 
 def _glossary_item(text: str) -> bool:
@@ -264,8 +285,16 @@ def is_recipe(doc: ParsedDocument) -> bool:
     if _DISH_TITLE.search(title):
         return True
     namey = 0
+    steps = any(in_steps(b.path) for b in doc.blocks if b.kind in ("item", "paragraph"))
     for b in items:
         if _glossary_item(b.text):
+            # an English ingredient annotated in prose ("Chicken Thighs: When it comes to slow-cooking thighs
+            # are a top choice. Alternatively, …") names a thing when the document has its steps too; a
+            # Chinese tutorial's term list ("生抽：调酱香…。可用于…") stays an explanation
+            label = _GLOSS_LABEL.match(b.text.strip())
+            if steps and label and not has_cjk(b.text) and plausible_name(clean_name(label.group(1), "ingredient")) \
+                    and len(label.group(1).split()) <= 4:
+                namey += 1
             continue
         names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
         if any(n and plausible_name(n) and not _CATEGORY.search(n) and not looks_like_step(n) for n in names):
@@ -321,6 +350,53 @@ def name_parts(name: str) -> list[str]:
     return [p for p in parts if len(p) >= 2]
 
 
+def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
+    """The short paragraphs of a recipe's ingredients or garnish sections
+    (``kind_of(block) == "ingredient"``) read as list items, by block index
+    (:func:`~threadgraph.ingest.items.line_items`): "Water or broth, as
+    needed" after the list, a drink's "## Garnish" line "Orange twist or
+    wedge.". A paragraph that a list follows in its section labels that list
+    ("Banana Cake", "Cream Cheese Frosting") and is left out."""
+    out: dict[int, list[str]] = {}
+    for i, b in enumerate(blocks):
+        if b.kind != "paragraph" or kind_of(b) != "ingredient":
+            continue
+        nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+        if nxt is not None and nxt.kind == "item" and nxt.path == b.path:
+            continue
+        found = line_items(b.text)
+        if found:
+            out[i] = found
+    return out
+
+
+def bare_elsewhere(blocks: list[Block], i: int, name: str, head: str) -> bool:
+    """True when a block of the document other than block ``i`` names
+    ``name`` without ``head`` after it ("Dry-fry cornmeal until fragrant"
+    for "cornmeal" / "flour"): the name is a thing of its own there."""
+    rx = re.compile(rf"\b{re.escape(name)}\b(?!\s+{re.escape(head)}\b)", re.I)
+    return any(k != i and rx.search(b.text) for k, b in enumerate(blocks))
+
+
+def alone_names(docs: list[ParsedDocument]) -> frozenset[str]:
+    """The cleaned names of the English ingredient items of the corpus's
+    recipes that offer no alternative ("1 cup water", "1/2 lime"): things a
+    cook uses on their own, so "water or orange juice" is never read as
+    "water juice" (:func:`~threadgraph.ingest.items.form_completed`)."""
+    out: set[str] = set()
+    for d in docs:
+        if d.tabular or not is_recipe(d):
+            continue
+        for b in d.blocks:
+            if b.kind != "item" or section_kind(b.path) != "ingredient" or has_cjk(b.text):
+                continue
+            for ip in parse_item(b.text):
+                c = clean_name(ip.name or "", "ingredient")
+                if c and not ip.alternatives:
+                    out.add(c)
+    return frozenset(out)
+
+
 def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None) -> DictLinker[str]:
     """Every ingredient and tool name the corpus's recipes list in their
     ingredient/equipment sections (cleaned; alternatives included), plus the
@@ -344,10 +420,15 @@ def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None
                     if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
                         vocab.add(c, c)
         extra = amount_list_paths(d)
-        for b in d.blocks:
-            if b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra):
+        para = section_lines(d.blocks, lambda b: section_kind(b.path))
+        for i, b in enumerate(d.blocks):
+            if i in para:
+                parsed = [ip for t in para[i] for ip in parse_item(t)]
+            elif b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra):
                 continue
-            for ip in parse_item(b.text):
+            else:
+                parsed = parse_item(b.text)
+            for ip in parsed:
                 for raw in [ip.name, *(a.raw for a in ip.alternatives)]:
                     c = clean_name(raw or "", "ingredient")
                     if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
@@ -368,9 +449,11 @@ class RecipeExtractor:
     TEXT_CONF = 0.7
     STEP_CONF = 0.6
 
-    def __init__(self, norm: Normalizer, vocabulary: DictLinker[str] | None = None) -> None:
+    def __init__(self, norm: Normalizer, vocabulary: DictLinker[str] | None = None,
+                 alone: frozenset[str] | None = None) -> None:
         self.norm = norm
         self.vocab = vocabulary if vocabulary is not None else DictLinker()
+        self.alone = alone  # names the corpus lists alone (no alternative): see alone_names
 
     def known_thing(self, name: str, confidence: float, *, strict: bool = False) -> str:
         """The thing a phrase read from a sentence names, or ``""``.
@@ -511,10 +594,14 @@ class RecipeExtractor:
         def kind_of(b: Block) -> str:
             return section_kind(b.path) or ("ingredient" if b.path in extra else "")
 
+        # a short paragraph of an ingredients or garnish section is read as its items ("Water or broth, as
+        # needed" after the list; a drink's "## Garnish" line "Orange twist or wedge."), unless a list
+        # follows it in the section (then it labels that list: "Banana Cake", "Cream Cheese Frosting")
+        para_items = section_lines(blocks, kind_of)
         # 1) ingredient sections (and amount sections, which may list more)
         for pass_amounts in (False, True):
             for i, b in enumerate(blocks):
-                if b.kind != "item":
+                if b.kind != "item" and i not in para_items:
                     continue
                 kind = kind_of(b)
                 in_amt = kind == "amount"
@@ -531,9 +618,13 @@ class RecipeExtractor:
                     par = blocks[par].parent
                 optional = any(OPTIONAL_LABEL.search(lb) for lb in labels)
                 heading_tool = any(TOOL_HEAD.search(p) and not ING_HEAD.search(p) for p in b.path)
-                for ip in parse_item(b.text):
+                parsed = (parse_item(b.text) if i not in para_items
+                          else [ip for t in para_items[i] for ip in parse_item(t)])
+                for ip in parsed:
                     if not ip.name:
                         continue
+                    ip.name = form_completed(ip.name, ip.alternatives, lambda n: bool(self.vocab.get(n)), self.alone,
+                                             lambda c, head, i=i: bare_elsewhere(blocks, i, c, head))
                     req = not (optional or ip.optional)
                     conf = self.LIST_CONF if not pass_amounts else 0.8
                     rule = "recipe.amount_item" if pass_amounts else "recipe.ingredient_item"
@@ -592,12 +683,16 @@ class RecipeExtractor:
             anchors.add(n, n)
         row_names = {r.index: r.name for r in table_rows}
         for i in used:
-            first = next((ip.name for ip in parse_item(row_names.get(i, blocks[i].text)) if ip.name), "")
+            if i in para_items and len(para_items[i]) > 1:
+                continue  # "Celery stick; optional salt/pepper rim.": a note is about one of its things, not the first
+            text = row_names.get(i) or (para_items[i][0] if i in para_items else blocks[i].text)
+            first = next((ip.name for ip in parse_item(text) if ip.name), "")
             if first:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and kind_of(b) == "ingredient"}
         lists |= set(row_names)
+        lists |= set(para_items)
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
         idx = {id(b): i for i, b in enumerate(blocks)}
@@ -608,6 +703,14 @@ class RecipeExtractor:
                     tools.add(surface, name)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9)), heads=tools):
+            if f.kind == "optional" and f.rule in _LIST_RULES:
+                # "You can enhance the cake with orange zest, ground nuts, …, or cherries": each named thing
+                # the recipe does not list is an optional addition (one it lists gets an extra amount)
+                if not in_steps(f.block.path):
+                    for part in listed_additions(f.block.text, f.rule):
+                        if not anchors.get(clean_name(part, "ingredient")) and self.known_thing(part, max(f.confidence, 0.85)):
+                            add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
+                continue
             if f.kind == "optional" and f.rule in _VARIATION_RULES:
                 # "For much spicier chilie, add … black pepper and … cayenne pepper": what the recipe
                 # lists is an extra amount; what it does not list is an optional addition
@@ -663,6 +766,9 @@ class RecipeExtractor:
                 y = self.known_thing(y0, f.confidence)
                 if not y:
                     continue
+                # "fresh lemon or lime juice": lemon juice, when the corpus knows it
+                x = form_completed(x, [Alternative(y, True)], lambda n: bool(self.vocab.get(n)), self.alone,
+                                   lambda c, head, f=f: bare_elsewhere(blocks, idx.get(id(f.block), -1), c, head))
                 add_sub(x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
                         f"cue.{f.rule}")
         res.triples.extend(contains.values())

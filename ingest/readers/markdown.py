@@ -53,6 +53,7 @@ _ADMONITION = re.compile(
 _FENCE_OPEN = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _SETEXT_DASH = re.compile(r"^ {0,3}-+[ \t]*$")
 _BLOCK_START = re.compile(r"^(?:[#>*+=`~|<-]|\d+[.)])")
+_TASK_BOX = regex("markup", "task_box")
 
 
 def front_matter(token) -> FrontMatter:
@@ -366,6 +367,7 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
             start, end = item_pending[-1]
             ln = tok.map[0] + 1 if tok.map else start
             txt, bolds, lead = _inline(tok)
+            txt = _TASK_BOX.sub("", txt, count=1)  # "[ ] 2 onions diced": a task list's box is markup
             blocks.append(
                 Block("item", txt, ln, max(ln, tok.map[1] if tok.map else end), path,
                       level=len(lists), ordered=ordered, order=counter, parent=parent,
