@@ -167,7 +167,7 @@ def test_checklist_item_marked_optional(tmp_path):
                           "- [ ] If computers have a backup system in place, backups should be encrypted.\n"
                           "- [ ] Optional, but nice to have: backups support versioning to protection against ransomware style scams.\n"
                           "- [ ] If using cloud services for backups, use a private key that only you know. (Store it in 1Password.)\n")
-    assert got == ["[ ] Optional, but nice to have: backups support versioning to protection agai..."]
+    assert got == ["Optional, but nice to have: backups support versioning to protection against ..."]
     # ops-2i2c-infra hub-deployment-guide/configure-auth/shared-password.md 44 (a numbered step) still reads
     got = _optional_steps(tmp_path, "## Passwords\n\n1. A regular user password.\n"
                           "2. (Optional) An *admin* user password, to be distributed *just* to admins.\n")
