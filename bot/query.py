@@ -58,6 +58,8 @@ class Query:
     definition: str = ""  # "what is <term>" about something that is not a role
     dangling_pronoun: bool = False  # a pronoun with nothing in memory
     from_memory: list[str] = field(default_factory=list)
+    #: the item and candidate phrases as the question wrote them (its slot texts), linked or not
+    asked_texts: list[str] = field(default_factory=list)
     #: entities the answer itself named (not the question): the one recipe a "which recipes use X"
     #: answer lists is what a following "它" / "it" refers to
     answered: list[Mention] = field(default_factory=list)

@@ -15,13 +15,17 @@ from . import intents
 from .memory import ThreadState
 from .query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 
+#: Slot groups whose text names what a question asks about (kept as written in ``Query.asked_texts``).
+ASKED_GROUPS = ("item", "item2", "cand", "excl")
+
 
 def resolve(u: Understanding, state: ThreadState) -> Query:
     """Fill the question's slots from its own mentions, then from the
     thread's memory for follow-ups (pronouns, "那…呢", "and without X?"). A
     newly named entity of a type replaces the remembered one of that type.
     Raises ``KeyError`` when ``u.intent`` is not a registered intent."""
-    q = Query(intent=u.intent, language=u.language, text=u.text, candidate=u.candidate, task=u.slot_texts.get("task", ""))
+    q = Query(intent=u.intent, language=u.language, text=u.text, candidate=u.candidate, task=u.slot_texts.get("task", ""),
+              asked_texts=[u.slot_texts[g] for g in ASKED_GROUPS if u.slot_texts.get(g)])
     for m in u.mentions:
         if m.type == "unknown":
             q.unknown.append(m)

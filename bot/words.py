@@ -110,3 +110,10 @@ def states_quantity(text: str) -> bool:
     """Whether ``text`` states an amount or a duration (``quantity_answer``),
     list numbering ("1.", "2、") not counted."""
     return bool(_quantity()[1].search(_LIST_MARK.sub("", text)))
+
+
+@functools.lru_cache(maxsize=None)
+def item_line_cue(lang: str) -> re.Pattern:
+    """The ``item_line_cues`` of ``lang``: a line naming an asked item that matches it says how
+    the item may be used (an alternative, a condition, that it may be left out)."""
+    return re.compile(lexicon()["item_line_cues"]["zh" if lang == "zh" else "en"], re.I)

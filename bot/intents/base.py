@@ -248,6 +248,9 @@ class Intent:
     memorable: bool = True
     open_ended: bool = False
     facts_suffice: bool = False
+    #: with no graph fact, a line of the asked recipe naming the asked item with an alternative or
+    #: a condition answers (:func:`threadgraph.bot.reader.read_item_lines`)
+    reads_item_lines: bool = False
     fallback: bool = False
     statement: bool = False
 

@@ -22,6 +22,7 @@ class Required(Intent):
     """Slots: the item (main) and the recipe."""
 
     name = "required"
+    reads_item_lines = True
     needs = ("ingredient", "recipe")
 
     def retrieve(self, c: Context) -> Draft | None:

@@ -24,6 +24,7 @@ class Substitute(Intent):
     """Slots: the item to replace (main), the recipe it is in, a proposed candidate."""
 
     name = "substitute"
+    reads_item_lines = True
     needs = ("ingredient", "recipe")
 
     def read(self, u, match, body, linker) -> None:
