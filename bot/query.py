@@ -58,6 +58,9 @@ class Query:
     definition: str = ""  # "what is <term>" about something that is not a role
     dangling_pronoun: bool = False  # a pronoun with nothing in memory
     from_memory: list[str] = field(default_factory=list)
+    #: a follow-up that names nothing and finds nothing in memory: the thread's previous question,
+    #: searched with it ("What if it isn't available?" after "how do I sign in to X?")
+    context_text: str = ""
     #: the item and candidate phrases as the question wrote them (its slot texts), linked or not
     asked_texts: list[str] = field(default_factory=list)
     #: entities the answer itself named (not the question): the one recipe a "which recipes use X"
