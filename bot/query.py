@@ -58,6 +58,8 @@ class Query:
     definition: str = ""  # "what is <term>" about something that is not a role
     dangling_pronoun: bool = False  # a pronoun with nothing in memory
     from_memory: list[str] = field(default_factory=list)
+    #: "and X?" about one item of the remembered recipe: every line of the recipe naming X answers
+    focus: bool = False
     #: a follow-up that names nothing and finds nothing in memory: the thread's previous question,
     #: searched with it ("What if it isn't available?" after "how do I sign in to X?")
     context_text: str = ""

@@ -198,19 +198,21 @@ def _name_re(name: str) -> re.Pattern:
     return re.compile(rf"(?<![\w-]){re.escape(name)}(?:e?s)?(?![\w-])", re.I)
 
 
-def read_item_lines(asked: list[str], hits, cue: re.Pattern, *, candidates: list[str] = (), limit: int = 2) -> list[ItemLine]:
+def read_item_lines(asked: list[str], hits, cue: re.Pattern, *, candidates: list[str] = (), limit: int = 2,
+                    any_line: bool = False) -> list[ItemLine]:
     """Lines of ``hits`` (chunks with ``id``, ``doc``, ``text``, ``line``; in source order)
     that name one of the ``asked`` names and either match ``cue`` (an alternative, a
     condition, "optional": the ``item_line_cues`` of ``bot/lexicon/words.yaml``) or name a
     second one of the ``asked`` names or ``candidates`` (the stand-in the user proposes or
-    has) apart from the first ("vanilla (1 package of vanilla sugar)"). At most ``limit``
+    has) apart from the first ("vanilla (1 package of vanilla sugar)"). ``any_line``: every
+    line naming an asked name counts, those matching ``cue`` first. At most ``limit``
     lines, in order; each line once."""
     names = [n for n in dict.fromkeys(a.strip() for a in asked) if len(n) >= 2]
     cands = [n for n in dict.fromkeys(x.strip() for x in candidates) if len(n) >= 2 and n not in names]
     if not names:
         return []
     rxs = [(n, _name_re(n)) for n in sorted(names + cands, key=len, reverse=True)]
-    out: list[ItemLine] = []
+    out: list[tuple[bool, int, ItemLine]] = []
     seen: set[str] = set()
     for h in hits:
         for i, raw in enumerate((h.text or "").splitlines()):
@@ -225,13 +227,17 @@ def read_item_lines(asked: list[str], hits, cue: re.Pattern, *, candidates: list
             asked_here = [n for _, _, n in sorted(spans) if n in names]
             if not asked_here:
                 continue
-            if not (cue.search(text) or len({n for _, _, n in spans}) >= 2):
+            said = bool(cue.search(text)) or len({n for _, _, n in spans}) >= 2
+            if not (said or any_line):
                 continue
             seen.add(text)
-            out.append(ItemLine(asked_here[0], text, h.doc, (h.line or 0) + i, h.id))
-            if len(out) >= limit:
-                return out
-    return out
+            out.append((not said, len(out), ItemLine(asked_here[0], text, h.doc, (h.line or 0) + i, h.id)))
+            if len(out) >= limit and not any_line:
+                break
+        else:
+            continue
+        break
+    return [x for _, _, x in sorted(out)[:limit]]
 
 
 def item_line_text(lang: str, ctx: str, lines: list[ItemLine]) -> str:

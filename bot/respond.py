@@ -238,12 +238,6 @@ def _read_item_lines(c: Context, d: Draft) -> None:
     ctx = q.ctx[0] if q.ctx else next((m for m in c.linker.scan(q.text) if m.type == "recipe" and m.id), None)
     if ctx is None or not ctx.id:
         return
-    doc = ctx.doc
-    if not doc:
-        rows = c.graph.query("MATCH (e:Entity) WHERE e.id = $id AND e.doc <> '' RETURN e.doc AS doc", {"id": ctx.id})
-        doc = rows[0]["doc"] if rows else ""
-    if not doc:
-        return
     cand = [n for n in dict.fromkeys([q.candidate.surface, q.candidate.name]) if n] if q.candidate else []
     asked = [n for m in q.items + q.unknown + q.excluded for n in dict.fromkeys([m.surface, m.name]) if n]
     named_ctx = [x for m in q.ctx + [ctx] for x in (m.surface, m.name) if x]
@@ -251,8 +245,11 @@ def _read_item_lines(c: Context, d: Draft) -> None:
     asked += [x for x in texts if x and x.casefold() not in {n.casefold() for n in named_ctx}]
     if not asked:
         asked, cand = cand, []
-    hits = R.doc_chunks(c.graph, doc)
-    lines = reader.read_item_lines(asked, hits, words.item_line_cue(c.lang), candidates=cand)
+    hits = c.own_chunks(ctx)
+    if q.focus:  # "and X?" about an item of the recipe: its other recorded names count too
+        asked += [x for m in q.items if m.id for x in sorted(c.surfaces().get(m.id, ())) if x not in asked]
+    lines = reader.read_item_lines(asked, hits, words.item_line_cue(c.lang), candidates=cand,
+                                   limit=3 if q.focus else 2, any_line=q.focus)
     if not lines:
         return
     d.text = reader.item_line_text(c.lang, ctx.name, lines)

@@ -232,6 +232,23 @@ class Context:
                     ids.append(oid)
         return ids
 
+    def own_chunks(self, ctx: Mention):
+        """The chunks of the document recipe ``ctx`` is defined in, in source order; when that
+        document defines several recipes (a recipe collection in one file), only the chunks under
+        a heading naming ``ctx``. ``[]`` when its document is unknown."""
+        doc = ctx.doc
+        if not doc and ctx.id:
+            rows = self.graph.query("MATCH (e:Entity) WHERE e.id = $id AND e.doc <> '' RETURN e.doc AS doc", {"id": ctx.id})
+            doc = rows[0]["doc"] if rows else ""
+        if not doc:
+            return []
+        hits = R.doc_chunks(self.graph, doc)
+        rows = self.graph.query("MATCH (e:Entity) WHERE e.doc = $doc AND e.type = 'recipe' RETURN count(*) AS n", {"doc": doc})
+        if rows and rows[0]["n"] > 1:
+            name = ctx.name.casefold()
+            hits = [h for h in hits if name in (h.section or "").split(" > ")[0].casefold()]
+        return hits
+
     def role_titles(self, role: Mention) -> list[str]:
         """The role's name and aliases, singular and plural (the section
         titles that describe it)."""

@@ -34,5 +34,11 @@ class Follow(Intent):
     def prepare(self, q, u, state) -> None:
         """Ask the thread's last question again (an exclusion: about the new thing as the excluded one)."""
         q.intent = state.last_intent or "general"
+        focus = self.data.get("item_focus") or {}
+        if (q.intent in focus.get("after", ()) and q.items and not q.ctx and not q.unknown
+                and state.slots.get("ctx") is not None):
+            # "那X呢？" after the list of a recipe: X is one of its items, asked about on its own
+            q.intent = focus["intent"]
+            q.focus = True
         if q.intent == "exclude" and q.items and not q.excluded:
             q.excluded, q.items = q.items, []
