@@ -60,6 +60,8 @@ class Query:
     from_memory: list[str] = field(default_factory=list)
     #: "and X?" about one item of the remembered recipe: every line of the recipe naming X answers
     focus: bool = False
+    #: "which X is best for R?": which kind of item the recipe takes, from its own lines
+    kind: bool = False
     #: a follow-up that names nothing and finds nothing in memory: the thread's previous question,
     #: searched with it ("What if it isn't available?" after "how do I sign in to X?")
     context_text: str = ""

@@ -191,6 +191,9 @@ def _read(c: Context, d: Draft) -> None:
     stating the asked relation about the asked entity answers, quoted; what it
     found is logged as candidate edges for review."""
     q = c.q
+    if q.kind:  # which kind of item the recipe takes: its own lines about the item answer
+        _read_item_lines(c, d)
+        return
     asked = [n for m in q.items + q.roles + q.unknown for n in dict.fromkeys([m.name, m.surface]) if n]
     context = q.ctx[0].name if q.ctx else ""
     found = reader.read_passages(q.intent, asked, d.passages, context=context)
@@ -207,6 +210,16 @@ def _read(c: Context, d: Draft) -> None:
     ids = {r.passage_id for r in found}
     d.passages = [p for p in d.passages if p.id in ids] + [p for p in d.passages if p.id not in ids]
     reader.log_candidates(c.settings.data_dir, found, thread=c.thread)
+
+
+def _tails(text: str) -> list[str]:
+    """A Chinese slot text and, when it holds "A里B" / "A的B", its last part B ("拌酱里雪碧" →
+    "雪碧"): the thing asked about is the head of the phrase."""
+    if not text or text.isascii():
+        return [text]
+    cut = max(text.rfind(ch) for ch in "里中的")
+    tail = text[cut + 1:] if cut >= 0 else ""
+    return [text, tail] if len(tail) >= 2 else [text]
 
 
 def _after_ctx(text: str, ctx_names: list[str]) -> str:
@@ -241,12 +254,12 @@ def _read_item_lines(c: Context, d: Draft) -> None:
     cand = [n for n in dict.fromkeys([q.candidate.surface, q.candidate.name]) if n] if q.candidate else []
     asked = [n for m in q.items + q.unknown + q.excluded for n in dict.fromkeys([m.surface, m.name]) if n]
     named_ctx = [x for m in q.ctx + [ctx] for x in (m.surface, m.name) if x]
-    texts = [_after_ctx(x, named_ctx) for x in q.asked_texts if x not in cand]
+    texts = [y for x in q.asked_texts if x not in cand for y in _tails(_after_ctx(x, named_ctx))]
     asked += [x for x in texts if x and x.casefold() not in {n.casefold() for n in named_ctx}]
     if not asked:
         asked, cand = cand, []
     hits = c.own_chunks(ctx)
-    if q.focus:  # "and X?" about an item of the recipe: its other recorded names count too
+    if q.focus or q.kind:  # about an item of the recipe: its other recorded names count too
         asked += [x for m in q.items if m.id for x in sorted(c.surfaces().get(m.id, ())) if x not in asked]
     lines = reader.read_item_lines(asked, hits, words.item_line_cue(c.lang), candidates=cand,
                                    limit=3 if q.focus else 2, any_line=q.focus)

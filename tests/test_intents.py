@@ -29,6 +29,7 @@ EXAMPLES = [
     ("干辣椒的替代品", "substitute/zh/70"),
     ("什么可以代替花生", "substitute/zh/80"),
     ("宫保鸡丁的花生能换成什么？", "substitute/zh/90"),
+    ("黑椒牛柳用什么牛肉最好？", "substitute/zh/95"),
     ("猪油拌饭非得放蚝油吗？", "required/zh/100"),
     ("红烧肉可以不放冰糖吗？", "required/zh/110"),
     ("台式卤肉饭的鸡蛋是必须的吗", "required/zh/120"),
@@ -75,6 +76,7 @@ EXAMPLES = [
     ("what does SEV-5 mean", "responsibility/en/140"),
     ("what counts as a SEV-3?", "responsibility/en/150"),
     ("what can I use instead of butter in pancakes?", "substitute/en/160"),
+    ("Which beans can I use for moi moi?", "substitute/en/155"),
     ("Any alternatives to butter in pancakes?", "substitute/en/170"),
     ("There's no IC on the call, what do I do?", "substitute/en/180"),
     ("What can replace butter in pancakes?", "substitute/en/190"),
@@ -137,7 +139,7 @@ def test_each_example_is_read_by_its_pattern_first(question, rule):
 
 def test_every_pattern_has_an_example():
     assert {r for _, r in EXAMPLES} == _all_rule_ids()
-    assert len(EXAMPLES) == 94
+    assert len(EXAMPLES) == 96
 
 
 def test_the_question_language_is_tried_first():
@@ -187,7 +189,7 @@ def test_two_patterns_of_one_rank_are_refused(monkeypatch):
     finally:
         monkeypatch.delitem(base.REGISTRY, "clash")
         intents.rules.cache_clear()
-    assert len(intents.rules("zh")) == 86
+    assert len(intents.rules("zh")) == 88
 
 
 def test_engine_modules_name_no_intent():

@@ -6,6 +6,8 @@ contains.yaml). Documents and questions are literals from the dev corpora:
 * zh-cpq caishen-zhushou.md:41 "冰糖或者白砂糖（卤水提鲜）", :43 "比如还可以搭配几个干辣椒"
 * zh-drinks drinks/sweet-soup/mung-bean.md:56 "放入薄荷叶（可选）"
 * en-ehrensberger coconut-almond-bars.md:17 "1 c. grated, unsweetened coconut (75 g) - optional"
+* zh-meow 黑椒牛柳.md:5 "**菲力牛肉**、**西冷牛肉**或**牛肋眼肉**做此菜最佳",
+  韩式凉拌面.md:7 "两勺雪碧（或1/3勺小苏打加一勺水）"
 * en-communitykitchen data/recipes.json (one file, many recipes): Moi Moi's "Boiled eggs (optional,
   quartered)"; Jollof's "Protein of choice (chicken, beef, or fish – optional)" is not Moi Moi's
 """
@@ -44,7 +46,9 @@ def ask(tmp_path_factory):
             "cpq/caishen-zhushou.md": GEN / "zh-cpq/docs/caishen-zhushou.md",
             "drinks/mung-bean.md": GEN / "zh-drinks/docs/drinks/sweet-soup/mung-bean.md",
             "ehrensberger/coconut-almond-bars.md": GEN / "en-ehrensberger/docs/recipes/coconut-almond-bars.md",
-            "communitykitchen/recipes.json": GEN / "en-communitykitchen/docs/data/recipes.json"}
+            "communitykitchen/recipes.json": GEN / "en-communitykitchen/docs/data/recipes.json",
+            "meow/黑椒牛柳.md": GEN / "zh-meow/docs/黑椒牛柳.md",
+            "meow/韩式凉拌面.md": GEN / "zh-meow/docs/韩式凉拌面.md"}
     for rel, path in docs.items():
         (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, root / "docs" / rel)
@@ -83,3 +87,17 @@ def test_what_else_can_i_add_en_stays_inside_the_recipe(ask):
     a = ask("What else can I add to moi moi?", thread="moimoi")
     assert a.found and "Boiled eggs" in a.answer
     assert "Protein of choice" not in a.answer
+
+
+def test_which_kind_of_item_is_answered_from_the_recipes_lines(ask):
+    a = ask("黑椒牛柳用什么牛肉最好？", thread="kind-zh")
+    assert a.found and "菲力牛肉、西冷牛肉或牛肋眼肉做此菜最佳" in a.answer
+    a = ask("它可以加什么菇？", thread="kind-zh")  # a kind question is no substitution a follow-up continues
+    assert a.intent != "substitute"
+    a = ask("Which beans can I use for moi moi?", thread="kind-en")
+    assert a.found and "2 cups peeled beans (black-eyed or brown beans)" in a.answer
+
+
+def test_the_head_of_a_slot_phrase_is_the_asked_item(ask):
+    a = ask("韩式凉拌面的拌酱里雪碧可以换成什么？", thread="sprite")
+    assert a.found and "两勺雪碧（或1/3勺小苏打加一勺水）" in a.answer

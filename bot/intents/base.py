@@ -356,6 +356,10 @@ class Intent:
         """After the answer to ``q``: keep what the intent needs in the
         thread's memory beyond the filled slots (default: nothing)."""
 
+    def remembers(self, q: Query) -> bool:
+        """Whether ``q`` becomes the thread's last question (default: :attr:`memorable`)."""
+        return self.memorable
+
     def missing(self, c: Context) -> str:
         """What a "no evidence" answer says is missing (``""``: the question)."""
         q = c.q
