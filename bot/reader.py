@@ -254,3 +254,41 @@ def item_line_text(lang: str, ctx: str, lines: list[ItemLine]) -> str:
         return head + "\n".join(quotes)
     head = f"What {ctx} says about {first.name}: " if ctx else f"What the documents say about {first.name}: "
     return head + "\n".join(quotes)
+
+
+#: Content words (or CJK bigrams) a line marked optional must share with the question.
+OPTIONAL_OVERLAP = 2
+
+
+def optional_line(question: str, hits, line_cue: re.Pattern) -> ItemLine | None:
+    """The line of ``hits`` (chunks with ``id``, ``doc``, ``section``, ``text``, ``line``) or
+    the last heading of a chunk's section that ``line_cue`` marks optional ("2. **Clear browser
+    cookies** (optional).", "Preview your changes (optional)") and that shares the most (at
+    least :data:`OPTIONAL_OVERLAP`) content words or Chinese bigrams with ``question``;
+    ``None`` when there is none."""
+    from ..knowledge import text as T
+    from .evidence import has_word
+
+    words = T.content_words(question)
+    grams = T.cjk_bigrams(question)
+    best, score = None, OPTIONAL_OVERLAP - 1
+    for h in hits:
+        head = (h.section or "").split(" > ")[-1].strip()
+        rows = [(head, h.line or 0)] + [(raw, (h.line or 0) + i) for i, raw in enumerate((h.text or "").splitlines())]
+        for raw, line in rows:
+            text = raw.strip().lstrip("-*•>#").strip()
+            if not text or not line_cue.search(text):
+                continue
+            got = sum(1 for w in words if has_word(w, text)) + sum(1 for g in grams if g in text)
+            if got > score:
+                best, score = ItemLine("", text, h.doc, line, h.id), got
+    return best
+
+
+def optional_text(lang: str, found: ItemLine) -> str:
+    """The answer from :func:`optional_line`: it is optional, with the line quoted and where it stands."""
+    where = Path(found.doc).stem if found.doc else ""
+    q = found.text if len(found.text) <= 240 else found.text[:239] + "…"
+    if lang == "zh":
+        return f"不是必须的，文档里写明是可选的：“{q}”（{where} 第 {found.line} 行）"
+    return f'No, it is optional: "{q}" ({where}, line {found.line})'

@@ -82,6 +82,12 @@ def compose(c: Context, d: Draft) -> Answer:
         if good:
             d.text = passages_text(lang, good, question=h.excerpt_question(c))
             d.found = True
+    if not d.facts and mode == "hybrid" and d.hits and words.need_question(lang).search(q.text):
+        # "must I …?": a passage line marked optional about the same thing answers no
+        opt = reader.optional_line(q.text, d.hits, words.optional_line(lang))
+        if opt is not None:
+            d.text = reader.optional_text(lang, opt)
+            d.found = True
     h.extend(c, d)
     if not d.found and mode != "graph" and d.passages:
         _read(c, d)
