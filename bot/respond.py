@@ -82,15 +82,13 @@ def compose(c: Context, d: Draft) -> Answer:
         if good:
             d.text = passages_text(lang, good, question=h.excerpt_question(c))
             d.found = True
-    if not d.facts and mode == "hybrid" and d.hits and words.need_question(lang).search(q.text):
-        # "must I …?": a passage line marked optional about the same thing answers no
-        opt = reader.optional_line(q.text, d.hits, words.optional_line(lang))
-        if opt is not None:
-            d.text = reader.optional_text(lang, opt)
-            d.found = True
+    if h.open_ended:
+        _optional_step(c, d)
     h.extend(c, d)
     if not d.found and mode != "graph" and d.passages:
         _read(c, d)
+    if not d.found:
+        _optional_step(c, d)
     if not d.found and mode == "hybrid" and d.passages and not d.facts and _passages_answer(c, d):
         # a runbook question whose relation the graph does not hold (no stand-in, no fallback
         # recorded): the passages that state it answer, as they would without the graph
@@ -226,6 +224,17 @@ def _tails(text: str) -> list[str]:
     cut = max(text.rfind(ch) for ch in "里中的")
     tail = text[cut + 1:] if cut >= 0 else ""
     return [text, tail] if len(tail) >= 2 else [text]
+
+
+def _optional_step(c: Context, d: Draft) -> None:
+    """"Must I …?" with no graph fact: a passage line marked optional about the same thing
+    answers no (:func:`reader.optional_line`; hybrid mode)."""
+    if d.facts or c.mode != "hybrid" or not d.hits or not words.need_question(c.lang).search(c.q.text):
+        return
+    opt = reader.optional_line(c.q.text, d.hits, words.optional_line(c.lang))
+    if opt is not None:
+        d.text = reader.optional_text(c.lang, opt)
+        d.found = True
 
 
 def _after_ctx(text: str, ctx_names: list[str]) -> str:
