@@ -4,6 +4,7 @@ contains.yaml). Documents and questions are literals from the dev corpora:
 
 * zh-zehua recipes/new-orleans-chicken.md:45 "如果要放烟熏液, 在完成前 5 分钟吧烟熏液抹在鸡肉上"
 * zh-cpq caishen-zhushou.md:41 "冰糖或者白砂糖（卤水提鲜）", :43 "比如还可以搭配几个干辣椒"
+* zh-cpq zhuhou-roujiang-laomian.md:37 "4、蒜头油或者香油 1 勺"
 * zh-drinks drinks/sweet-soup/mung-bean.md:56 "放入薄荷叶（可选）"
 * en-ehrensberger coconut-almond-bars.md:17 "1 c. grated, unsweetened coconut (75 g) - optional"
 * zh-meow 黑椒牛柳.md:5 "**菲力牛肉**、**西冷牛肉**或**牛肋眼肉**做此菜最佳",
@@ -48,6 +49,7 @@ def ask(tmp_path_factory):
             "ehrensberger/coconut-almond-bars.md": GEN / "en-ehrensberger/docs/recipes/coconut-almond-bars.md",
             "communitykitchen/recipes.json": GEN / "en-communitykitchen/docs/data/recipes.json",
             "meow/黑椒牛柳.md": GEN / "zh-meow/docs/黑椒牛柳.md",
+            "cpq/zhuhou-roujiang-laomian.md": GEN / "zh-cpq/docs/zhuhou-roujiang-laomian.md",
             "meow/韩式凉拌面.md": GEN / "zh-meow/docs/韩式凉拌面.md"}
     for rel, path in docs.items():
         (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -101,3 +103,8 @@ def test_which_kind_of_item_is_answered_from_the_recipes_lines(ask):
 def test_the_head_of_a_slot_phrase_is_the_asked_item(ask):
     a = ask("韩式凉拌面的拌酱里雪碧可以换成什么？", thread="sprite")
     assert a.found and "两勺雪碧（或1/3勺小苏打加一勺水）" in a.answer
+
+
+def test_a_substitute_is_named_as_the_recipe_line_writes_it(ask):
+    a = ask("柱侯肉酱捞面没有蒜头油可以吗？", thread="oil")
+    assert a.found and "香油" in a.answer
