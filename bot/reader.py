@@ -260,18 +260,20 @@ def item_line_text(lang: str, ctx: str, lines: list[ItemLine]) -> str:
 OPTIONAL_OVERLAP = 2
 
 
-def optional_line(question: str, hits, line_cue: re.Pattern) -> ItemLine | None:
+def optional_line(question: str, hits, line_cue: re.Pattern, *, first: str = "") -> ItemLine | None:
     """The line of ``hits`` (chunks with ``id``, ``doc``, ``section``, ``text``, ``line``) or
     the last heading of a chunk's section that ``line_cue`` marks optional ("2. **Clear browser
     cookies** (optional).", "Preview your changes (optional)") and that shares the most (at
-    least :data:`OPTIONAL_OVERLAP`) content words or Chinese bigrams with ``question``;
-    ``None`` when there is none."""
+    least :data:`OPTIONAL_OVERLAP`) content words or Chinese bigrams with ``question`` (the
+    words of ``first``, a follow-up's own question within it, count first); ``None`` when
+    there is none."""
     from ..knowledge import text as T
     from .evidence import has_word
 
     words = T.content_words(question)
     grams = T.cjk_bigrams(question)
-    best, score = None, OPTIONAL_OVERLAP - 1
+    own_words, own_grams = T.content_words(first), T.cjk_bigrams(first)
+    best, score = None, (-1, OPTIONAL_OVERLAP - 1)
     for h in hits:
         head = (h.section or "").split(" > ")[-1].strip()
         rows = [(head, h.line or 0)] + [(raw, (h.line or 0) + i) for i, raw in enumerate((h.text or "").splitlines())]
@@ -280,8 +282,9 @@ def optional_line(question: str, hits, line_cue: re.Pattern) -> ItemLine | None:
             if not text or not line_cue.search(text):
                 continue
             got = sum(1 for w in words if has_word(w, text)) + sum(1 for g in grams if g in text)
-            if got > score:
-                best, score = ItemLine("", text, h.doc, line, h.id), got
+            own = sum(1 for w in own_words if has_word(w, text)) + sum(1 for g in own_grams if g in text)
+            if got >= OPTIONAL_OVERLAP and (own, got) > score:
+                best, score = ItemLine("", text, h.doc, line, h.id), (own, got)
     return best
 
 

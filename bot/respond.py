@@ -229,9 +229,10 @@ def _tails(text: str) -> list[str]:
 def _optional_step(c: Context, d: Draft) -> None:
     """"Must I …?" with no graph fact: a passage line marked optional about the same thing
     answers no (:func:`reader.optional_line`; hybrid mode)."""
-    if d.facts or c.mode != "hybrid" or not d.hits or not words.need_question(c.lang).search(c.q.text):
+    asked = f"{c.q.context_text} {c.q.text}" if c.q.context_text else c.q.text
+    if d.facts or c.mode != "hybrid" or not d.hits or not words.need_question(c.lang).search(asked):
         return
-    opt = reader.optional_line(c.q.text, d.hits, words.optional_line(c.lang))
+    opt = reader.optional_line(asked, d.hits, words.optional_line(c.lang), first=c.q.text)
     if opt is not None:
         d.text = reader.optional_text(c.lang, opt)
         d.found = True

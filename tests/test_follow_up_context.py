@@ -9,6 +9,8 @@ Documents and questions are literals from the dev corpora:
 * ops-2i2c-infra reference/tools.md:26 "[Lens](…) is an amazing GUI for exploring various objects",
   topic/monitoring-alerting/escalation-policies.md:22 "… escalating to the next user if the incident
   is not acknowledged within 4h."
+* ops-govuk manual/pagerduty.html.md "The primary in-hours technical on-call developer should escalate the
+  call to the secondary, who should then escalate it to "SMT escalations"."
 * ops-govuk manual/post-a-statuspage-message.html.md:122 "When backfilling a status update,
   subscribers will not be notified. It will update relevant Slack channels though."
 """
@@ -54,7 +56,8 @@ def ask(tmp_path_factory):
     root = tmp_path_factory.mktemp("followctx")
     docs = {"compass/crm.md": GEN / "ops-2i2c-compass/docs/business-development/crm.md",
             "infra/tools.md": GEN / "ops-2i2c-infra/docs/reference/tools.md",
-            "infra/escalation-policies.md": GEN / "ops-2i2c-infra/docs/topic/monitoring-alerting/escalation-policies.md"}
+            "infra/escalation-policies.md": GEN / "ops-2i2c-infra/docs/topic/monitoring-alerting/escalation-policies.md",
+            "govuk/pagerduty.html.md": GEN / "ops-govuk/docs/manual/pagerduty.html.md"}
     for rel, path in docs.items():
         (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, root / "docs" / rel)
@@ -81,3 +84,9 @@ def test_a_first_turn_pronoun_pointing_inside_the_question_is_answered(ask):
     assert a.found and "next user" in a.answer
     a = ask("What is it?", thread="bare")
     assert not a.found and "referring to" in a.answer
+
+
+def test_and_x_after_a_passage_answer_is_searched_with_the_previous_question(ask):
+    ask("In the weekly PagerDuty drill, what should the primary in-hours on-call developer do?", thread="drill")
+    a = ask("And the secondary?", thread="drill")
+    assert a.found and "SMT escalations" in a.answer

@@ -5,6 +5,8 @@ bot/lexicon/words.yaml). Lines and questions are literals from the dev corpora:
 * ops-2i2c-infra howto/troubleshoot/cilogon-user-accounts.md:9 "2. **Clear browser cookies** (optional). …",
   howto/manage-domains/override-domain.md:34 "3. (Optional) Encrypt the file with `sops`."
 * ops-2i2c-compass reference/documentation/edit.md:76 "### Preview your changes (optional)"
+* ops-2i2c-compass business-development/meetings/sales-sync.md:25-26 "- **Delivery Manager/Chief of
+  Staff** [Harold Campbell] (optional) …", "- **Executive Director** [Chris Holdgraf] (typically optional …"
 * zh-zehua recipes/new-orleans-chicken.md:40 "3. (可选)开启炙烤功能 3 分钟左右"
 * zh-drinks drinks/sweet-soup/mung-bean.md:56 "放入薄荷叶（可选）"
 """
@@ -55,6 +57,18 @@ def test_the_line_marked_optional_about_the_same_thing_answers():
     assert got.text == "3. (可选)开启炙烤功能 3 分钟左右"
     got = _opt("薄荷叶一定要放入吗？", "3. 最后步骤：\n   - 放入薄荷叶（可选）\n   - 调整稠度", "zh")
     assert got.text == "放入薄荷叶（可选）"
+
+
+def test_a_follow_ups_own_words_choose_among_optional_lines():
+    lines = ("- **Delivery Manager/Chief of Staff** [Harold Campbell] (optional) - He is helping to set up the CRM\n"
+             "- **Executive Director** [Chris Holdgraf] (typically optional unless there is a hot lead to shape)")
+    asked = "Is the Chief of Staff required at the sales sync? And the Executive Director?"
+    got = reader.optional_line(asked, [Chunk("p", "d.md", "", lines, 24)], words.optional_line("en"),
+                               first="And the Executive Director?")
+    assert got.text.startswith("**Executive Director** [Chris Holdgraf] (typically optional") and got.line == 25
+    got = reader.optional_line("Is the Chief of Staff required at the sales sync?", [Chunk("p", "d.md", "", lines, 24)],
+                               words.optional_line("en"))
+    assert got.text.startswith("**Delivery Manager/Chief of Staff**")
 
 
 def test_an_optional_line_about_something_else_is_no_answer():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..linker import clean_slot, is_pronoun
 from ..query import CTX_TYPES
-from .base import Intent, register
+from .base import REGISTRY, Intent, register
 
 
 @register
@@ -34,6 +34,12 @@ class Follow(Intent):
     def prepare(self, q, u, state) -> None:
         """Ask the thread's last question again (an exclusion: about the new thing as the excluded one)."""
         q.intent = state.last_intent or "general"
+        remembered = state.slots.get("ctx")
+        if REGISTRY[q.intent].open_ended and (remembered is None or remembered.type != "recipe"):
+            # "And the secondary?" after a question the passages answered (no recipe
+            # remembered): what the new thing is asked about is in the previous question, searched with it
+            asked = [x["text"] for x in state.turns if x.get("role") == "user" and x.get("text")]
+            q.context_text = asked[-1] if asked else ""
         focus = self.data.get("item_focus") or {}
         if (q.intent in focus.get("after", ()) and q.items and not q.ctx and not q.unknown
                 and state.slots.get("ctx") is not None):
