@@ -35,6 +35,18 @@ def test_a_first_question_with_words_of_its_own_keeps_its_pronoun_inside():
     assert own_words("它要多久？") < 3
 
 
+def test_an_and_x_question_leans_on_the_last_question_that_is_not_one():
+    from threadgraph.bot.intents import get
+
+    follow = get("follow")
+    # ops-govuk cases: "What colour is the emergency banner for a national emergency?" → "and for a notable death?"
+    assert follow.elliptical("and for a notable death?")
+    assert not follow.elliptical("What colour is the emergency banner for a national emergency?")
+    # zh-zehua cases: "薄饼用什么面粉？" → "那黄油呢？"
+    assert follow.elliptical("那黄油呢？")
+    assert not follow.elliptical("薄饼用什么面粉？")
+
+
 def test_an_excerpt_starting_with_a_pronoun_starts_a_sentence_earlier():
     text = ("When backfilling a status update, subscribers will not be notified. "
             "It will update relevant Slack channels though.")
