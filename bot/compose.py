@@ -12,6 +12,7 @@ import re
 
 from ..knowledge.facts import Fact
 from ..knowledge.text import cjk_bigrams, content_words, split_sentences
+from . import words
 
 SNIPPET_CHARS = 160
 
@@ -101,6 +102,10 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
     sentences = sentences_of(text)
     i, _ = best_sentence(sentences, question)
     i = _list_start(sentences, i)
+    if 0 < i < len(sentences) and _leads_with_pronoun(sentences[i]):
+        i -= 1  # "It can do …": the sentence before names what "it" is
+        while i > 0 and sentences[i][:1].islower() and i > 0:
+            i -= 1  # … from its start when that is a wrapped line's continuation
     out = whole_sentences(sentences[i:], limit)
     shown = _count(sentences[i:], out)
     rest = sentences[i + shown:]
@@ -155,6 +160,27 @@ def focused_snippet(text: str, question: str = "", limit: int = SNIPPET_CHARS) -
     return excerpt(text, question, limit)
 
 
+def _leads_with_pronoun(sentence: str) -> bool:
+    """The sentence starts with one of the ``leading_pronouns`` of ``bot/lexicon/words.yaml``."""
+    text = sentence.strip().lstrip("-*• ")
+    if not text:
+        return False
+    lead = words.lexicon()["leading_pronouns"]
+    first = text.split(None, 1)[0].strip(",.:;").casefold()
+    return first in lead["en"] or any(text.startswith(p) for p in lead["zh"])
+
+
+def named_excerpt(text: str, section: str) -> str:
+    """``text`` led by its section's last heading when it starts with a pronoun that heading
+    names ("It can do almost everything …" under "Lens" → "Lens: It can do …"); else ``text``."""
+    head = section.split(" > ")[-1].strip()
+    if not head or not text or head.casefold() in text.casefold():
+        return text
+    if _leads_with_pronoun(text):
+        return f"{head}: {text}" if head.isascii() and text[:1].isascii() else f"{head}：{text}"
+    return text
+
+
 def passages_text(lang: str, passages, limit: int = 2, question: str = "") -> str:
     """Answer an open question with the best passages, answer first: whole
     sentences of the first passage starting at the one that matches the
@@ -163,7 +189,7 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "") -> st
     shown = list(passages[:limit])
     if not shown:
         return ""
-    paras = [excerpt(shown[0].text, question, 320)]
+    paras = [named_excerpt(excerpt(shown[0].text, question, 320), shown[0].section or "")]
     for p in shown[1:]:
         where = (p.section or "").split(" > ")[-1].strip()
         body = excerpt(p.text, question, 200)

@@ -229,5 +229,5 @@ class ThreadGraphBot:
                     state.slots["ctx"] = RememberedEntity(m.name, m.type, m.id)
         h = intents.get(q.intent)
         h.remember(q, state)
-        if h.memorable or state.last_intent is None:
+        if h.remembers(q) or (state.last_intent is None and not h.memorable):
             state.last_intent = q.intent

@@ -69,7 +69,7 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     graph facts were found (``has_facts``), else 4. A long question is searched by its start
     (:func:`query_text`) and for at most :data:`MAX_IDENTIFIERS` identifiers."""
     names = [m.name for m in q.ctx + q.items + q.roles + q.excluded if m.name]
-    text = query_text(q.text)
+    text = query_text(f"{q.context_text} {q.text}" if q.context_text else q.text)
     if q.from_memory:
         text += " " + " ".join(names)
     docs: list[str] = []
@@ -102,6 +102,9 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
             # "do their leaders have to be ICs?": the remembered document the pronoun refers
             # to comes before the sections about the role named
             hits.sort(key=lambda h: 0 if h.doc in recalled else 1)
+    if q.context_text:
+        # a follow-up searched with the previous question: passages saying what it asks itself first
+        hits.sort(key=lambda h: 0 if question_support(q.text, f"{h.section}\n{h.text}") else 1)
     codes = list(dict.fromkeys(_IDENTIFIER.findall(q.text)))[:MAX_IDENTIFIERS] if mode == "hybrid" else []
     if codes:
         # identifiers must appear verbatim: search for them and put the passages
@@ -141,7 +144,8 @@ def passages_support(q: Query, hits: list[Hit]) -> bool:
 
         return any(supports(m, h) for m in q.unknown for h in hits[:3])
     # a passage's section title is part of what it says ("Fail over checklist > Initial steps")
-    return any(question_support(q.text, f"{h.section}\n{h.text}") for h in hits[:3])
+    asked = f"{q.context_text} {q.text}" if q.context_text else q.text
+    return any(question_support(asked, f"{h.section}\n{h.text}") for h in hits[:3])
 
 
 def lexical_support(phrase: str, text: str) -> bool:

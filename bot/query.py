@@ -58,6 +58,15 @@ class Query:
     definition: str = ""  # "what is <term>" about something that is not a role
     dangling_pronoun: bool = False  # a pronoun with nothing in memory
     from_memory: list[str] = field(default_factory=list)
+    #: "and X?" about one item of the remembered recipe: every line of the recipe naming X answers
+    focus: bool = False
+    #: "which X is best for R?": which kind of item the recipe takes, from its own lines
+    kind: bool = False
+    #: a follow-up that names nothing and finds nothing in memory: the thread's previous question,
+    #: searched with it ("What if it isn't available?" after "how do I sign in to X?")
+    context_text: str = ""
+    #: the item and candidate phrases as the question wrote them (its slot texts), linked or not
+    asked_texts: list[str] = field(default_factory=list)
     #: entities the answer itself named (not the question): the one recipe a "which recipes use X"
     #: answer lists is what a following "它" / "it" refers to
     answered: list[Mention] = field(default_factory=list)

@@ -15,6 +15,7 @@ the next ingest.
 from __future__ import annotations
 
 import json
+import re
 import logging
 import threading
 import time
@@ -173,3 +174,124 @@ def reader_text(lang: str, intent: str, readings: list[Reading], *, asks_need: b
         at = f"第 {first.line} 行" if lang == "zh" else f"line {first.line}"
     src = (f"（{where} {at}：“{quote}”）" if lang == "zh" else f' ({where}, {at}: "{quote}")')
     return head + src
+
+
+@dataclass(frozen=True, slots=True)
+class ItemLine:
+    """A line of a document that names an asked item and says something about
+    using it (an alternative, a condition, that it may be left out): ``name``
+    the asked name it holds, ``text`` the line as written (list markers
+    stripped), ``doc``/``line``/``passage_id`` where it stands."""
+
+    name: str
+    text: str
+    doc: str
+    line: int
+    passage_id: str
+
+
+def _name_re(name: str) -> re.Pattern:
+    """``name`` as it may be written in a line: CJK as a substring, Latin as a whole word
+    (case-insensitive, a plural ending allowed)."""
+    if not name.isascii():
+        return re.compile(re.escape(name))
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?:e?s)?(?![\w-])", re.I)
+
+
+def read_item_lines(asked: list[str], hits, cue: re.Pattern, *, candidates: list[str] = (), limit: int = 2,
+                    any_line: bool = False) -> list[ItemLine]:
+    """Lines of ``hits`` (chunks with ``id``, ``doc``, ``text``, ``line``; in source order)
+    that name one of the ``asked`` names and either match ``cue`` (an alternative, a
+    condition, "optional": the ``item_line_cues`` of ``bot/lexicon/words.yaml``) or name a
+    second one of the ``asked`` names or ``candidates`` (the stand-in the user proposes or
+    has) apart from the first ("vanilla (1 package of vanilla sugar)"). ``any_line``: every
+    line naming an asked name counts, those matching ``cue`` first. At most ``limit``
+    lines, in order; each line once."""
+    names = [n for n in dict.fromkeys(a.strip() for a in asked) if len(n) >= 2]
+    cands = [n for n in dict.fromkeys(x.strip() for x in candidates) if len(n) >= 2 and n not in names]
+    if not names:
+        return []
+    rxs = [(n, _name_re(n)) for n in sorted(names + cands, key=len, reverse=True)]
+    out: list[tuple[bool, int, ItemLine]] = []
+    seen: set[str] = set()
+    for h in hits:
+        for i, raw in enumerate((h.text or "").splitlines()):
+            text = raw.strip().lstrip("-*•> ").strip()
+            if not text or text in seen:
+                continue
+            spans: list[tuple[int, int, str]] = []
+            for n, rx in rxs:  # longest names first; a shorter one inside a longer one is not another name
+                for m in rx.finditer(text):
+                    if not any(m.start() < e and s < m.end() for s, e, _ in spans):
+                        spans.append((m.start(), m.end(), n))
+            asked_here = [n for _, _, n in sorted(spans) if n in names]
+            if not asked_here:
+                continue
+            said = bool(cue.search(text)) or len({n for _, _, n in spans}) >= 2
+            if not (said or any_line):
+                continue
+            seen.add(text)
+            out.append((not said, len(out), ItemLine(asked_here[0], text, h.doc, (h.line or 0) + i, h.id)))
+            if len(out) >= limit and not any_line:
+                break
+        else:
+            continue
+        break
+    return [x for _, _, x in sorted(out)[:limit]]
+
+
+def item_line_text(lang: str, ctx: str, lines: list[ItemLine]) -> str:
+    """The answer from :func:`read_item_lines`: what the document says about the asked item,
+    each line quoted with where it stands (document, line)."""
+    first = lines[0]
+    where = Path(first.doc).stem if first.doc else ""
+    quotes = []
+    for x in lines:
+        q = x.text if len(x.text) <= 240 else x.text[:239] + "…"
+        quotes.append(f"“{q}”（{where} 第 {x.line} 行）" if lang == "zh" else f'"{q}" ({where}, line {x.line})')
+    if lang == "zh":
+        head = f"{ctx}里关于{first.name}的原文：" if ctx else f"文档里关于{first.name}的原文："
+        return head + "\n".join(quotes)
+    head = f"What {ctx} says about {first.name}: " if ctx else f"What the documents say about {first.name}: "
+    return head + "\n".join(quotes)
+
+
+#: Content words (or CJK bigrams) a line marked optional must share with the question.
+OPTIONAL_OVERLAP = 2
+
+
+def optional_line(question: str, hits, line_cue: re.Pattern, *, first: str = "") -> ItemLine | None:
+    """The line of ``hits`` (chunks with ``id``, ``doc``, ``section``, ``text``, ``line``) or
+    the last heading of a chunk's section that ``line_cue`` marks optional ("2. **Clear browser
+    cookies** (optional).", "Preview your changes (optional)") and that shares the most (at
+    least :data:`OPTIONAL_OVERLAP`) content words or Chinese bigrams with ``question`` (the
+    words of ``first``, a follow-up's own question within it, count first); ``None`` when
+    there is none."""
+    from ..knowledge import text as T
+    from .evidence import has_word
+
+    words = T.content_words(question)
+    grams = T.cjk_bigrams(question)
+    own_words, own_grams = T.content_words(first), T.cjk_bigrams(first)
+    best, score = None, (-1, OPTIONAL_OVERLAP - 1)
+    for h in hits:
+        head = (h.section or "").split(" > ")[-1].strip()
+        rows = [(head, h.line or 0)] + [(raw, (h.line or 0) + i) for i, raw in enumerate((h.text or "").splitlines())]
+        for raw, line in rows:
+            text = raw.strip().lstrip("-*•>#").strip()
+            if not text or not line_cue.search(text):
+                continue
+            got = sum(1 for w in words if has_word(w, text)) + sum(1 for g in grams if g in text)
+            own = sum(1 for w in own_words if has_word(w, text)) + sum(1 for g in own_grams if g in text)
+            if got >= OPTIONAL_OVERLAP and (own, got) > score:
+                best, score = ItemLine("", text, h.doc, line, h.id), (own, got)
+    return best
+
+
+def optional_text(lang: str, found: ItemLine) -> str:
+    """The answer from :func:`optional_line`: it is optional, with the line quoted and where it stands."""
+    where = Path(found.doc).stem if found.doc else ""
+    q = found.text if len(found.text) <= 240 else found.text[:239] + "…"
+    if lang == "zh":
+        return f"不是必须的，文档里写明是可选的：“{q}”（{where} 第 {found.line} 行）"
+    return f'No, it is optional: "{q}" ({where}, line {found.line})'

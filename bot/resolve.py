@@ -6,14 +6,20 @@ understood intent may reshape or redirect the question (``prepare``: an
 elliptical "and X?" continues the last intent), the handler of the resulting
 intent adjusts it (``refine``) and fills missing slots from memory
 (``recall``). A follow-up that names nothing and finds nothing in memory is
-marked ``dangling_pronoun``.
+marked ``dangling_pronoun`` (asked back), unless its intent may be answered from
+passages alone: then the thread's previous question is searched with it, or, on
+a thread's first turn, a question with words of its own is answered as asked.
 """
 
 from __future__ import annotations
 
-from . import intents
+from ..knowledge import text as T
+from . import intents, words
 from .memory import ThreadState
 from .query import CTX_TYPES, ITEM_TYPES, Query, Understanding
+
+#: Slot groups whose text names what a question asks about (kept as written in ``Query.asked_texts``).
+ASKED_GROUPS = ("item", "item2", "cand", "excl")
 
 
 def resolve(u: Understanding, state: ThreadState) -> Query:
@@ -21,7 +27,8 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
     thread's memory for follow-ups (pronouns, "那…呢", "and without X?"). A
     newly named entity of a type replaces the remembered one of that type.
     Raises ``KeyError`` when ``u.intent`` is not a registered intent."""
-    q = Query(intent=u.intent, language=u.language, text=u.text, candidate=u.candidate, task=u.slot_texts.get("task", ""))
+    q = Query(intent=u.intent, language=u.language, text=u.text, candidate=u.candidate, task=u.slot_texts.get("task", ""),
+              asked_texts=[u.slot_texts[g] for g in ASKED_GROUPS if u.slot_texts.get(g)])
     for m in u.mentions:
         if m.type == "unknown":
             q.unknown.append(m)
@@ -40,5 +47,25 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
         return q  # "and <unknown thing>?": do not answer about the remembered one
     intents.get(q.intent).recall(q, u, state)
     if u.follow_up and not (q.ctx or q.items or q.roles or q.excluded or q.unknown):
-        q.dangling_pronoun = True
+        asked = [x["text"] for x in state.turns if x.get("role") == "user" and x.get("text")]
+        if not intents.get(q.intent).open_ended:
+            q.dangling_pronoun = True  # a question about named things with none named: ask back
+        elif asked:
+            q.context_text = asked[-1]  # what the pronoun refers to is in the previous question
+        elif own_words(u.text) < FIRST_TURN_WORDS:
+            q.dangling_pronoun = True  # a first turn that says little beyond its pronoun: ask back
     return q
+
+
+#: Content words (or Chinese character bigrams) a thread's first question needs beyond its pronoun
+#: for the pronoun to point inside it ("who gets the incident if it is not acknowledged?").
+FIRST_TURN_WORDS = 3
+
+
+def own_words(text: str) -> int:
+    """Content words (English) plus Chinese character bigrams of ``text``, pronouns left out."""
+    low = text.casefold()
+    for p in words.pronouns("zh"):
+        low = low.replace(p, " ")
+    en = [w for w in T.content_words(low) if w not in {p.casefold() for p in words.pronouns("en")}]
+    return len(en) + len(T.cjk_bigrams(low))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge import retrieval as R
-from . import constraints, intents, reader
+from . import constraints, intents, reader, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
 from .compose import excerpt, family_text, not_found_text, passages_text, t
@@ -82,9 +82,13 @@ def compose(c: Context, d: Draft) -> Answer:
         if good:
             d.text = passages_text(lang, good, question=h.excerpt_question(c))
             d.found = True
+    if h.open_ended:
+        _optional_step(c, d)
     h.extend(c, d)
     if not d.found and mode != "graph" and d.passages:
         _read(c, d)
+    if not d.found:
+        _optional_step(c, d)
     if not d.found and mode == "hybrid" and d.passages and not d.facts and _passages_answer(c, d):
         # a runbook question whose relation the graph does not hold (no stand-in, no fallback
         # recorded): the passages that state it answer, as they would without the graph
@@ -191,6 +195,9 @@ def _read(c: Context, d: Draft) -> None:
     stating the asked relation about the asked entity answers, quoted; what it
     found is logged as candidate edges for review."""
     q = c.q
+    if q.kind:  # which kind of item the recipe takes: its own lines about the item answer
+        _read_item_lines(c, d)
+        return
     asked = [n for m in q.items + q.roles + q.unknown for n in dict.fromkeys([m.name, m.surface]) if n]
     context = q.ctx[0].name if q.ctx else ""
     found = reader.read_passages(q.intent, asked, d.passages, context=context)
@@ -199,6 +206,7 @@ def _read(c: Context, d: Draft) -> None:
     if unknown:  # "must <unknown dish> have salt?": a sentence about salt in another recipe is no answer
         found = [r for r in found if any(n in r.sentence or n in r.doc for n in unknown)]
     if not found:
+        _read_item_lines(c, d)
         return
     omits = getattr(intents.get(q.intent), "asks_to_omit", None)
     d.text = reader.reader_text(c.lang, q.intent, found, asks_need=omits is not None and not omits(q.text, c.lang))
@@ -206,6 +214,79 @@ def _read(c: Context, d: Draft) -> None:
     ids = {r.passage_id for r in found}
     d.passages = [p for p in d.passages if p.id in ids] + [p for p in d.passages if p.id not in ids]
     reader.log_candidates(c.settings.data_dir, found, thread=c.thread)
+
+
+def _tails(text: str) -> list[str]:
+    """A Chinese slot text and, when it holds "A里B" / "A的B", its last part B ("拌酱里雪碧" →
+    "雪碧"): the thing asked about is the head of the phrase."""
+    if not text or text.isascii():
+        return [text]
+    cut = max(text.rfind(ch) for ch in "里中的")
+    tail = text[cut + 1:] if cut >= 0 else ""
+    return [text, tail] if len(tail) >= 2 else [text]
+
+
+def _optional_step(c: Context, d: Draft) -> None:
+    """"Must I …?" with no graph fact: a passage line marked optional about the same thing
+    answers no (:func:`reader.optional_line`; hybrid mode)."""
+    asked = f"{c.q.context_text} {c.q.text}" if c.q.context_text else c.q.text
+    if d.facts or c.mode != "hybrid" or not d.hits or not words.need_question(c.lang).search(asked):
+        return
+    opt = reader.optional_line(asked, d.hits, words.optional_line(c.lang), first=c.q.text)
+    if opt is not None:
+        d.text = reader.optional_text(c.lang, opt)
+        d.found = True
+
+
+def _after_ctx(text: str, ctx_names: list[str]) -> str:
+    """A slot text with the context's name cut off its start (a lazy pattern split that left
+    part of the recipe name in the item slot: "…餐包里的牛奶" → "牛奶"), then the
+    function characters that joined them ("里", "的")."""
+    fn = words.function_chars()
+    for name in ctx_names:
+        if name.isascii():  # a Latin name is cut only whole
+            if text.casefold().startswith(name.casefold() + " "):
+                return text[len(name):].strip()
+            continue
+        for k in range(len(name), 1, -1):
+            if text.startswith(name[-k:]):
+                rest = text[k:].lstrip()
+                while rest and rest[0] in fn:
+                    rest = rest[1:]
+                return rest
+    return text
+
+
+def _read_item_lines(c: Context, d: Draft) -> None:
+    """The last reader fallback of an intent that ``reads_item_lines``: a line of the asked
+    recipe's own document naming the asked item (or the stand-in the user proposes) with an
+    alternative, a condition or "optional" answers, quoted (:func:`reader.read_item_lines`)."""
+    q = c.q
+    if not intents.get(q.intent).reads_item_lines:
+        return
+    ctx = q.ctx[0] if q.ctx else next((m for m in c.linker.scan(q.text) if m.type == "recipe" and m.id), None)
+    if ctx is None or not ctx.id:
+        return
+    cand = [n for n in dict.fromkeys([q.candidate.surface, q.candidate.name]) if n] if q.candidate else []
+    asked = [n for m in q.items + q.unknown + q.excluded for n in dict.fromkeys([m.surface, m.name]) if n]
+    named_ctx = [x for m in q.ctx + [ctx] for x in (m.surface, m.name) if x]
+    texts = [y for x in q.asked_texts if x not in cand for y in _tails(_after_ctx(x, named_ctx))]
+    asked += [x for x in texts if x and x.casefold() not in {n.casefold() for n in named_ctx}]
+    if not asked:
+        asked, cand = cand, []
+    hits = c.own_chunks(ctx)
+    if q.focus or q.kind:  # about an item of the recipe: its other recorded names count too
+        asked += [x for m in q.items if m.id for x in sorted(c.surfaces().get(m.id, ())) if x not in asked]
+    lines = reader.read_item_lines(asked, hits, words.item_line_cue(c.lang), candidates=cand,
+                                   limit=3 if q.focus else 2, any_line=q.focus)
+    if not lines:
+        return
+    d.text = reader.item_line_text(c.lang, ctx.name, lines)
+    d.found = True
+    ids = {x.passage_id for x in lines}
+    used = [h for h in hits if h.id in ids]
+    d.hits = used
+    d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line) for h in used]
 
 
 #: Characters and (estimated) model tokens of an unknown phrase named, looked up for "did you

@@ -17,7 +17,7 @@ from .linker import Linker, Mention, clean_slot, is_pronoun
 from .query import Understanding
 
 #: Groups kept as text (matched against facts and passages), never linked.
-TEXT_GROUPS = ("task", "who")
+TEXT_GROUPS = ("task", "who", "kind")
 #: Groups naming a context; an unknown one may still name any other entity.
 CTX_GROUPS = ("ctx", "ctx2")
 

@@ -110,3 +110,22 @@ def states_quantity(text: str) -> bool:
     """Whether ``text`` states an amount or a duration (``quantity_answer``),
     list numbering ("1.", "2、") not counted."""
     return bool(_quantity()[1].search(_LIST_MARK.sub("", text)))
+
+
+@functools.lru_cache(maxsize=None)
+def item_line_cue(lang: str) -> re.Pattern:
+    """The ``item_line_cues`` of ``lang``: a line naming an asked item that matches it says how
+    the item may be used (an alternative, a condition, that it may be left out)."""
+    return re.compile(lexicon()["item_line_cues"]["zh" if lang == "zh" else "en"], re.I)
+
+
+@functools.lru_cache(maxsize=None)
+def need_question(lang: str) -> re.Pattern:
+    """The ``need_question`` cues of ``lang``: the question asks whether something must be done."""
+    return re.compile(lexicon()["need_question"]["zh" if lang == "zh" else "en"], re.I)
+
+
+@functools.lru_cache(maxsize=None)
+def optional_line(lang: str) -> re.Pattern:
+    """The ``optional_line`` cues of ``lang``: a line saying what it names may be left out."""
+    return re.compile(lexicon()["optional_line"]["zh" if lang == "zh" else "en"], re.I)

@@ -232,6 +232,23 @@ class Context:
                     ids.append(oid)
         return ids
 
+    def own_chunks(self, ctx: Mention):
+        """The chunks of the document recipe ``ctx`` is defined in, in source order; when that
+        document defines several recipes (a recipe collection in one file), only the chunks under
+        a heading naming ``ctx``. ``[]`` when its document is unknown."""
+        doc = ctx.doc
+        if not doc and ctx.id:
+            rows = self.graph.query("MATCH (e:Entity) WHERE e.id = $id AND e.doc <> '' RETURN e.doc AS doc", {"id": ctx.id})
+            doc = rows[0]["doc"] if rows else ""
+        if not doc:
+            return []
+        hits = R.doc_chunks(self.graph, doc)
+        rows = self.graph.query("MATCH (e:Entity) WHERE e.doc = $doc AND e.type = 'recipe' RETURN count(*) AS n", {"doc": doc})
+        if rows and rows[0]["n"] > 1:
+            name = ctx.name.casefold()
+            hits = [h for h in hits if name in (h.section or "").split(" > ")[0].casefold()]
+        return hits
+
     def role_titles(self, role: Mention) -> list[str]:
         """The role's name and aliases, singular and plural (the section
         titles that describe it)."""
@@ -248,6 +265,9 @@ class Intent:
     memorable: bool = True
     open_ended: bool = False
     facts_suffice: bool = False
+    #: with no graph fact, a line of the asked recipe naming the asked item with an alternative or
+    #: a condition answers (:func:`threadgraph.bot.reader.read_item_lines`)
+    reads_item_lines: bool = False
     fallback: bool = False
     statement: bool = False
 
@@ -335,6 +355,10 @@ class Intent:
     def remember(self, q: Query, state: ThreadState) -> None:
         """After the answer to ``q``: keep what the intent needs in the
         thread's memory beyond the filled slots (default: nothing)."""
+
+    def remembers(self, q: Query) -> bool:
+        """Whether ``q`` becomes the thread's last question (default: :attr:`memorable`)."""
+        return self.memorable
 
     def missing(self, c: Context) -> str:
         """What a "no evidence" answer says is missing (``""``: the question)."""

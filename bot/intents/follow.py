@@ -3,9 +3,11 @@ resolved to the thread's last intent about the newly named thing."""
 
 from __future__ import annotations
 
+import re
+
 from ..linker import clean_slot, is_pronoun
 from ..query import CTX_TYPES
-from .base import Intent, register
+from .base import REGISTRY, Intent, register
 
 
 @register
@@ -34,5 +36,23 @@ class Follow(Intent):
     def prepare(self, q, u, state) -> None:
         """Ask the thread's last question again (an exclusion: about the new thing as the excluded one)."""
         q.intent = state.last_intent or "general"
+        remembered = state.slots.get("ctx")
+        if REGISTRY[q.intent].open_ended and (remembered is None or remembered.type != "recipe"):
+            # "And the secondary?" after a question the passages answered (no recipe
+            # remembered): what the new thing is asked about is in the previous question, searched with it
+            asked = [x["text"] for x in state.turns if x.get("role") == "user" and x.get("text")]
+            q.context_text = next((x for x in reversed(asked) if not self.elliptical(x)), "")
+        focus = self.data.get("item_focus") or {}
+        if (q.intent in focus.get("after", ()) and q.items and not q.ctx and not q.unknown
+                and state.slots.get("ctx") is not None):
+            # "那X呢？" after the list of a recipe: X is one of its items, asked about on its own
+            q.intent = focus["intent"]
+            q.focus = True
         if q.intent == "exclude" and q.items and not q.excluded:
             q.excluded, q.items = q.items, []
+
+    def elliptical(self, text: str) -> bool:
+        """``text`` is itself an elliptical follow-up (one of this intent's patterns matches it):
+        the question an "and X?" leans on is the last one that is not."""
+        body = " ".join(text.split()).rstrip("？?。.!！ ")
+        return any(re.search(rx, body, re.I) for lang in ("zh", "en") for _rank, rx in self.patterns(lang))

@@ -40,6 +40,7 @@ class Pantry(Intent):
     remembered one when the question says "also" or is an elliptical follow-up."""
 
     name = "pantry"
+    reads_item_lines = True
     needs = ("ingredient",)
 
     # -- understand ------------------------------------------------------------------

@@ -22,6 +22,7 @@ class Required(Intent):
     """Slots: the item (main) and the recipe."""
 
     name = "required"
+    reads_item_lines = True
     needs = ("ingredient", "recipe")
 
     def retrieve(self, c: Context) -> Draft | None:
@@ -48,7 +49,11 @@ class Required(Intent):
         ctx, item, lang = c.ctx, c.item, c.lang
         omit = self.asks_to_omit(c.q.text, lang)
         if d.parts["listed"]:
-            d.text = required_text(lang, ctx.name, item.name, d.facts, d.parts["subs"], omit=omit,
+            # each substitute named as the recipe line stating it writes it (香油, not the canonical 芝麻油)
+            written = c.written_names(d.parts["subs"]) if d.parts["subs"] else {}
+            subs = [f.model_copy(update={"object": written[f.object_id]}) if f.object_id in written else f
+                    for f in d.parts["subs"]]
+            d.text = required_text(lang, ctx.name, item.name, d.facts, subs, omit=omit,
                                    phrasing=self.data["phrasing"])
             if not d.parts["subs"]:
                 d.follow_ups = [t(lang, f"{ctx.name}没有{item.name}用什么代替？", f"What can replace {item.name} in {ctx.name}?")]

@@ -24,6 +24,7 @@ class Substitute(Intent):
     """Slots: the item to replace (main), the recipe it is in, a proposed candidate."""
 
     name = "substitute"
+    reads_item_lines = True
     needs = ("ingredient", "recipe")
 
     def read(self, u, match, body, linker) -> None:
@@ -60,11 +61,22 @@ class Substitute(Intent):
         if q.roles and not q.items:
             q.intent = "stand_in"
 
+    def refine(self, q: Query, u: Understanding) -> None:
+        """"Which X is best for R?" (a ``kind`` slot): the recipe's own lines about X answer."""
+        if u.slot_texts.get("kind"):
+            q.kind = True
+
+    def remembers(self, q: Query) -> bool:
+        """A question about which kind of item a recipe takes is no substitution question a
+        following "它可以加什么？" would continue."""
+        return self.memorable and not q.kind
+
     def retrieve(self, c: Context) -> Draft | None:
         """``substitutes`` of the item (and its variants) ranked for the recipe,
-        plus the recipe's own CONTAINS edge for the item."""
+        plus the recipe's own CONTAINS edge for the item; nothing for a question asking
+        which kind of item the recipe takes (its lines answer, see ``reads_item_lines``)."""
         item, ctx = c.item, c.ctx
-        if not (item and item.id):
+        if not (item and item.id) or (c.q.kind and ctx):
             return None
         subs = R.substitutes(c.graph, c.item_ids, ctx.id if ctx else None)
         subs = c.screen.keep_items(subs, lambda f: f.object_id)  # never propose what the thread's constraints forbid
