@@ -142,7 +142,10 @@ def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[C
     H3; the heading text itself is not in ``text`` but in ``section``).
     Sections longer than ``max_chars`` are split between blocks (paragraphs,
     list items, rows), a single longer block at sentence ends. ``line`` is the
-    first source line of the passage, ``id`` is ``stable_id(doc, line)``."""
+    first source line of the passage, and line ``k`` (0-based) of ``text`` is
+    source line ``line + k``: the blank lines between blocks are kept, so a
+    sentence quoted from a passage cites its own line. ``id`` is
+    ``stable_id(doc, line)``."""
     if doc.tabular and not doc.parts:
         return make_table_chunks(doc)
     groups: list[tuple[tuple[str, ...], list[Block]]] = []
@@ -166,10 +169,11 @@ def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[C
         buf: list[str] = []
         start = 0
         size = 0
+        last = 0  # source line of the last text line in buf
 
         def flush() -> None:
             nonlocal buf, size
-            text = "\n".join(buf).strip()
+            text = "".join(buf).strip()
             if text:
                 chunks.append(Chunk(stable_id(doc.rel, start, len(chunks)), doc.rel, section, text, start,
                                     detect_language(text) or doc.language))
@@ -186,12 +190,16 @@ def make_chunks(doc: ParsedDocument, max_chars: int = CHUNK_MAX_CHARS) -> list[C
                     buf, size = [piece], len(piece)
                     flush()
                 continue
-            if size + len(t) + 1 > max_chars and buf:
+            # the blank lines between blocks are kept, so line ``start + k`` of text is source line
+            sep = "\n" * max(1, b.line - last) if buf else ""
+            if size + len(sep) + len(t) > max_chars and buf:
                 flush()
+                sep = ""
             if not buf:
                 start = b.line
-            buf.append(t)
-            size += len(t) + 1
+            buf += [sep, t]
+            last = b.line + t.count("\n")
+            size += len(sep) + len(t)
         flush()
     return chunks
 

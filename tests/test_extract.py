@@ -204,7 +204,7 @@ def test_bad_files_skipped(tmp_path):
     assert skipped["image.png"].reason == "unsupported file type"
     assert "LICENSE" not in skipped
     assert set(ex.documents) == {"good.md", "notes.txt"}
-    assert [c.text for c in ex.chunks if c.doc == "notes.txt"] == ["First paragraph.\nSecond paragraph."]
+    assert [c.text for c in ex.chunks if c.doc == "notes.txt"] == ["First paragraph.\n\nSecond paragraph."]
 
 
 def test_parse_errors_and_front_matter(tmp_path):

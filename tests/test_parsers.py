@@ -205,3 +205,29 @@ def test_split_spans_prefers_sentences_then_spaces():
     assert all(not p.startswith("ord") for _, p in pieces)  # never mid-word
     cjk = split_spans("这是第一句。" * 30, 20)
     assert all(p.endswith("。") and len(p) <= 20 for _, p in cjk)
+
+
+GEN = ROOT / "benchmarks" / "generalization"
+
+
+def _chunk_line_of(path: Path, needle: str) -> int:
+    """The source line a passage of ``path`` gives the text line holding ``needle``:
+    the passage's line plus the line's index in its text (as the bot's readers count)."""
+    for c in make_chunks(parse_file(path)):
+        for k, line in enumerate(c.text.splitlines()):
+            if needle in line:
+                return c.line + k
+    raise AssertionError(f"{needle!r} not in any passage of {path}")
+
+
+def test_passage_lines_keep_the_blank_lines_between_blocks():
+    # a sentence quoted from inside a passage cites its own source line, in a Chinese
+    # recipe note (blank line between a 'Ref:' line and the paragraph) and in a runbook
+    # (numbered steps with fenced notes and code between them)
+    meow = GEN / "zh-meow" / "docs" / "黑椒牛柳.md"
+    assert _chunk_line_of(meow, "Ref: https://www.youtube.com/watch?v=NvqFryC2Rws") == 3
+    assert _chunk_line_of(meow, "菲力牛肉、西冷牛肉或牛肋眼肉做此菜最佳") == 5
+    assert _chunk_line_of(meow, "切青红椒配菜，半个到一个洋葱") == 9
+    infra = GEN / "ops-2i2c-infra" / "docs" / "howto" / "manage-domains" / "override-domain.md"
+    assert _chunk_line_of(infra, "Add the new domain to the new domain override file like so:") == 24
+    assert _chunk_line_of(infra, "(Optional) Encrypt the file with sops.") == 34
