@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..knowledge import bilingual
 from ..knowledge.text import has_cjk, simplified
 from .blocks import split_top
 from .cues import alternation, lexicon, regex, words
@@ -620,7 +621,8 @@ def _parse_item(text: str) -> list[ItemParse]:
             bits = [_EXAMPLE_TAIL.split(b)[0] if _EXAMPLE_TAIL.search(b, 1) else b for b in bits]
             if len(bits) > 1 and not any(is_measure(b) for b in bits):
                 name = bits[0]
-                palts += [Alternative(b, True) for b in bits[1:]]
+                glosses = [b for b in bits[1:] if is_gloss(name, b)]
+                palts += [Alternative(b, True) for b in bits[1:] if b not in glosses]
         elif is_collective(part):
             name, palts = slash_split(part)[0], []  # "Assorted meats/fish (beef, …)": one mixture, not alternatives
         else:
@@ -660,6 +662,25 @@ def is_collective(name: str) -> bool:
     """True for an English name of a mixture ("assorted meats", "mixed nuts"):
     its "/" and "or" join parts (``collective_en`` of alternatives.yaml)."""
     return not has_cjk(name) and bool(_COLLECTIVE_EN.match(clean_name(name, "ingredient") or name.strip()))
+
+
+def is_gloss(name: str, other: str) -> bool:
+    """True when ``other`` only translates ``name`` into another language
+    ("芝士粉 / parmesan cheese": one thing named twice, not an alternative):
+    one side has no CJK character, and that side (or its trailing words, the
+    head) is listed in the bilingual lexicon with a Chinese name that occurs
+    in the CJK side. "白兰地/Cognac" stays an alternative (干邑 ≠ 白兰地)."""
+    a, b = name.strip(), other.strip()
+    if has_cjk(a) == has_cjk(b) or not a or not b:
+        return False
+    zh, latin = (a, b) if has_cjk(a) else (b, a)
+    zh = simplified(zh)
+    toks = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", latin.casefold())
+    for i in range(len(toks)):
+        for eq in bilingual.equivalents(" ".join(toks[i:]), ("ingredient", "tool")):
+            if has_cjk(eq) and simplified(eq) in zh:
+                return True
+    return False
 
 
 def slash_split(text: str) -> list[str]:
