@@ -506,14 +506,23 @@ def parse_item(text: str) -> list[ItemParse]:
     written = text
     text = _BRACKET_NOTE.sub(lambda m: f"（{m.group(1)}）", text) if has_cjk(text) else text
     plain = simplified(text)  # same length as ``written``: an offset in one is the offset in the other
-    out = [_drop_gloss(ip) for ip in _parse_item(plain)]
+    out = [_share_head_zh(_drop_gloss(ip)) for ip in _parse_item(plain)]
     if plain == written:
         return out
     text = written
 
     def back(v: str) -> str:
         i = plain.find(v) if v else -1
-        return text[i:i + len(v)] if i >= 0 else v
+        if i >= 0:
+            return text[i:i + len(v)]
+        out, k = "", 0  # a name put together from two places ("新鲜" + "迷迭香"): each piece as written
+        while k < len(v):
+            n = next((n for n in range(len(v) - k, 0, -1) if v[k:k + n] in plain), 0)
+            if not n:
+                return v
+            j = plain.find(v[k:k + n])
+            out, k = out + text[j:j + n], k + n
+        return out
 
     return [ItemParse(back(ip.name), back(ip.amount), ip.optional,
                       [Alternative(back(a.raw), a.symmetric, back(a.condition)) for a in ip.alternatives], ip.kinds)
@@ -524,13 +533,59 @@ def parse_item(text: str) -> list[ItemParse]:
 _EN_GLOSS = re.compile(r"^(?P<zh>\S*[\u3400-\u9fff]\S*)\s+(?P<en>[A-Za-z][A-Za-z'’&\- ]{1,40})$")
 
 
+def _zh_gloss(name: str, *, checked: bool = False) -> str:
+    """``name`` without the English gloss after its Chinese name; with
+    ``checked``, only a gloss the bilingual lexicon confirms ("干迷迭香
+    rosemary" → 干迷迭香; "其他 cheese" stays: cheese is the head, not 其他's name)."""
+    m = _EN_GLOSS.match(name.strip())
+    if not m or checked and not is_gloss(m.group("zh"), m.group("en")):
+        return name
+    return m.group("zh")
+
+
 def _drop_gloss(ip: ItemParse) -> ItemParse:
     """``ip`` named by its Chinese name alone when the name is a Chinese name
-    followed by its English gloss ("西芹盐 celery salt" → 西芹盐)."""
-    m = _EN_GLOSS.match(ip.name.strip())
-    if not m:
+    followed by its English gloss ("西芹盐 celery salt" → 西芹盐); so are its
+    alternatives ("新鲜或干迷迭香 rosemary" → 干迷迭香)."""
+    alts = [Alternative(_zh_gloss(a.raw, checked=True), a.symmetric, a.condition) for a in ip.alternatives]
+    if _zh_gloss(ip.name) == ip.name and alts == ip.alternatives:
         return ip
-    return ItemParse(m.group("zh"), ip.amount, ip.optional, ip.alternatives, ip.kinds)
+    return ItemParse(_zh_gloss(ip.name), ip.amount, ip.optional, alts, ip.kinds)
+
+
+_STATE_ZH = tuple(sorted(words("names", "state_zh"), key=len, reverse=True))
+
+
+def _zh_head(name: str) -> str:
+    """The noun a Chinese name's leading state word stands before (干迷迭香 →
+    迷迭香); the name itself when it has none, or when the rest would be a
+    single character (生粉 stays 生粉)."""
+    n = name.strip()
+    for w in _STATE_ZH:
+        if n.startswith(w) and len(n) - len(w) >= 2:
+            return n[len(w):]
+    return n
+
+
+def _share_head_zh(ip: ItemParse) -> ItemParse:
+    """A side of a Chinese item that is only a state word takes the head noun
+    of the other side: "新鲜或干迷迭香" → 新鲜迷迭香 / 干迷迭香, "干奥勒冈
+    [新鲜也可以]" → alternative 新鲜奥勒冈."""
+    name = ip.name.strip()
+    if not has_cjk(name) or not ip.alternatives:
+        return ip
+    alts = list(ip.alternatives)
+    if name in _STATE_ZH:
+        heads = [_zh_head(a.raw) for a in alts if a.raw.strip() not in _STATE_ZH and _zh_head(a.raw) != a.raw.strip()]
+        if not heads:
+            return ip
+        name = name + heads[0]
+    head = _zh_head(name)
+    alts = [Alternative(a.raw.strip() + head, a.symmetric, a.condition) if a.raw.strip() in _STATE_ZH and head != name
+            or a.raw.strip() in _STATE_ZH and not any(name.startswith(w) for w in _STATE_ZH) else a for a in alts]
+    if name == ip.name.strip() and alts == list(ip.alternatives):
+        return ip
+    return ItemParse(name, ip.amount, ip.optional, alts, ip.kinds)
 
 
 def _parse_item(text: str) -> list[ItemParse]:

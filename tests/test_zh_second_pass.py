@@ -45,3 +45,20 @@ def test_slash_gloss_in_another_language_is_not_an_alternative():
     assert _item(s2) == [("白兰地", ["Cognac"])]
     s3 = _quoted(_one(SR, "2025-08-24-乳酸菌腌菜"), 16, "纯净水/RO水")
     assert _item(s3) == [("纯净水", ["RO水"])]
+
+
+# -- a side that is only a state word ("新鮮", "干") takes the other side's head noun ----------------------------
+def test_state_word_side_shares_the_head_noun():
+    breast = _one(JZ, "2014-12-13")
+    s1 = _quoted(breast, 27, "新鮮或乾迷迭香 rosemary 少許")
+    assert _item(s1) == [("新鮮迷迭香", ["乾迷迭香"])]
+    chimi = _one(JZ, "2015-01-22")
+    s2 = _quoted(chimi, 30, "乾奧勒岡 oregano 半茶匙 [新鮮也可以]")
+    assert _item(s2) == [("乾奧勒岡", ["新鮮奧勒岡"])]
+    # a whole name after the state word is left alone, and 生粉 is no "生" + 粉 (HowToCook)
+    frog = sorted(HTC.rglob("尖叫牛蛙.md"))[0]
+    s3 = _quoted(frog, 22, "生粉（干淀粉也可）")
+    assert _item(s3) == [("生粉", ["干淀粉"])]
+    crab = sorted(HTC.rglob("肉蟹煲.md"))[0]
+    s4 = _quoted(crab, 14, "年糕（推荐硬年糕，新鲜年糕亦可）")
+    assert [n for n, _ in _item(s4)] == ["年糕"]
