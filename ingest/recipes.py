@@ -531,7 +531,7 @@ class RecipeExtractor:
                 for y in ys:
                     add_sub(x, y, sym, cond, b, conf, rule, x_type)
                 return
-            y0 = substitute_surface(y_raw)
+            y0 = substitute_surface(y_raw, x)
             y_raw = thing_of(y0)
             if y_raw != y0 and " with " in y_raw and len(split_alternatives(y_raw)) > 1:
                 for y in split_alternatives(y_raw):  # "(or add lemon juice or vinegar to milk)"

@@ -62,3 +62,30 @@ def test_state_word_side_shares_the_head_noun():
     crab = sorted(HTC.rglob("肉蟹煲.md"))[0]
     s4 = _quoted(crab, 14, "年糕（推荐硬年糕，新鲜年糕亦可）")
     assert [n for n, _ in _item(s4)] == ["年糕"]
+
+
+# -- "其他 Z" replacing a kind of Z keeps "其他": another vinegar, not vinegar in general ---------------------
+def test_other_kind_of_x_keeps_other():
+    from threadgraph.ingest.surfaces import substitute_surface
+
+    chimi = _one(JZ, "2015-01-22")
+    _quoted(chimi, 35, "紅酒醋 red wine vinegar 2茶匙 [可用其他醋代替]")
+    assert substitute_surface("其他醋", "紅酒醋") == "其他醋"
+    wings = _one(JZ, "2014-09-16")
+    _quoted(wings, 29, "(可用其他醋代替，例如：蘋果醋)")
+    assert substitute_surface("其他醋", "白酒醋") == "其他醋"
+    # X not a kind of what follows: "其他" is dropped as before (zh-meow, HowToCook)
+    _quoted(MEOW / "大盘鸡.md", 5, "线辣椒（或其他干辣椒，用水泡）")
+    assert substitute_surface("其他干辣椒", "线辣椒") == "干辣椒"
+    _quoted(sorted(HTC.rglob("利提巧卡.md"))[0], 22, "芥末油(Mustard Oil)— 可用其他食用油替代")
+    assert substitute_surface("其他食用油", "芥末油") == "食用油"
+
+
+def test_other_kind_of_x_edges(tmp_path):
+    from threadgraph.ingest.pipeline import extract_corpus
+
+    chimi = _one(JZ, "2015-01-22")
+    (tmp_path / chimi.name).write_text(chimi.read_text(encoding="utf-8"), encoding="utf-8")
+    ex = extract_corpus([tmp_path], root=tmp_path)
+    subs = {(ex.entities[t.subject].name, ex.entities[t.object].name) for t in ex.triples if t.relation == "SUBSTITUTES"}
+    assert ("紅酒醋", "其他醋") in subs
