@@ -32,7 +32,7 @@ def is_tool(name: str) -> bool:
     """True when a (cleaned) list-item name denotes kitchen equipment
     (``lexicon/tools.yaml``).
 
-    Chinese: exact word from the tool vocabulary (锅, 刀, 砧板, 微波炉…), a
+    Chinese (traditional read through its simplified form): exact word from the tool vocabulary (锅, 刀, 砧板, 微波炉…), a
     name containing a multi-character tool word, or ending in a one-character
     tool suffix (炒锅, 菜刀, 料理机, 打蛋器…; five characters at most), minus
     foods that look like tools (锅巴, 刀豆…). A name with a ``…的`` modifier
@@ -40,6 +40,8 @@ def is_tool(name: str) -> bool:
     anywhere (pan, pot, knife, oven, bowl…)."""
     if not name:
         return False
+    if has_cjk(name):
+        name = simplified(name)  # the lexicon is written once, in simplified characters (平底鑊 → 平底镬)
     if name in _NOT_TOOLS:
         return False
     if has_cjk(name):

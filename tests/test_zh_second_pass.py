@@ -89,3 +89,27 @@ def test_other_kind_of_x_edges(tmp_path):
     ex = extract_corpus([tmp_path], root=tmp_path)
     subs = {(ex.entities[t.subject].name, ex.entities[t.object].name) for t in ex.triples if t.relation == "SUBSTITUTES"}
     assert ("紅酒醋", "其他醋") in subs
+
+
+# -- traditional tool names are tools: a tool never stands in for an ingredient ---------------------------------
+def test_traditional_tool_names_are_tools(tmp_path):
+    from threadgraph.ingest.items import is_tool
+    from threadgraph.ingest.pipeline import extract_corpus
+
+    pork = _one(JZ, "2017-01-01")
+    _quoted(pork, 33, "把醃料倒入密實袋中並拌勻，將豬柳放入，密封。可改用一次性的食物膠袋")
+    assert is_tool("密實袋") and is_tool("食物膠袋")
+    ribs = _one(JZ, "2017-06-16")
+    _quoted(ribs, 41, "如沒有，可改用平底鑊及焗盤")
+    assert is_tool("平底鑊") and is_tool("焗盤") and is_tool("鑄鐵鍋")
+    assert not is_tool("豬柳")
+    # simplified (zh-seraphroy): the vacuum bag and the cling film are two tools of one kind
+    lox = _one(SR, "2025-08-24-生腌三文鱼")
+    _quoted(lox, 22, "用真空袋或者保鲜膜封好")
+    assert is_tool("真空袋") and is_tool("保鲜膜")
+    for f in (pork, lox):
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    ex = extract_corpus([tmp_path], root=tmp_path)
+    subs = {(ex.entities[t.subject].name, ex.entities[t.object].name) for t in ex.triples if t.relation == "SUBSTITUTES"}
+    assert ("豬柳", "食物膠袋") not in subs
+    assert ("真空袋", "保鲜膜") in subs
