@@ -63,10 +63,10 @@ def tool_phrases(text: str) -> list[tuple[str, str]]:
     word of the lexicon with up to three words before it that qualify it,
     sizes skipped in the name ("into a 10-by-4 inch round tube pan" → "round
     tube pan", "on buttered 9\" spring form pan" → surface 'buttered 9"
-    spring form pan', name "buttered spring form pan"); ``[]`` for Chinese
-    text."""
+    spring form pan', name "buttered spring form pan"); for Chinese text see
+    :func:`_tool_phrases_zh`."""
     if has_cjk(text):
-        return []
+        return _tool_phrases_zh(text)
     out: list[tuple[str, str]] = []
     for m in _TOOL_EN.finditer(text):
         toks = list(re.finditer(r"\S+", text[max(0, m.start() - 80):m.start()]))
@@ -82,6 +82,44 @@ def tool_phrases(text: str) -> list[tuple[str, str]]:
             lead.insert(0, w)
             first = off + t.start()
         out.append((text[first:m.end()], " ".join([*lead, m.group()])))
+    return out
+
+
+_TOOL_STOPS_ZH = frozenset(words("tools", "phrase_stops_zh"))
+_TOOL_ENDS_ZH = tuple(sorted({*_TOOL_SUFFIX_1, *(w for w in TOOL_WORDS if has_cjk(w))}, key=len, reverse=True))
+
+
+def ends_in_tool_word(name: str) -> bool:
+    """True when a Chinese name ends in a tool word or tool suffix of the
+    lexicon (手冲器具, 炒锅; not 炒锅闷)."""
+    return has_cjk(name) and simplified(name.strip()).endswith(_TOOL_ENDS_ZH)
+
+
+def _tool_phrases_zh(text: str) -> list[tuple[str, str]]:
+    """The Chinese tool names of a sentence as ``(surface, name)`` (both as
+    written): each tool word or tool-suffix character of the lexicon with up to
+    three characters before it, stopping at a ``phrase_stops_zh`` character
+    ("倒油到鑄鐵鍋中" → 鑄鐵鍋, "盛起至烤盤備用" → 烤盤); a name
+    :func:`is_tool` rejects (锅巴) and a bare one-character word (锅, 器: it
+    would match inside every longer name) are left out."""
+    plain = simplified(text)  # same length as ``text``
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(plain):
+        end = next((w for w in _TOOL_ENDS_ZH if plain.startswith(w, i)), "")
+        if not end:
+            i += 1
+            continue
+        stop = i + len(end)
+        while stop < len(plain) and any(plain.startswith(w, stop) and len(w) > 1 for w in _TOOL_ENDS_ZH):
+            stop += 1  # "烤盘" is read once, not as 烤 + 盘
+        start = i
+        while start > 0 and i - start < 3 and "\u3400" <= plain[start - 1] <= "\u9fff" and plain[start - 1] not in _TOOL_STOPS_ZH:
+            start -= 1
+        name = text[start:stop]
+        if len(name) >= 2 and is_tool(name) and not any(nt in plain[start:stop + 2] for nt in _NOT_TOOLS):
+            out.append((name, name))
+        i = stop
     return out
 
 

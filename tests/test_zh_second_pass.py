@@ -113,3 +113,46 @@ def test_traditional_tool_names_are_tools(tmp_path):
     subs = {(ex.entities[t.subject].name, ex.entities[t.object].name) for t in ex.triples if t.relation == "SUBSTITUTES"}
     assert ("豬柳", "食物膠袋") not in subs
     assert ("真空袋", "保鲜膜") in subs
+
+
+# -- "如沒有，可改用 Y" with a tool Y: X is the tool named in that sentence or the one before ----------------------
+def _subs(tmp_path: Path, *files: Path) -> set[tuple[str, str]]:
+    from threadgraph.ingest.pipeline import extract_corpus
+
+    for f in files:
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    ex = extract_corpus([tmp_path], root=tmp_path)
+    return {(ex.entities[t.subject].name, ex.entities[t.object].name) for t in ex.triples if t.relation == "SUBSTITUTES"}
+
+
+def test_tool_stand_in_replaces_the_tool_named_before(tmp_path):
+    from threadgraph.ingest.items import tool_phrases
+
+    ribs = _one(JZ, "2017-06-16")
+    _quoted(ribs, 41, "倒油到鑄鐵鍋中，以中火加熱。用鑄鐵鍋的好處是令煎及焗一氣呵成。如沒有，可改用平底鑊及焗盤。")
+    assert tool_phrases("倒油到鑄鐵鍋中，以中火加熱。") == [("鑄鐵鍋", "鑄鐵鍋")]
+    pork = _one(JZ, "2017-01-01")
+    _quoted(pork, 33, "把醃料倒入密實袋中並拌勻，將豬柳放入，密封。可改用一次性的食物膠袋")
+    herb = _one(JZ, "2016-05-06")
+    _quoted(herb, 40, "將雞腿放入烤盤，可用牛油紙作為底紙。")
+    subs = _subs(tmp_path, ribs, pork, herb)
+    assert ("鑄鐵鍋", "平底鑊") in subs
+    assert ("密實袋", "食物膠袋") in subs
+    assert ("烤盤", "牛油紙") not in subs  # a liner used AS the base, not in place of the tray
+
+
+def test_tool_note_after_a_tool(tmp_path):
+    # zh-meow: the note "(或炒锅闷)" names the pot; the verb after it is no part of the name
+    _quoted(MEOW / "三杯鸡.md", 23, "放入砂锅中火焗（或炒锅闷）")
+    assert ("砂锅", "炒锅") in _subs(tmp_path, MEOW / "三杯鸡.md")
+
+
+def test_instrument_use_is_not_a_tool_substitute(tmp_path):
+    # HowToCook: "可以用筷子确认" checks doneness; "用筷子（或打蛋器）搅拌" offers two tools
+    beans = sorted(HTC.rglob("陕北熬豆角.md"))[0]
+    _quoted(beans, 50, "盖上锅盖熬至土豆*变软*（可以用筷子确认）")
+    soup = sorted(HTC.rglob("西红柿鸡蛋汤.md"))[0]
+    _quoted(soup, 31, "用筷子（或打蛋器）搅拌均匀")
+    subs = _subs(tmp_path, beans, soup)
+    assert ("锅盖", "筷子") not in subs
+    assert ("筷子", "打蛋器") in subs
