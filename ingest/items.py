@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..knowledge import bilingual
 from ..knowledge.text import has_cjk, simplified
 from .blocks import split_top
 from .cues import alternation, lexicon, regex, words
@@ -31,7 +32,7 @@ def is_tool(name: str) -> bool:
     """True when a (cleaned) list-item name denotes kitchen equipment
     (``lexicon/tools.yaml``).
 
-    Chinese: exact word from the tool vocabulary (锅, 刀, 砧板, 微波炉…), a
+    Chinese (traditional read through its simplified form): exact word from the tool vocabulary (锅, 刀, 砧板, 微波炉…), a
     name containing a multi-character tool word, or ending in a one-character
     tool suffix (炒锅, 菜刀, 料理机, 打蛋器…; five characters at most), minus
     foods that look like tools (锅巴, 刀豆…). A name with a ``…的`` modifier
@@ -39,6 +40,8 @@ def is_tool(name: str) -> bool:
     anywhere (pan, pot, knife, oven, bowl…)."""
     if not name:
         return False
+    if has_cjk(name):
+        name = simplified(name)  # the lexicon is written once, in simplified characters (平底鑊 → 平底镬)
     if name in _NOT_TOOLS:
         return False
     if has_cjk(name):
@@ -60,10 +63,10 @@ def tool_phrases(text: str) -> list[tuple[str, str]]:
     word of the lexicon with up to three words before it that qualify it,
     sizes skipped in the name ("into a 10-by-4 inch round tube pan" → "round
     tube pan", "on buttered 9\" spring form pan" → surface 'buttered 9"
-    spring form pan', name "buttered spring form pan"); ``[]`` for Chinese
-    text."""
+    spring form pan', name "buttered spring form pan"); for Chinese text see
+    :func:`_tool_phrases_zh`."""
     if has_cjk(text):
-        return []
+        return _tool_phrases_zh(text)
     out: list[tuple[str, str]] = []
     for m in _TOOL_EN.finditer(text):
         toks = list(re.finditer(r"\S+", text[max(0, m.start() - 80):m.start()]))
@@ -79,6 +82,44 @@ def tool_phrases(text: str) -> list[tuple[str, str]]:
             lead.insert(0, w)
             first = off + t.start()
         out.append((text[first:m.end()], " ".join([*lead, m.group()])))
+    return out
+
+
+_TOOL_STOPS_ZH = frozenset(words("tools", "phrase_stops_zh"))
+_TOOL_ENDS_ZH = tuple(sorted({*_TOOL_SUFFIX_1, *(w for w in TOOL_WORDS if has_cjk(w))}, key=len, reverse=True))
+
+
+def ends_in_tool_word(name: str) -> bool:
+    """True when a Chinese name ends in a tool word or tool suffix of the
+    lexicon (手冲器具, 炒锅; not 炒锅闷)."""
+    return has_cjk(name) and simplified(name.strip()).endswith(_TOOL_ENDS_ZH)
+
+
+def _tool_phrases_zh(text: str) -> list[tuple[str, str]]:
+    """The Chinese tool names of a sentence as ``(surface, name)`` (both as
+    written): each tool word or tool-suffix character of the lexicon with up to
+    three characters before it, stopping at a ``phrase_stops_zh`` character
+    ("倒油到鑄鐵鍋中" → 鑄鐵鍋, "盛起至烤盤備用" → 烤盤); a name
+    :func:`is_tool` rejects (锅巴) and a bare one-character word (锅, 器: it
+    would match inside every longer name) are left out."""
+    plain = simplified(text)  # same length as ``text``
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(plain):
+        end = next((w for w in _TOOL_ENDS_ZH if plain.startswith(w, i)), "")
+        if not end:
+            i += 1
+            continue
+        stop = i + len(end)
+        while stop < len(plain) and any(plain.startswith(w, stop) and len(w) > 1 for w in _TOOL_ENDS_ZH):
+            stop += 1  # "烤盘" is read once, not as 烤 + 盘
+        start = i
+        while start > 0 and i - start < 3 and "\u3400" <= plain[start - 1] <= "\u9fff" and plain[start - 1] not in _TOOL_STOPS_ZH:
+            start -= 1
+        name = text[start:stop]
+        if len(name) >= 2 and is_tool(name) and not any(nt in plain[start:stop + 2] for nt in _NOT_TOOLS):
+            out.append((name, name))
+        i = stop
     return out
 
 
@@ -505,14 +546,23 @@ def parse_item(text: str) -> list[ItemParse]:
     written = text
     text = _BRACKET_NOTE.sub(lambda m: f"（{m.group(1)}）", text) if has_cjk(text) else text
     plain = simplified(text)  # same length as ``written``: an offset in one is the offset in the other
-    out = [_drop_gloss(ip) for ip in _parse_item(plain)]
+    out = [_share_head_zh(_drop_gloss(ip)) for ip in _parse_item(plain)]
     if plain == written:
         return out
     text = written
 
     def back(v: str) -> str:
         i = plain.find(v) if v else -1
-        return text[i:i + len(v)] if i >= 0 else v
+        if i >= 0:
+            return text[i:i + len(v)]
+        out, k = "", 0  # a name put together from two places ("新鲜" + "迷迭香"): each piece as written
+        while k < len(v):
+            n = next((n for n in range(len(v) - k, 0, -1) if v[k:k + n] in plain), 0)
+            if not n:
+                return v
+            j = plain.find(v[k:k + n])
+            out, k = out + text[j:j + n], k + n
+        return out
 
     return [ItemParse(back(ip.name), back(ip.amount), ip.optional,
                       [Alternative(back(a.raw), a.symmetric, back(a.condition)) for a in ip.alternatives], ip.kinds)
@@ -523,13 +573,59 @@ def parse_item(text: str) -> list[ItemParse]:
 _EN_GLOSS = re.compile(r"^(?P<zh>\S*[\u3400-\u9fff]\S*)\s+(?P<en>[A-Za-z][A-Za-z'’&\- ]{1,40})$")
 
 
+def _zh_gloss(name: str, *, checked: bool = False) -> str:
+    """``name`` without the English gloss after its Chinese name; with
+    ``checked``, only a gloss the bilingual lexicon confirms ("干迷迭香
+    rosemary" → 干迷迭香; "其他 cheese" stays: cheese is the head, not 其他's name)."""
+    m = _EN_GLOSS.match(name.strip())
+    if not m or checked and not is_gloss(m.group("zh"), m.group("en")):
+        return name
+    return m.group("zh")
+
+
 def _drop_gloss(ip: ItemParse) -> ItemParse:
     """``ip`` named by its Chinese name alone when the name is a Chinese name
-    followed by its English gloss ("西芹盐 celery salt" → 西芹盐)."""
-    m = _EN_GLOSS.match(ip.name.strip())
-    if not m:
+    followed by its English gloss ("西芹盐 celery salt" → 西芹盐); so are its
+    alternatives ("新鲜或干迷迭香 rosemary" → 干迷迭香)."""
+    alts = [Alternative(_zh_gloss(a.raw, checked=True), a.symmetric, a.condition) for a in ip.alternatives]
+    if _zh_gloss(ip.name) == ip.name and alts == ip.alternatives:
         return ip
-    return ItemParse(m.group("zh"), ip.amount, ip.optional, ip.alternatives, ip.kinds)
+    return ItemParse(_zh_gloss(ip.name), ip.amount, ip.optional, alts, ip.kinds)
+
+
+_STATE_ZH = tuple(sorted(words("names", "state_zh"), key=len, reverse=True))
+
+
+def _zh_head(name: str) -> str:
+    """The noun a Chinese name's leading state word stands before (干迷迭香 →
+    迷迭香); the name itself when it has none, or when the rest would be a
+    single character (生粉 stays 生粉)."""
+    n = name.strip()
+    for w in _STATE_ZH:
+        if n.startswith(w) and len(n) - len(w) >= 2:
+            return n[len(w):]
+    return n
+
+
+def _share_head_zh(ip: ItemParse) -> ItemParse:
+    """A side of a Chinese item that is only a state word takes the head noun
+    of the other side: "新鲜或干迷迭香" → 新鲜迷迭香 / 干迷迭香, "干奥勒冈
+    [新鲜也可以]" → alternative 新鲜奥勒冈."""
+    name = ip.name.strip()
+    if not has_cjk(name) or not ip.alternatives:
+        return ip
+    alts = list(ip.alternatives)
+    if name in _STATE_ZH:
+        heads = [_zh_head(a.raw) for a in alts if a.raw.strip() not in _STATE_ZH and _zh_head(a.raw) != a.raw.strip()]
+        if not heads:
+            return ip
+        name = name + heads[0]
+    head = _zh_head(name)
+    alts = [Alternative(a.raw.strip() + head, a.symmetric, a.condition) if a.raw.strip() in _STATE_ZH and head != name
+            or a.raw.strip() in _STATE_ZH and not any(name.startswith(w) for w in _STATE_ZH) else a for a in alts]
+    if name == ip.name.strip() and alts == list(ip.alternatives):
+        return ip
+    return ItemParse(name, ip.amount, ip.optional, alts, ip.kinds)
 
 
 def _parse_item(text: str) -> list[ItemParse]:
@@ -620,7 +716,8 @@ def _parse_item(text: str) -> list[ItemParse]:
             bits = [_EXAMPLE_TAIL.split(b)[0] if _EXAMPLE_TAIL.search(b, 1) else b for b in bits]
             if len(bits) > 1 and not any(is_measure(b) for b in bits):
                 name = bits[0]
-                palts += [Alternative(b, True) for b in bits[1:]]
+                glosses = [b for b in bits[1:] if is_gloss(name, b)]
+                palts += [Alternative(b, True) for b in bits[1:] if b not in glosses]
         elif is_collective(part):
             name, palts = slash_split(part)[0], []  # "Assorted meats/fish (beef, …)": one mixture, not alternatives
         else:
@@ -660,6 +757,25 @@ def is_collective(name: str) -> bool:
     """True for an English name of a mixture ("assorted meats", "mixed nuts"):
     its "/" and "or" join parts (``collective_en`` of alternatives.yaml)."""
     return not has_cjk(name) and bool(_COLLECTIVE_EN.match(clean_name(name, "ingredient") or name.strip()))
+
+
+def is_gloss(name: str, other: str) -> bool:
+    """True when ``other`` only translates ``name`` into another language
+    ("芝士粉 / parmesan cheese": one thing named twice, not an alternative):
+    one side has no CJK character, and that side (or its trailing words, the
+    head) is listed in the bilingual lexicon with a Chinese name that occurs
+    in the CJK side. "白兰地/Cognac" stays an alternative (干邑 ≠ 白兰地)."""
+    a, b = name.strip(), other.strip()
+    if has_cjk(a) == has_cjk(b) or not a or not b:
+        return False
+    zh, latin = (a, b) if has_cjk(a) else (b, a)
+    zh = simplified(zh)
+    toks = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", latin.casefold())
+    for i in range(len(toks)):
+        for eq in bilingual.equivalents(" ".join(toks[i:]), ("ingredient", "tool")):
+            if has_cjk(eq) and simplified(eq) in zh:
+                return True
+    return False
 
 
 def slash_split(text: str) -> list[str]:

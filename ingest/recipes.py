@@ -20,7 +20,8 @@ from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
 from .items import (OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
-                    form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases)
+                    form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases,
+                    ends_in_tool_word)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from ..knowledge.cues import rules as cue_rules
@@ -86,6 +87,7 @@ _HAS_AMOUNT = regex("amounts", "has_amount")
 _CATEGORY = regex("names", "category")
 _CUT_SUFFIX = re.compile(rf"^(?:{alternation('names', 'cut_suffixes')})$")
 _STAND_IN_OR = regex("alternatives", "stand_in_or")
+_BOTH_ZH = regex("alternatives", "both")
 _COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
 _COMPOUND_EN = lexicon("alternatives")["compound_en"]
 _SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
@@ -531,7 +533,7 @@ class RecipeExtractor:
                 for y in ys:
                     add_sub(x, y, sym, cond, b, conf, rule, x_type)
                 return
-            y0 = substitute_surface(y_raw)
+            y0 = substitute_surface(y_raw, x)
             y_raw = thing_of(y0)
             if y_raw != y0 and " with " in y_raw and len(split_alternatives(y_raw)) > 1:
                 for y in split_alternatives(y_raw):  # "(or add lemon juice or vinegar to milk)"
@@ -548,6 +550,12 @@ class RecipeExtractor:
             if _cut_form(xc, yc):
                 return  # "葱（也可选用切好的葱段）": the same thing, cut — not a stand-in
             tx = x_type or ("tool" if is_tool(xc) else "ingredient")
+            if tx == "tool" and has_cjk(y_raw):
+                lead = tool_phrases(y_raw.strip())
+                if (lead and y_raw.strip().startswith(lead[0][0]) and 0 < len(y_raw.strip()) - len(lead[0][0]) <= 2
+                        and not ends_in_tool_word(y_raw)):
+                    y_raw = lead[0][0]  # "（或炒锅闷）" after a pot: the pot, not the verb after it
+                    yc = clean_name(y_raw, "ingredient")
             ty = "tool" if is_tool(yc) else "ingredient"
             if tx != ty:
                 return
@@ -763,6 +771,12 @@ class RecipeExtractor:
                 continue
             cond = "；".join(c for c in (f.cond, f.ratio) if c)
             for y0 in f.ys:
+                tools_both = [p for p in _BOTH_ZH.split(y0) if p.strip()] if has_cjk(y0) else []
+                if len(tools_both) > 1 and all(is_tool(clean_name(p, "ingredient")) for p in tools_both):
+                    # "可改用平底鑊及焗盤": the tools together stand in (one edge, the whole set in its condition)
+                    add_sub(x, " + ".join(p.strip() for p in tools_both), f.rule in _SYMMETRIC_RULES, cond, f.block,
+                            min(f.confidence, self.TEXT_CONF + 0.1), f"cue.{f.rule}")
+                    continue
                 y = self.known_thing(y0, f.confidence)
                 if not y:
                     continue

@@ -20,9 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..knowledge import cues
-from ..knowledge.text import DictLinker, has_cjk, sentence_spans
+from ..knowledge.text import DictLinker, has_cjk, sentence_spans, simplified
 from .cues import alternation, words
 from .document import Block
+from .items import ends_in_tool_word, is_tool, tool_phrases
+from .normalize import clean_name
 
 READ_KINDS = ("paragraph", "item", "row")
 _PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
@@ -113,10 +115,18 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
             # in a list item (one ingredient and its notes) an X left to the context is the thing named last
             # before; in running prose a thing named sentences earlier is another topic ("…做菜脯炒粿条…！
             # …你也可以用陈村粉来代替": not 菜脯), so only the sentence just before counts
-            earlier = reversed(spans[:k]) if item or b.kind != "paragraph" else reversed(spans[max(0, k - 1):k])
+            earlier = reversed(earlier_spans(spans, k, item, b.kind))
             prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in earlier) if x), "") or own
             for c in found:
                 f = _anchor(c, sent, anchors, own, prev, unanchored, explicit, heads)
+                if (c.focus and not c.x and heads is not None and has_cjk(sent) and not (f and is_tool(f[0]))
+                        and _tool_y(c.y) and not _USE_AS.search(simplified(sent[max(0, c.start):]))):
+                    # "用鑄鐵鍋的好處是…。如沒有，可改用平底鑊": a tool stands in for the tool named in that
+                    # sentence or the one just before, not for the ingredient the step is about
+                    before = spans[max(0, k - 1):k] + [(s, s + max(0, c.start))]
+                    tool = next((t for t in (_last(heads, flat[a:z]) for a, z in reversed(before)) if t), "")
+                    if tool:
+                        f = (tool, True)
                 if f is None:
                     continue
                 x, anchored = f
@@ -126,6 +136,31 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
                 out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule, c.x))
     return out
 
+
+def earlier_spans(spans: list[tuple[int, int]], k: int, item: bool, kind: str) -> list[tuple[int, int]]:
+    """The sentences before sentence ``k`` of a block that an X left to the
+    context may name: all of them in a list item, only the one just before in
+    running prose."""
+    return spans[:k] if item or kind != "paragraph" else spans[max(0, k - 1):k]
+
+
+def _tool_y(y: str) -> bool:
+    """True when the first stand-in of ``y`` is kitchen equipment (every part
+    of "A及B"), the phrase ending in its tool word."""
+    ys = cues.split_alternatives(y)
+    parts = [p for p in _BOTH.split(ys[0]) if p.strip()] if ys else []
+    # "可改用平底鑊及焗盤": each part ends in a tool word; "可以用筷子确认" goes on with a step
+    return bool(parts) and all(_ends_in_tool(p.strip()) and is_tool(clean_name(p, "ingredient")) for p in parts)
+
+
+def _ends_in_tool(part: str) -> bool:
+    # "炒锅闷": a tool and one verb character after it (the way it is used) still names the tool
+    lead = tool_phrases(part)
+    return ends_in_tool_word(part) or bool(lead) and part.startswith(lead[0][0]) and len(part) - len(lead[0][0]) <= 1
+
+
+_BOTH = re.compile(words("alternatives", "both")[0])
+_USE_AS = re.compile(alternation("alternatives", "use_as_zh"))
 
 #: Clause separators: a parenthesised note is about the last clause before it.
 _HEAD_CLAUSE = re.compile(r"[，,；;。]")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..knowledge.text import has_cjk
+from ..knowledge.text import has_cjk, simplified
 from .cues import alternation, regex, words
 from .normalize import clean_name
 
@@ -19,7 +19,7 @@ _STAND_IN_TAIL = re.compile(rf"\s*(?:{alternation('names', 'stand_in_tail')})\s*
 _STAND_IN_ANY = re.compile(rf"^(?:{alternation('names', 'stand_in_any')})")
 
 
-def substitute_surface(y: str) -> str:
+def substitute_surface(y: str, x: str = "") -> str:
     """Clean the stand-in side Y of a substitution before normalization.
 
     * a leading filler, verb or determiner (了/的/将/把/放/用/使用/加入/同一个…:
@@ -28,7 +28,9 @@ def substitute_surface(y: str) -> str:
     * "其他/其它/别的/任何/任意/普通" is dropped when what follows names a specific
       thing ("可用其他食用油替代" → 食用油, which the alias table maps to 植物油;
       "普通盐" → 盐), but kept for a category ("其他肉类", "其他蔬菜" — "any
-      other meat" is the meaning);
+      other meat" is the meaning) and when the X it replaces (``x``) is itself
+      a kind of what follows ("紅酒醋 [可用其他醋代替]" → 其他醋: another
+      vinegar, not vinegar in general);
     * ``""`` (no edge) when Y names nothing specific (其他配料, 其他调料, 工具,
       可以去除夹心的工具…)."""
     y = _STAND_IN_LEAD.sub("", y.strip())
@@ -42,6 +44,8 @@ def substitute_surface(y: str) -> str:
         rest = _STAND_IN_ANY.sub("", y).strip()
         if clean_name(rest, "ingredient") in _GENERIC or not rest:
             return ""
-        if rest != y and not _CATEGORY.search(clean_name(rest, "ingredient")):
+        kind_of_x = bool(x) and len(simplified(x.strip())) > len(simplified(rest)) and simplified(
+            clean_name(x, "ingredient") or x.strip()).endswith(simplified(clean_name(rest, "ingredient") or rest))
+        if rest != y and not kind_of_x and not _CATEGORY.search(clean_name(rest, "ingredient")):
             y = rest
     return y
