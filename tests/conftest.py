@@ -31,6 +31,32 @@ def tiny_settings(data_dir: Path, **kw):
     return Settings(data_dir=data_dir, embedding_model=TINY_NAME, embedding_model_path=TINY_MODEL, _env_file=None, **kw)
 
 
+def bot_over(root: Path, docs: dict[str, Path]):
+    """A real bot over a KB of ``docs`` (``{relative path in the corpus: source file}``),
+    copied under ``root/docs``, ingested with the test model into ``root/data``.
+    Returns ``ask(text, thread="t") -> Answer``; each thread id is its own conversation."""
+    import shutil
+
+    from threadgraph.bot.core import ThreadGraphBot
+    from threadgraph.bot.memory import ThreadMemory
+    from threadgraph.bot.message import IncomingMessage, ThreadKey
+    from threadgraph.ingest.service import run_ingest
+    from threadgraph.knowledge.kb import KBHandle
+
+    for rel, path in docs.items():
+        (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, root / "docs" / rel)
+    data = root / "data"
+    s = tiny_settings(data)
+    assert run_ingest([root / "docs"], s).ok
+    bot = ThreadGraphBot(s, kb=KBHandle(data, s), memory=ThreadMemory(root / "memory.sqlite"))
+
+    def ask(text: str, thread: str = "t"):
+        return bot.answer(IncomingMessage(thread=ThreadKey(platform="test", thread=thread), text=text))
+
+    return ask
+
+
 @pytest.fixture(scope="session")
 def kb_dir(tmp_path_factory) -> Path:
     """Data folder holding a KB of the full bundled corpora (built once)."""

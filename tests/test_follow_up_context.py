@@ -17,11 +17,10 @@ Documents and questions are literals from the dev corpora:
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
-from conftest import REPO, tiny_settings
+from conftest import REPO, bot_over
 from threadgraph.bot.compose import excerpt
 from threadgraph.bot.resolve import own_words
 
@@ -59,29 +58,11 @@ def test_an_excerpt_starting_with_a_pronoun_starts_a_sentence_earlier():
 
 @pytest.fixture(scope="module")
 def ask(tmp_path_factory):
-    from threadgraph.bot.core import ThreadGraphBot
-    from threadgraph.bot.memory import ThreadMemory
-    from threadgraph.bot.message import IncomingMessage, ThreadKey
-    from threadgraph.ingest.service import run_ingest
-    from threadgraph.knowledge.kb import KBHandle
-
-    root = tmp_path_factory.mktemp("followctx")
-    docs = {"compass/crm.md": GEN / "ops-2i2c-compass/docs/business-development/crm.md",
-            "infra/tools.md": GEN / "ops-2i2c-infra/docs/reference/tools.md",
-            "infra/escalation-policies.md": GEN / "ops-2i2c-infra/docs/topic/monitoring-alerting/escalation-policies.md",
-            "govuk/pagerduty.html.md": GEN / "ops-govuk/docs/manual/pagerduty.html.md"}
-    for rel, path in docs.items():
-        (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, root / "docs" / rel)
-    data = root / "data"
-    s = tiny_settings(data)
-    assert run_ingest([root / "docs"], s).ok
-    bot = ThreadGraphBot(s, kb=KBHandle(data, s), memory=ThreadMemory(root / "memory.sqlite"))
-
-    def _ask(text: str, thread: str = "t"):
-        return bot.answer(IncomingMessage(thread=ThreadKey(platform="test", thread=thread), text=text))
-
-    return _ask
+    return bot_over(tmp_path_factory.mktemp("followctx"),
+                    {"compass/crm.md": GEN / "ops-2i2c-compass/docs/business-development/crm.md",
+                     "infra/tools.md": GEN / "ops-2i2c-infra/docs/reference/tools.md",
+                     "infra/escalation-policies.md": GEN / "ops-2i2c-infra/docs/topic/monitoring-alerting/escalation-policies.md",
+                     "govuk/pagerduty.html.md": GEN / "ops-govuk/docs/manual/pagerduty.html.md"})
 
 
 def test_a_follow_up_pronoun_refers_to_the_previous_question(ask):

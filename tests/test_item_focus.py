@@ -15,11 +15,10 @@ contains.yaml). Documents and questions are literals from the dev corpora:
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
-from conftest import REPO, tiny_settings
+from conftest import REPO, bot_over
 from threadgraph.bot.intents import get
 
 GEN = REPO / "benchmarks" / "generalization"
@@ -36,33 +35,15 @@ def test_the_extras_cue_reads_questions_of_both_languages():
 
 @pytest.fixture(scope="module")
 def ask(tmp_path_factory):
-    from threadgraph.bot.core import ThreadGraphBot
-    from threadgraph.bot.memory import ThreadMemory
-    from threadgraph.bot.message import IncomingMessage, ThreadKey
-    from threadgraph.ingest.service import run_ingest
-    from threadgraph.knowledge.kb import KBHandle
-
-    root = tmp_path_factory.mktemp("itemfocus")
-    docs = {"zehua/new-orleans-chicken.md": GEN / "zh-zehua/docs/recipes/new-orleans-chicken.md",
-            "cpq/caishen-zhushou.md": GEN / "zh-cpq/docs/caishen-zhushou.md",
-            "drinks/mung-bean.md": GEN / "zh-drinks/docs/drinks/sweet-soup/mung-bean.md",
-            "ehrensberger/coconut-almond-bars.md": GEN / "en-ehrensberger/docs/recipes/coconut-almond-bars.md",
-            "communitykitchen/recipes.json": GEN / "en-communitykitchen/docs/data/recipes.json",
-            "meow/黑椒牛柳.md": GEN / "zh-meow/docs/黑椒牛柳.md",
-            "cpq/zhuhou-roujiang-laomian.md": GEN / "zh-cpq/docs/zhuhou-roujiang-laomian.md",
-            "meow/韩式凉拌面.md": GEN / "zh-meow/docs/韩式凉拌面.md"}
-    for rel, path in docs.items():
-        (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, root / "docs" / rel)
-    data = root / "data"
-    s = tiny_settings(data)
-    assert run_ingest([root / "docs"], s).ok
-    bot = ThreadGraphBot(s, kb=KBHandle(data, s), memory=ThreadMemory(root / "memory.sqlite"))
-
-    def _ask(text: str, thread: str = "t"):
-        return bot.answer(IncomingMessage(thread=ThreadKey(platform="test", thread=thread), text=text))
-
-    return _ask
+    return bot_over(tmp_path_factory.mktemp("itemfocus"),
+                    {"zehua/new-orleans-chicken.md": GEN / "zh-zehua/docs/recipes/new-orleans-chicken.md",
+                     "cpq/caishen-zhushou.md": GEN / "zh-cpq/docs/caishen-zhushou.md",
+                     "drinks/mung-bean.md": GEN / "zh-drinks/docs/drinks/sweet-soup/mung-bean.md",
+                     "ehrensberger/coconut-almond-bars.md": GEN / "en-ehrensberger/docs/recipes/coconut-almond-bars.md",
+                     "communitykitchen/recipes.json": GEN / "en-communitykitchen/docs/data/recipes.json",
+                     "meow/黑椒牛柳.md": GEN / "zh-meow/docs/黑椒牛柳.md",
+                     "cpq/zhuhou-roujiang-laomian.md": GEN / "zh-cpq/docs/zhuhou-roujiang-laomian.md",
+                     "meow/韩式凉拌面.md": GEN / "zh-meow/docs/韩式凉拌面.md"})
 
 
 def test_and_x_after_a_recipe_list_is_about_x_in_that_recipe(ask):

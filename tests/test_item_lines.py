@@ -12,12 +12,11 @@ bot/lexicon/words.yaml). Lines and questions are literals from the dev corpora:
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass
 
 import pytest
 
-from conftest import REPO, tiny_settings
+from conftest import REPO, bot_over
 from threadgraph.bot import reader, words
 
 GEN = REPO / "benchmarks" / "generalization"
@@ -68,31 +67,13 @@ def test_the_candidate_alone_may_be_the_asked_name():
 
 @pytest.fixture(scope="module")
 def ask(tmp_path_factory):
-    from threadgraph.bot.core import ThreadGraphBot
-    from threadgraph.bot.memory import ThreadMemory
-    from threadgraph.bot.message import IncomingMessage, ThreadKey
-    from threadgraph.ingest.service import run_ingest
-    from threadgraph.knowledge.kb import KBHandle
-
-    root = tmp_path_factory.mktemp("itemlines")
-    docs = {"zehua/risotto.md": GEN / "zh-zehua/docs/recipes/risotto.md",
-            "zehua/whole-wheat-dinner-role.md": GEN / "zh-zehua/docs/recipes/whole-wheat-dinner-role.md",
-            "ehrensberger/bran-muffins.md": GEN / "en-ehrensberger/docs/recipes/bran-muffins.md",
-            "ehrensberger/coconut-almond-bars.md": GEN / "en-ehrensberger/docs/recipes/coconut-almond-bars.md",
-            # a recipe that lists vanilla sugar as an ingredient of its own: the name is known to the KB
-            "ehrensberger/poppyseed-loaf.md": GEN / "en-ehrensberger/docs/recipes/poppyseed-loaf.md"}
-    for rel, path in docs.items():
-        (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, root / "docs" / rel)
-    data = root / "data"
-    s = tiny_settings(data)
-    assert run_ingest([root / "docs"], s).ok
-    bot = ThreadGraphBot(s, kb=KBHandle(data, s), memory=ThreadMemory(root / "memory.sqlite"))
-
-    def _ask(text: str, thread: str = "t"):
-        return bot.answer(IncomingMessage(thread=ThreadKey(platform="test", thread=thread), text=text))
-
-    return _ask
+    return bot_over(tmp_path_factory.mktemp("itemlines"),
+                    {"zehua/risotto.md": GEN / "zh-zehua/docs/recipes/risotto.md",
+                     "zehua/whole-wheat-dinner-role.md": GEN / "zh-zehua/docs/recipes/whole-wheat-dinner-role.md",
+                     "ehrensberger/bran-muffins.md": GEN / "en-ehrensberger/docs/recipes/bran-muffins.md",
+                     "ehrensberger/coconut-almond-bars.md": GEN / "en-ehrensberger/docs/recipes/coconut-almond-bars.md",
+                     # a recipe that lists vanilla sugar as an ingredient of its own: the name is known to the KB
+                     "ehrensberger/poppyseed-loaf.md": GEN / "en-ehrensberger/docs/recipes/poppyseed-loaf.md"})
 
 
 def test_the_recipe_line_answers_when_the_graph_has_nothing_zh(ask):

@@ -13,12 +13,11 @@ bot/lexicon/words.yaml). Lines and questions are literals from the dev corpora:
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass
 
 import pytest
 
-from conftest import REPO, tiny_settings
+from conftest import REPO, bot_over
 from threadgraph.bot import reader, words
 
 GEN = REPO / "benchmarks" / "generalization"
@@ -78,28 +77,10 @@ def test_an_optional_line_about_something_else_is_no_answer():
 
 @pytest.fixture(scope="module")
 def ask(tmp_path_factory):
-    from threadgraph.bot.core import ThreadGraphBot
-    from threadgraph.bot.memory import ThreadMemory
-    from threadgraph.bot.message import IncomingMessage, ThreadKey
-    from threadgraph.ingest.service import run_ingest
-    from threadgraph.knowledge.kb import KBHandle
-
-    root = tmp_path_factory.mktemp("optline")
-    docs = {"infra/cilogon-user-accounts.md": GEN / "ops-2i2c-infra/docs/howto/troubleshoot/cilogon-user-accounts.md",
-            "infra/override-domain.md": GEN / "ops-2i2c-infra/docs/howto/manage-domains/override-domain.md",
-            "compass/edit.md": GEN / "ops-2i2c-compass/docs/reference/documentation/edit.md"}  # a distractor
-    for rel, path in docs.items():
-        (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, root / "docs" / rel)
-    data = root / "data"
-    s = tiny_settings(data)
-    assert run_ingest([root / "docs"], s).ok
-    bot = ThreadGraphBot(s, kb=KBHandle(data, s), memory=ThreadMemory(root / "memory.sqlite"))
-
-    def _ask(text: str, thread: str = "t"):
-        return bot.answer(IncomingMessage(thread=ThreadKey(platform="test", thread=thread), text=text))
-
-    return _ask
+    return bot_over(tmp_path_factory.mktemp("optline"),
+                    {"infra/cilogon-user-accounts.md": GEN / "ops-2i2c-infra/docs/howto/troubleshoot/cilogon-user-accounts.md",
+                     "infra/override-domain.md": GEN / "ops-2i2c-infra/docs/howto/manage-domains/override-domain.md",
+                     "compass/edit.md": GEN / "ops-2i2c-compass/docs/reference/documentation/edit.md"})  # a distractor
 
 
 def test_must_i_is_answered_by_the_optional_step(ask):
