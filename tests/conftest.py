@@ -31,6 +31,40 @@ def tiny_settings(data_dir: Path, **kw):
     return Settings(data_dir=data_dir, embedding_model=TINY_NAME, embedding_model_path=TINY_MODEL, _env_file=None, **kw)
 
 
+def one_file(folder: Path, prefix: str) -> Path:
+    """The one file of ``folder`` whose name starts with ``prefix`` (asserts there is exactly one)."""
+    found = sorted(folder.glob(prefix + "*"))
+    assert len(found) == 1, (prefix, found)
+    return found[0]
+
+
+def quoted(path: Path, n: int, quote: str) -> str:
+    """``quote``, after asserting that line ``n`` (1-based) of ``path`` still says it: a
+    test's expected value is a literal of the source text, checked against that text."""
+    line = path.read_text(encoding="utf-8").splitlines()[n - 1]
+    assert quote in line, f"{path.name}:{n} no longer says {quote!r}"
+    return quote
+
+
+def extract_copies(tmp_path: Path, *files: Path):
+    """The rule extraction (``extract_corpus``) of copies of ``files`` in ``tmp_path`` (names kept)."""
+    from threadgraph.ingest.pipeline import extract_corpus
+
+    for f in files:
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    return extract_corpus([tmp_path], root=tmp_path)
+
+
+def edge_names(ex, relation: str, **props) -> set[tuple[str, str]]:
+    """``(subject name, object name)`` of the ``relation`` triples of extraction ``ex``
+    whose properties include ``props``."""
+    out = set()
+    for t in ex.triples:
+        if t.relation == relation and all(t.properties.get(k) == v for k, v in props.items()):
+            out.add((ex.entities[t.subject].name, ex.entities[t.object].name))
+    return out
+
+
 def bot_over(root: Path, docs: dict[str, Path]):
     """A real bot over a KB of ``docs`` (``{relative path in the corpus: source file}``),
     copied under ``root/docs``, ingested with the test model into ``root/data``.

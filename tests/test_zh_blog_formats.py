@@ -13,41 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from conftest import CORPORA, quoted as _quoted, extract_copies as _extract, edge_names as _names
 
 GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
 CPQ = GEN / "zh-cpq" / "docs"
 ZEHUA = GEN / "zh-zehua" / "docs"
 MEOW = GEN / "zh-meow" / "docs"
 HTC = CORPORA / "howtocook" / "dishes"
-
-
-def _line(path: Path, n: int) -> str:
-    """Line ``n`` (1-based) of a corpus file, as written."""
-    return path.read_text(encoding="utf-8").splitlines()[n - 1]
-
-
-def _quoted(path: Path, n: int, quote: str) -> str:
-    line = _line(path, n)
-    assert quote in line, f"{path.name}:{n} no longer says {quote!r}"
-    return quote
-
-
-def _extract(tmp_path: Path, *files: Path):
-    """The rule extraction of copies of ``files`` (names kept)."""
-    from threadgraph.ingest.pipeline import extract_corpus
-
-    for f in files:
-        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
-    return extract_corpus([tmp_path], root=tmp_path)
-
-
-def _names(ex, relation: str, **props) -> set[tuple[str, str]]:
-    out = set()
-    for t in ex.triples:
-        if t.relation == relation and all(t.properties.get(k) == v for k, v in props.items()):
-            out.add((ex.entities[t.subject].name, ex.entities[t.object].name))
-    return out
 
 
 # -- reader: "1、…" paragraphs are a numbered list ----------------------------------------------------

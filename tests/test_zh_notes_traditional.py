@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import CORPORA
+from conftest import CORPORA, one_file as _one, quoted as _quoted, extract_copies as _extract, edge_names as _names
 
 GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
 SR = GEN / "zh-seraphroy" / "docs"
@@ -23,38 +23,10 @@ MEOW = GEN / "zh-meow" / "docs"
 HTC = CORPORA / "howtocook" / "dishes"
 
 
-def _one(folder: Path, prefix: str) -> Path:
-    found = sorted(folder.glob(prefix + "*"))
-    assert len(found) == 1, (prefix, found)
-    return found[0]
-
-
 def _htc(name: str) -> Path:
     found = sorted(HTC.rglob(name))
     assert found, name
     return found[0]
-
-
-def _quoted(path: Path, n: int, quote: str) -> str:
-    line = path.read_text(encoding="utf-8").splitlines()[n - 1]
-    assert quote in line, f"{path.name}:{n} no longer says {quote!r}"
-    return quote
-
-
-def _extract(tmp_path: Path, *files: Path):
-    from threadgraph.ingest.pipeline import extract_corpus
-
-    for f in files:
-        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
-    return extract_corpus([tmp_path], root=tmp_path)
-
-
-def _names(ex, relation: str, **props) -> set[tuple[str, str]]:
-    out = set()
-    for t in ex.triples:
-        if t.relation == relation and all(t.properties.get(k) == v for k, v in props.items()):
-            out.add((ex.entities[t.subject].name, ex.entities[t.object].name))
-    return out
 
 
 def _cues(sentence: str, *, in_item: bool = False) -> list[tuple[str, str, str]]:

@@ -8,25 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import CORPORA
+from conftest import CORPORA, one_file as _one, quoted as _quoted
 
 GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
 SR = GEN / "zh-seraphroy" / "docs"
 JZ = GEN / "zh-jzkitchen" / "docs"
 MEOW = GEN / "zh-meow" / "docs"
 HTC = CORPORA / "howtocook" / "dishes"
-
-
-def _one(folder: Path, prefix: str) -> Path:
-    found = sorted(folder.glob(prefix + "*"))
-    assert len(found) == 1, (prefix, found)
-    return found[0]
-
-
-def _quoted(path: Path, n: int, quote: str) -> str:
-    line = path.read_text(encoding="utf-8").splitlines()[n - 1]
-    assert quote in line, f"{path.name}:{n} no longer says {quote!r}"
-    return quote
 
 
 def _item(text: str) -> list[tuple[str, list[str]]]:
