@@ -221,7 +221,7 @@ def _tails(text: str) -> list[str]:
     "雪碧"): the thing asked about is the head of the phrase."""
     if not text or text.isascii():
         return [text]
-    cut = max(text.rfind(ch) for ch in "里中的")
+    cut = max(text.rfind(ch) for ch in words.part_joiners())
     tail = text[cut + 1:] if cut >= 0 else ""
     return [text, tail] if len(tail) >= 2 else [text]
 

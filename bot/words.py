@@ -32,6 +32,12 @@ def function_chars() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=None)
+def part_joiners() -> str:
+    """Chinese characters that join a whole to its part in a slot ("里", "中", "的")."""
+    return lexicon()["part_joiners"]
+
+
+@functools.lru_cache(maxsize=None)
 def pronouns(lang: str) -> tuple[str, ...]:
     """Words of ``lang`` (``"zh"`` or ``"en"``) that refer back to an entity named earlier."""
     return tuple(lexicon()["pronouns"][lang])
