@@ -41,13 +41,16 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
     the question then reads as ``general`` unless a pattern already matched
     (entities still come from the longest-match scan).
     """
-    deadline = None if cpu_budget_s is None else time.thread_time() + cpu_budget_s
     raw = text.strip()
     lang = detect_language(raw) or "en"  # no letters at all: answer in English
     body = " ".join(raw.split()).rstrip("？?。.!！ ")
     u = Understanding(text=raw, intent="general", language=lang)
     late = False
-    for rule in intents.rules(lang) + intents.fallback_rules(lang):
+    patterns = intents.rules(lang) + intents.fallback_rules(lang)
+    # the clock starts after the patterns are compiled: compiling them (once per process, on the
+    # first question of a language) must not push that first question past its budget
+    deadline = None if cpu_budget_s is None else time.thread_time() + cpu_budget_s
+    for rule in patterns:
         if deadline is not None and time.thread_time() > deadline:
             log.warning("understanding stopped at its CPU deadline before pattern %s (%d characters): "
                         "answering as a general question", rule.id, len(body))
