@@ -371,3 +371,22 @@ def test_html_pseudo_headings_and_json_ld(tmp_path):
     assert t.provenance.line == 2 and t.properties["amount"] == "4"
     doc = parse_file(tmp_path / "cake.html")
     assert [b.path for b in doc.blocks if b.kind == "item"] == [("Ingredients",), ("Ingredients",), ("Method",)]
+
+
+def test_fenced_code_cites_its_first_code_line():
+    """A fenced block's passage starts on the line after its ``` line (a quoted code line
+    cites its own line, not the fence): 温泉蛋.md's mermaid chart runs from line 48
+    ("graph TD") to line 54; line 47 is the opening fence, 55 the closing one."""
+    path = Path(__file__).parent.parent / "corpora/howtocook/dishes/breakfast/温泉蛋/温泉蛋.md"
+    doc = parse_file(path)
+    code = next(b for b in doc.blocks if b.kind == "code")
+    assert code.text.splitlines()[0] == "graph TD"
+    assert (code.line, code.end_line) == (48, 54)
+
+
+def test_indented_code_after_blank_lines(tmp_path):
+    """An indented code block cites its first non-blank line."""
+    text = "# Restart\n\nRun:\n\n    systemctl restart app\n    systemctl status app\n\nDone.\n"
+    code = next(b for b in parse_file(_write(tmp_path, "r.md", text)).blocks if b.kind == "code")
+    assert (code.text, code.line, code.end_line) == (
+        "systemctl restart app\nsystemctl status app", 5, 6)

@@ -152,7 +152,7 @@ def test_aside_with_classes_and_untitled_admonitions(tmp_path):
     assert ("paragraph", "Second para with link end.", 8) in got
     assert ("paragraph", "Note\nUntitled body.", 10) in got
     assert ("paragraph", "No title.", 14) in got
-    assert ("code", '!!! tip "inside a fence"\n    stays code', 16) in got
+    assert ("code", '!!! tip "inside a fence"\n    stays code', 17) in got  # the line after the fence
     assert ("heading", "Heading", 21) in got
     assert ("paragraph", "After", 24) in got
     assert ("paragraph", "Code {: kept} stays.", 26) in got  # code spans are not touched

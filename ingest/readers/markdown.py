@@ -428,10 +428,15 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
                 blocks.append(hb)
         elif t in ("code_block", "fence"):
             m = tok.map or [0, 0]
-            txt = tok.content.strip("\n")
+            body = tok.content.rstrip("\n")
+            txt = body.lstrip("\n")
             if txt.strip():
                 parent = next((b for b in reversed(items) if b >= 0), -1)
-                blocks.append(Block("code", txt, m[0] + 1, m[1], path, parent=parent))
+                # a fence's text starts on the line after its ``` line; blank lines
+                # stripped from the top move the first line down as well
+                first = m[0] + 1 + (t == "fence") + (len(body) - len(txt))
+                last = max(first, first + txt.count("\n"))
+                blocks.append(Block("code", txt, first, last, path, parent=parent))
         i += 1
     if footnotes:
         blocks = _place_footnotes(blocks, footnotes)
