@@ -50,8 +50,13 @@ sub-heading that names ingredients ("操作 > 处理原料")."""
 
 def in_steps(path: tuple[str, ...]) -> bool:
     """True when a heading path lies inside a procedure section (操作/步骤/
-    Steps/Method/Instructions…, see :data:`STEP_HEAD`)."""
-    return any(STEP_HEAD.search(simplified(heading_words(p))) for p in path)  # "步驟" reads as "步骤"
+    Steps/Method/Instructions…, see :data:`STEP_HEAD`), a trailing note in
+    brackets aside ("详细烹饪步骤（通用铁锅/不粘锅版）", "Method (oven)")."""
+    return any(STEP_HEAD.search(simplified(_TRAILING_NOTE.sub("", heading_words(p))))  # "步驟" reads as "步骤"
+               for p in path)
+
+
+_TRAILING_NOTE = re.compile(r"\s*(?:（[^（）]*）|\([^()]*\))\s*$")
 
 
 def heading_words(heading: str) -> str:
@@ -128,6 +133,18 @@ def _glossary_item(text: str) -> bool:
     if _name_list(rest):
         return False  # "调料：生姜，小葱，花椒，干辣椒": a labelled list of names, not an explanation
     return bool(re.search(r"[。！？；]", rest)) or len(rest) >= 15
+
+
+def _label_names_thing(label: str) -> bool:
+    """True when the label of a ``label：prose`` list item is itself a thing's
+    name: a short English name ("Chicken Thighs") or a short Chinese one,
+    emphasis and an optional note removed ("**葡萄干/杏干**（可选）" →
+    葡萄干/杏干, each part a name), not a category ("肉类", "调料")."""
+    name = clean_name(label, "ingredient")
+    if not has_cjk(label):
+        return plausible_name(name) and len(label.split()) <= 4
+    parts = [p for p in re.split(r"[/／、]", name) if p.strip()]
+    return bool(parts) and all(len(p) <= 8 and plausible_name(p) and not _CATEGORY.search(p) for p in parts)
 
 
 _LIST_SEP = re.compile(r"\s*[，,、；;]\s*")
@@ -292,10 +309,11 @@ def is_recipe(doc: ParsedDocument) -> bool:
         if _glossary_item(b.text):
             # an English ingredient annotated in prose ("Chicken Thighs: When it comes to slow-cooking thighs
             # are a top choice. Alternatively, …") names a thing when the document has its steps too; a
-            # Chinese tutorial's term list ("生抽：调酱香…。可用于…") stays an explanation
+            # Chinese tutorial's term list ("生抽：调酱香…。可用于…"), with no procedure section of its own,
+            # stays an explanation; a Chinese dish whose list annotates each ingredient in prose
+            # ("**胡萝卜**：抓饭的灵魂。…", "**鹰嘴豆**（可选）：提前泡发…") above its own steps names them
             label = _GLOSS_LABEL.match(b.text.strip())
-            if steps and label and not has_cjk(b.text) and plausible_name(clean_name(label.group(1), "ingredient")) \
-                    and len(label.group(1).split()) <= 4:
+            if steps and label and _label_names_thing(label.group(1)):
                 namey += 1
             continue
         names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
