@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import CORPORA, one_file as _one, quoted as _quoted
+from conftest import CORPORA, edge_names, extract_copies, one_file as _one, quoted as _quoted
 
 GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
 SR = GEN / "zh-seraphroy" / "docs"
@@ -144,3 +144,25 @@ def test_instrument_use_is_not_a_tool_substitute(tmp_path):
     subs = _subs(tmp_path, beans, soup)
     assert ("锅盖", "筷子") not in subs
     assert ("筷子", "打蛋器") in subs
+
+
+def test_ingredient_list_annotated_in_prose_is_a_recipe(tmp_path):
+    """zh-hidetoshi 抓饭.md annotates each listed ingredient in prose ("**胡萝卜**：抓饭的灵魂。…",
+    line 49) above its own step section: the document is a recipe and the labels are its
+    ingredients, the "（可选）" ones optional. (HowToCook's 学习腌.md term list, with no steps of
+    its own, stays a glossary: tests/test_extract.py::test_glossary_list_is_not_a_recipe.)"""
+    from threadgraph.ingest.recipes import in_steps
+
+    src = GEN / "zh-hidetoshi" / "docs" / "staple-dishes" / "抓饭.md"
+    _quoted(src, 49, "- **胡萝卜**：抓饭的灵魂。")
+    _quoted(src, 52, "- **鹰嘴豆**（可选）：提前泡发")
+    ex = extract_copies(tmp_path, src)
+    assert [e for e in ex.entities.values() if e.type == "recipe"]
+    names = {b for _, b in edge_names(ex, "CONTAINS")}
+    assert {"胡萝卜", "鹰嘴豆", "葡萄干", "大米"} <= names
+    assert "鹰嘴豆" in {b for _, b in edge_names(ex, "CONTAINS", required=False)}
+    assert "胡萝卜" not in {b for _, b in edge_names(ex, "CONTAINS", required=False)}
+    # a step heading keeps its trailing note in brackets (zh-hidetoshi line 61, zh-meow 茄汁龙利鱼or虾滑.md line 8)
+    assert in_steps((_quoted(src, 61, "## 🔪 详细烹饪步骤（通用铁锅/不粘锅版）")[3:],))
+    meow = MEOW / "茄汁龙利鱼or虾滑.md"
+    assert in_steps((_quoted(meow, 8, "## 步骤 （鱼和虾滑二选一）")[3:],))
