@@ -6,6 +6,8 @@ Expected values are literals from those documents:
   organization, then they'll be added using the [Guest Account](…) feature."
 * ops-k8s-src security-release-process.md:75 "Members may step down at anytime, and may nominate a
   replacement when they do."
+* zh-seraphroy 2023-01-16-gumbo-without-okra.md:24 "- 完整的虾（optional）"
+* howtocook 猪油拌饭.md:16 "- 葱花（可选）"
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, bot_over
+from conftest import CORPORA, REPO, bot_over
 
 GEN = REPO / "benchmarks" / "generalization"
 OPS_DOCS = {
@@ -51,3 +53,28 @@ def test_a_bare_pronoun_question_is_still_asked_back(ask_ops):
     a = ask_ops("who can stand in for them?", thread="bare")
     assert not a.found
     assert "not sure what you are referring to" in a.answer
+
+
+RECIPE_DOCS = {
+    "seraphroy/2023-01-16-gumbo-without-okra.md": GEN / "zh-seraphroy/docs/2023-01-16-gumbo-without-okra.md",
+    "howtocook/猪油拌饭.md": CORPORA / "howtocook/dishes/staple/猪油拌饭.md",
+}
+
+
+@pytest.fixture(scope="module")
+def ask_recipes(tmp_path_factory):
+    return bot_over(tmp_path_factory.mktemp("open-recipes"), RECIPE_DOCS)
+
+
+@pytest.mark.parametrize("first, follow, expected", [
+    ("Gumbo要准备什么原材料？", "虾一定要放吗？", "完整的虾（optional）"),
+    ("猪油拌饭要准备什么原料？", "葱花一定要放吗？", "葱花"),
+])
+def test_item_then_must_i_put_it_in_asks_whether_it_is_required(ask_recipes, first, follow, expected):
+    """"<item>一定要放吗？" names the item before the verb; the recipe comes from the thread."""
+    ask_recipes(first, thread=first)
+    a = ask_recipes(follow, thread=first)
+    assert a.intent == "required"
+    assert a.found, a.answer
+    assert "可以不放" in a.answer, a.answer
+    assert expected in a.answer, a.answer
