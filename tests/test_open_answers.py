@@ -6,6 +6,12 @@ Expected values are literals from those documents:
   organization, then they'll be added using the [Guest Account](…) feature."
 * ops-k8s-src security-release-process.md:75 "Members may step down at anytime, and may nominate a
   replacement when they do."
+* en-baw-drinks cocktails/sherry-flip.md:12 "- 60 ml oloroso or amontillado sherry",
+  sherry-cobbler.md:12 "- 75 ml amontillado or oloroso sherry"
+* en-wittkuhn recipes/peanutbutter-ramen.md:24 "- [ ] 1 x 400ml tin coconut milk",
+  peanut_udon.md:27 "+ [ ] 100 ml coconut milk"
+* ops-lullabot access/shared_passwords.md, access/two_factor_authentication.md (both name 1Password);
+  ops-govuk manual/slack-unavailable.html.md:10 "If Slack has an outage, we use Google Spaces as a fallback."
 * zh-seraphroy 2023-01-16-gumbo-without-okra.md:24 "- 完整的虾（optional）"
 * howtocook 猪油拌饭.md:16 "- 葱花（可选）"
 """
@@ -24,6 +30,9 @@ OPS_DOCS = {
     "lullabot/email.md": GEN / "ops-lullabot/docs/communications/email.md",
     "k8s/security-release-process.md": GEN / "ops-k8s-src/docs/security-release-process.md",
     "k8s/src-oncall.md": GEN / "ops-k8s-src/docs/src-oncall.md",
+    "lullabot/shared_passwords.md": GEN / "ops-lullabot/docs/access/shared_passwords.md",
+    "lullabot/two_factor_authentication.md": GEN / "ops-lullabot/docs/access/two_factor_authentication.md",
+    "govuk/slack-unavailable.html.md": GEN / "ops-govuk/docs/manual/slack-unavailable.html.md",
 }
 
 
@@ -49,13 +58,19 @@ def test_a_first_question_whose_pronoun_points_inside_it_is_answered(ask_ops, qu
         assert expected in a.answer, a.answer
 
 
-def test_a_bare_pronoun_question_is_still_asked_back(ask_ops):
-    a = ask_ops("who can stand in for them?", thread="bare")
+@pytest.mark.parametrize("question", ["who can stand in for them?", "what else could we use instead of it?"])
+def test_a_bare_pronoun_question_is_still_asked_back(ask_ops, question):
+    a = ask_ops(question, thread=question)
     assert not a.found
     assert "not sure what you are referring to" in a.answer
 
 
 RECIPE_DOCS = {
+    "drinks/sherry-flip.md": GEN / "en-baw-drinks/docs/cocktails/sherry-flip.md",
+    "drinks/sherry-cobbler.md": GEN / "en-baw-drinks/docs/cocktails/sherry-cobbler.md",
+    "drinks/last-word.md": GEN / "en-baw-drinks/docs/cocktails/last-word.md",
+    "wittkuhn/peanutbutter-ramen.md": GEN / "en-wittkuhn/docs/recipes/peanutbutter-ramen.md",
+    "wittkuhn/peanut_udon.md": GEN / "en-wittkuhn/docs/recipes/peanut_udon.md",
     "seraphroy/2023-01-16-gumbo-without-okra.md": GEN / "zh-seraphroy/docs/2023-01-16-gumbo-without-okra.md",
     "howtocook/猪油拌饭.md": CORPORA / "howtocook/dishes/staple/猪油拌饭.md",
 }
@@ -78,3 +93,30 @@ def test_item_then_must_i_put_it_in_asks_whether_it_is_required(ask_recipes, fir
     assert a.found, a.answer
     assert "可以不放" in a.answer, a.answer
     assert expected in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Which drinks use sherry?", ["Sherry Flip", "Sherry Cobbler"]),
+    ("Which recipes have coconut milk?", ["Peanutbutter Ramen", "Peanut Udon"]),
+])
+def test_which_recipes_use_x_lists_every_kind_of_x(ask_recipes, question, expected):
+    """"Which <drinks|recipes> use X": a collection noun of any kind of recipe, and every recipe
+    using an ingredient the asked word heads ("oloroso sherry", "x tin coconut milk")."""
+    a = ask_recipes(question, thread=question)
+    assert a.intent == "used_in"
+    assert a.found, a.answer
+    for name in expected:
+        assert name in a.answer, a.answer
+    assert "Last Word" not in a.answer
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Which policies involve 1Password?", ["Shared Passwords", "Two-factor Authentication (2FA)"]),
+    ("Which policies mention Google Spaces?", ["Communicate when Slack is unavailable"]),
+])
+def test_which_policies_mention_x_lists_the_documents(ask_ops, question, expected):
+    a = ask_ops(question, thread=question)
+    assert a.found, a.answer
+    for name in expected:
+        assert name in a.answer, a.answer
+    assert "Guest Account" not in a.answer

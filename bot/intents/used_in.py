@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ...knowledge import retrieval as R
+from ...knowledge import text as T
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..compose import fit_names, join, more_text, t
@@ -28,14 +29,17 @@ class UsedIn(Intent):
 
     def retrieve(self, c: Context) -> Draft | None:
         """Every recipe that CONTAINS the item or a variant (up to
-        :data:`COUNTED`), one fact per recipe (its first edge)."""
+        :data:`COUNTED`), one fact per recipe (its first edge). The variants include the
+        ingredients an English name heads ("oloroso sherry" for "sherry"): the linker links the
+        asked word to one of them, the other recipes use the others."""
         if not (c.item and c.item.id):
             return None
-        facts = R.used_in(c.graph, c.item_ids, limit=COUNTED)
-        if c.screen and not (set(c.item_ids) & set(c.screen.forbidden)):
+        ids = c.item_ids + [x for x in R.headed_by(c.graph, [c.item.surface, c.item.name]) if x not in c.item_ids]
+        facts = R.used_in(c.graph, ids, limit=COUNTED)
+        if c.screen and not (set(ids) & set(c.screen.forbidden)):
             # the thread's constraints leave out recipes that break them (asking about a
             # forbidden item itself still lists its recipes: the answer flags the constraint)
-            facts = c.screen.keep_recipes(R.used_in(c.graph, c.item_ids, limit=max(COUNTED, 500)),
+            facts = c.screen.keep_recipes(R.used_in(c.graph, ids, limit=max(COUNTED, 500)),
                                           lambda f: f.subject_id)
         first: dict[str, Fact] = {}
         for f in facts:
@@ -61,7 +65,7 @@ class UsedIn(Intent):
         search for it (hybrid mode only)."""
         if d.facts or c.mode != "hybrid":
             return
-        term = (c.q.unknown[0].surface if c.q.unknown else c.item.name if c.item else "").strip()
+        term = (c.q.unknown[0].surface if c.q.unknown else asked_term(c.item) if c.item else "").strip()
         if len(term) < 2:
             return
         found = recipes_naming(c, term)
@@ -79,6 +83,15 @@ class UsedIn(Intent):
             rid = next((rid for name, rid in recipe_ids(c, [h.doc for h in hits]) if name == shown[0]), None)
             if rid:
                 c.q.answered = [Mention(shown[0], shown[0], "recipe", rid, -1, "answer")]
+
+
+def asked_term(m: Mention) -> str:
+    """The words a text search for the asked item looks for: an English surface as the user wrote
+    it, in the singular ("sherry", not the "oloroso sherry" the linker chose; "cashew" finds
+    "cashews" too), else the linked name."""
+    if m.surface and m.surface.isascii() and m.name.isascii() and m.surface.casefold() != m.name.casefold():
+        return T.name_key(m.surface)
+    return m.name
 
 
 #: Passages a full-text search for an asked term reads at most.
