@@ -12,6 +12,8 @@ Expected values are literals from those documents:
   peanut_udon.md:27 "+ [ ] 100 ml coconut milk"
 * ops-lullabot access/shared_passwords.md, access/two_factor_authentication.md (both name 1Password);
   ops-govuk manual/slack-unavailable.html.md:10 "If Slack has an outage, we use Google Spaces as a fallback."
+* en-wittkuhn recipes/vegan_brownies.md "- 1/4 Chopped Nuts (optional)"; en-ehrensberger
+  recipes/cheesecake.md:18 "(optional) shaved dark chocolate"
 * zh-seraphroy 2023-01-16-gumbo-without-okra.md:24 "- 完整的虾（optional）"
 * howtocook 猪油拌饭.md:16 "- 葱花（可选）"
 """
@@ -71,6 +73,9 @@ RECIPE_DOCS = {
     "drinks/last-word.md": GEN / "en-baw-drinks/docs/cocktails/last-word.md",
     "wittkuhn/peanutbutter-ramen.md": GEN / "en-wittkuhn/docs/recipes/peanutbutter-ramen.md",
     "wittkuhn/peanut_udon.md": GEN / "en-wittkuhn/docs/recipes/peanut_udon.md",
+    "wittkuhn/vegan_brownies.md": GEN / "en-wittkuhn/docs/recipes/vegan_brownies.md",
+    "wittkuhn/best-ever-chocolate-brownies-recipe.md": GEN / "en-wittkuhn/docs/recipes/best-ever-chocolate-brownies-recipe.md",
+    "ehrensberger/cheesecake.md": GEN / "en-ehrensberger/docs/recipes/cheesecake.md",
     "seraphroy/2023-01-16-gumbo-without-okra.md": GEN / "zh-seraphroy/docs/2023-01-16-gumbo-without-okra.md",
     "howtocook/猪油拌饭.md": CORPORA / "howtocook/dishes/staple/猪油拌饭.md",
 }
@@ -120,3 +125,16 @@ def test_which_policies_mention_x_lists_the_documents(ask_ops, question, expecte
     for name in expected:
         assert name in a.answer, a.answer
     assert "Guest Account" not in a.answer
+
+
+@pytest.mark.parametrize("first, follow, expected", [
+    ("Vegan brownies: which oil can I use?", "what about the nuts?", "Chopped Nuts"),
+    ("Cheesecake: which crumbs can I use?", "what about the dark chocolate?", "shaved dark chocolate"),
+])
+def test_what_about_an_item_stays_in_the_remembered_recipe(ask_recipes, first, follow, expected):
+    """"what about X?" after an open question about a recipe asks about that recipe's X (both
+    items are marked optional in their recipe)."""
+    ask_recipes(first, thread=first)
+    a = ask_recipes(follow, thread=first)
+    assert a.found, a.answer
+    assert expected in a.answer and "optional" in a.answer, a.answer

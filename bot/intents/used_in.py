@@ -36,6 +36,7 @@ class UsedIn(Intent):
             return None
         ids = c.item_ids + [x for x in R.headed_by(c.graph, [c.item.surface, c.item.name]) if x not in c.item_ids]
         facts = R.used_in(c.graph, ids, limit=COUNTED)
+        variants_only = bool(facts) and not R.used_in(c.graph, c.item_ids, limit=1)
         if c.screen and not (set(ids) & set(c.screen.forbidden)):
             # the thread's constraints leave out recipes that break them (asking about a
             # forbidden item itself still lists its recipes: the answer flags the constraint)
@@ -46,7 +47,7 @@ class UsedIn(Intent):
             first.setdefault(f.subject, f)
         # recipes named after the item first ("X炒鸡蛋" for 鸡蛋), then the others as retrieved
         ranked = sorted(first.values(), key=lambda f: 0 if c.item.name in f.subject else 1)
-        return Draft(facts=ranked, parts={"total": len(first)})
+        return Draft(facts=ranked, parts={"total": len(first), "variants_only": variants_only})
 
     def compose(self, c: Context, d: Draft) -> None:
         """How many recipes, and the names that fit (the facts are cut to them)."""
@@ -60,18 +61,21 @@ class UsedIn(Intent):
 
 
     def use_passages(self, c: Context, d: Draft) -> None:
-        """No recipe CONTAINS the asked thing in the graph (it is no extracted ingredient, e.g.
-        named only in a step): the recipes whose own document text names it, from a full-text
-        search for it (hybrid mode only)."""
-        if d.facts or c.mode != "hybrid":
+        """No recipe CONTAINS the asked thing itself in the graph (it is no extracted ingredient,
+        e.g. named only in a step, or only kinds of it are): the recipes whose own document text
+        names it, from a full-text search for it, after those the graph has (hybrid mode only)."""
+        if (d.facts and not d.parts.get("variants_only")) or c.mode != "hybrid":
             return
         term = (c.q.unknown[0].surface if c.q.unknown else asked_term(c.item) if c.item else "").strip()
         if len(term) < 2:
             return
         found = recipes_naming(c, term)
-        if not found:
+        listed = [f.subject for f in d.facts]
+        if not [name for name, _h in found if name not in listed]:
             return
-        names = list(dict.fromkeys(name for name, _h in found))
+        # only kinds of the asked thing are recorded as ingredients ("firm tofu"): the recipes whose
+        # text names it in another form count too
+        names = list(dict.fromkeys(listed + [name for name, _h in found]))
         shown, more = fit_names(names, LIST_CHARS, c.lang, LISTED)
         d.text = used_in_text(c.lang, term, shown, more) + t(c.lang, "（据菜谱原文）", " (from the recipes' text)")
         hits = list({h.id: h for _n, h in found}.values())[:3]
