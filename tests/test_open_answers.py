@@ -14,6 +14,7 @@ Expected values are literals from those documents:
   ops-govuk manual/slack-unavailable.html.md:10 "If Slack has an outage, we use Google Spaces as a fallback."
 * en-wittkuhn recipes/vegan_brownies.md "- 1/4 Chopped Nuts (optional)"; en-ehrensberger
   recipes/cheesecake.md:18 "(optional) shaved dark chocolate"
+* zh-seraphroy 2025-04-21-潮汕牛肉丸改良版.md, howtocook 日式肥牛丼饭.md (dish names read by their end)
 * zh-seraphroy 2023-01-16-gumbo-without-okra.md:24 "- 完整的虾（optional）"
 * howtocook 猪油拌饭.md:16 "- 葱花（可选）"
 """
@@ -68,6 +69,9 @@ def test_a_bare_pronoun_question_is_still_asked_back(ask_ops, question):
 
 
 RECIPE_DOCS = {
+    "seraphroy/2025-04-21-潮汕牛肉丸改良版.md": GEN / "zh-seraphroy/docs/2025-04-21-潮汕牛肉丸改良版.md",
+    "seraphroy/2025-01-01-潮汕肉丸.md": GEN / "zh-seraphroy/docs/2025-01-01-潮汕肉丸.md",
+    "howtocook/日式肥牛丼饭.md": CORPORA / "howtocook/dishes/staple/日式肥牛丼饭/日式肥牛丼饭.md",
     "drinks/sherry-flip.md": GEN / "en-baw-drinks/docs/cocktails/sherry-flip.md",
     "drinks/sherry-cobbler.md": GEN / "en-baw-drinks/docs/cocktails/sherry-cobbler.md",
     "drinks/last-word.md": GEN / "en-baw-drinks/docs/cocktails/last-word.md",
@@ -138,3 +142,22 @@ def test_what_about_an_item_stays_in_the_remembered_recipe(ask_recipes, first, f
     a = ask_recipes(follow, thread=first)
     assert a.found, a.answer
     assert expected in a.answer and "optional" in a.answer, a.answer
+
+
+@pytest.mark.parametrize("slot, name", [("牛肉丸改良版", "潮汕牛肉丸改良版"), ("肥牛丼饭", "日式肥牛丼饭")])
+def test_a_chinese_dish_named_by_the_end_of_its_name_links_to_it(ask_recipes, slot, name):
+    """Chinese dish names put their modifiers first: the end of exactly one recipe's name names it."""
+    a = ask_recipes(f"{slot}要准备什么原料？", thread=slot)
+    assert a.intent == "contains"
+    assert a.found, a.answer
+    assert name in a.answer, a.answer
+
+
+def test_a_chinese_name_ending_several_dishes_stays_unlinked():
+    from threadgraph.bot.linker import Linker
+    from threadgraph.knowledge.kb import EntityName
+
+    names = [EntityName("r1", "潮汕牛肉丸改良版", "recipe", "潮汕牛肉丸改良版", "a.md"),
+             EntityName("r2", "家常牛肉丸改良版", "recipe", "家常牛肉丸改良版", "b.md")]
+    assert Linker(names).link("牛肉丸改良版").type == "unknown"
+    assert Linker(names[:1]).link("牛肉丸改良版").name == "潮汕牛肉丸改良版"
