@@ -161,3 +161,60 @@ def test_a_chinese_name_ending_several_dishes_stays_unlinked():
              EntityName("r2", "家常牛肉丸改良版", "recipe", "家常牛肉丸改良版", "b.md")]
     assert Linker(names).link("牛肉丸改良版").type == "unknown"
     assert Linker(names[:1]).link("牛肉丸改良版").name == "潮汕牛肉丸改良版"
+
+
+def _lines(path: Path, first: int, last: int) -> str:
+    return "\n".join(path.read_text(encoding="utf-8").splitlines()[first - 1:last])
+
+
+def test_an_open_answer_leads_with_the_sentence_sharing_the_questions_rare_words():
+    """The passage search ranks a role's glossary entry (ops-2i2c-compass roles-and-team.md:24-28)
+    or the policy's own wording (ops-lullabot acceptable_use.md:14) first; the answer leads with
+    the sentence stating what is asked (process.md:115, acceptable_use.md:12), weighting each
+    question word by how few sentences hold it."""
+    from threadgraph.bot.answer import Passage
+    from threadgraph.bot.compose import passages_text
+
+    compass = GEN / "ops-2i2c-compass/docs/services/technical-support"
+    glossary = Passage(id="g", doc="roles-and-team.md", section="", text=_lines(compass / "roles-and-team.md", 24, 28))
+    process = Passage(id="p", doc="process.md", section="Process for support triage and resolution > Non-incident response process",
+                      text=_lines(compass / "process.md", 113, 116))
+    text = passages_text("en", [glossary, process],
+                         question="What should the Support Agent do if they have no capacity for a critical issue?")
+    assert text.startswith("If the Support Agent does not have the capacity to resolve the `critical` issue"), text
+    assert "Engineering Manager" in text.split("\n\n")[0]
+
+    aup = GEN / "ops-lullabot/docs/physical/acceptable_use.md"
+    compliance = Passage(id="c", doc="acceptable_use.md", section="Acceptable Use Policy > Compliance", text=_lines(aup, 12, 16))
+    policy = Passage(id="q", doc="acceptable_use.md", section="Acceptable Use Policy > Policy", text=_lines(aup, 4, 6))
+    text = passages_text("en", [compliance, policy], question="Who should I talk to if I'm unclear about the acceptable use policy?")
+    assert text.startswith("Should any employee be unclear on the policy or how it impacts their role they should speak to "
+                           "their manager or IT security officer."), text
+
+
+def test_the_first_passage_leads_when_no_other_says_more():
+    from threadgraph.bot.answer import Passage
+    from threadgraph.bot.compose import passages_text
+
+    aup = GEN / "ops-lullabot/docs/physical/acceptable_use.md"
+    scope = Passage(id="s", doc="acceptable_use.md", section="Acceptable Use Policy > Scope", text=_lines(aup, 9, 9))
+    policy = Passage(id="q", doc="acceptable_use.md", section="Acceptable Use Policy > Policy", text=_lines(aup, 4, 6))
+    text = passages_text("en", [scope, policy], question="Who does the policy apply to?")
+    assert text.startswith("This policy applies to all Lullabot employees and contractors."), text
+
+
+def test_an_identifier_the_question_names_keeps_its_weight():
+    """"What is a SEV-1 incident?" over the pagerduty severity table row (severity_levels.md:23-25,
+    as the KB stores it) and a training passage repeating "SEV-1": the row's definition leads,
+    not the sentence that merely shares "incident"."""
+    from threadgraph.bot.answer import Passage
+    from threadgraph.bot.compose import passages_text
+
+    row = Passage(id="r", doc="severity_levels.md", section="", text=(
+        "SEV-1 | Critical issue that warrants public notification and liaison with executive teams. "
+        "The system is in a critical state and is actively impacting a large number of customers. "
+        "| Major incident response. Page an IC in Slack !ic page. See During an Incident."))
+    course = Passage(id="c", doc="incident_response.md", section="Really a SEV-1?", text=(
+        "056. Is this really a SEV-1?\n\nIs this really a SEV-1?\n\nWe used to have a really big problem with this one."))
+    text = passages_text("en", [row, course], question="What is a SEV-1 incident?")
+    assert text.startswith("SEV-1 | Critical issue that warrants public notification"), text
