@@ -15,6 +15,7 @@ Expected values are literals from those documents:
 * en-wittkuhn recipes/vegan_brownies.md "- 1/4 Chopped Nuts (optional)"; en-ehrensberger
   recipes/cheesecake.md:18 "(optional) shaved dark chocolate"
 * zh-seraphroy 2025-04-21-潮汕牛肉丸改良版.md, howtocook 日式肥牛丼饭.md (dish names read by their end)
+* zh-seraphroy 2025-08-24-葡国鸡.md:20 "- 一丢丢咖喱胆/咖喱粉"
 * zh-seraphroy 2023-01-16-gumbo-without-okra.md:24 "- 完整的虾（optional）"
 * howtocook 猪油拌饭.md:16 "- 葱花（可选）"
 """
@@ -69,6 +70,7 @@ def test_a_bare_pronoun_question_is_still_asked_back(ask_ops, question):
 
 
 RECIPE_DOCS = {
+    "seraphroy/2025-08-24-葡国鸡.md": GEN / "zh-seraphroy/docs/2025-08-24-葡国鸡.md",
     "seraphroy/2025-04-21-潮汕牛肉丸改良版.md": GEN / "zh-seraphroy/docs/2025-04-21-潮汕牛肉丸改良版.md",
     "seraphroy/2025-01-01-潮汕肉丸.md": GEN / "zh-seraphroy/docs/2025-01-01-潮汕肉丸.md",
     "howtocook/日式肥牛丼饭.md": CORPORA / "howtocook/dishes/staple/日式肥牛丼饭/日式肥牛丼饭.md",
@@ -218,3 +220,11 @@ def test_an_identifier_the_question_names_keeps_its_weight():
         "056. Is this really a SEV-1?\n\nIs this really a SEV-1?\n\nWe used to have a really big problem with this one."))
     text = passages_text("en", [row, course], question="What is a SEV-1 incident?")
     assert text.startswith("SEV-1 | Critical issue that warrants public notification"), text
+
+
+def test_an_unlinked_item_after_the_recipe_name_is_still_what_the_reader_looks_for(ask_recipes):
+    """"葡国鸡的咖喱胆可以换成什么？": 咖喱胆 is no KB name and the lazy split dropped it; the reader
+    looks for the slot text after the recipe's name and finds the recipe's own alternative."""
+    a = ask_recipes("葡国鸡的咖喱胆可以换成什么？", thread="curry")
+    assert a.found, a.answer
+    assert "咖喱粉" in a.answer and "一丢丢咖喱胆/咖喱粉" in a.answer, a.answer
