@@ -8,7 +8,6 @@ question's. Each intent's own sentences live in its module under
 
 from __future__ import annotations
 
-import math
 import re
 
 from ..knowledge.facts import Fact
@@ -84,47 +83,24 @@ def sentences_of(text: str) -> list[str]:
     return out
 
 
-def best_sentence(sentences: list[str], question: str, weights: dict[str, float] | None = None) -> tuple[int, float]:
+def best_sentence(sentences: list[str], question: str) -> tuple[int, int]:
     """``(index, score)`` of the sentence sharing most terms with ``question``
-    (English content words, Chinese character bigrams), each term counted by its
-    ``weights`` entry (1 when not given); ``(0, 0)`` when none does."""
-    terms = list(dict.fromkeys(content_words(question) + cjk_bigrams(question)))
+    (English content words, Chinese character bigrams); ``(0, 0)`` when none does."""
+    terms = content_words(question) + cjk_bigrams(question)
     if not terms or not sentences:
         return 0, 0
-    w = weights or {}
-    scores = [sum(w.get(t, 1.0) for t in terms if t in x.casefold()) for x in sentences]
+    scores = [sum(1 for t in terms if t in x.casefold()) for x in sentences]
     best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
     return (best, scores[best]) if scores[best] else (0, 0)
 
 
-def term_weights(question: str, texts: list[str], headings: list[str] = ()) -> dict[str, float]:
-    """The weight of each term of ``question`` in the sentences of ``texts``: its inverse
-    sentence frequency, ``log(1 + N / (1 + n))`` (N sentences, n of them holding the term), so a
-    word the question shares with one sentence ("unclear", "capacity") counts for more than one
-    every sentence repeats ("policy", the role's name); halved for a term of the passages'
-    ``headings``: what the whole section is about tells none of its sentences apart. A term with
-    a digit (an identifier) gets the highest weight."""
-    sentences = [x.casefold() for text in texts for x in sentences_of(text)]
-    heads = " ".join(headings).casefold()
-    terms = dict.fromkeys(content_words(question) + cjk_bigrams(question))
-    n = len(sentences)
-    out = {t: math.log(1 + n / (1 + sum(1 for x in sentences if t in x))) * (0.5 if t in heads else 1.0)
-           for t in terms}
-    top = max(out.values(), default=1.0)
-    for t in out:
-        if any(ch.isdigit() for ch in t):
-            out[t] = top  # an identifier ("sev-1", "5xx") is what the question is about, however often repeated
-    return out
-
-
-def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, weights: dict[str, float] | None = None) -> str:
+def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
     """Whole sentences of ``text``, at most ``limit`` characters (see
     :func:`whole_sentences`), starting at the sentence that shares most terms
-    with ``question`` (weighted by ``weights``, see :func:`term_weights`) — the
-    query-biased snippet of search engines (Tombros & Sanderson, 1998) — or at
-    the start when nothing matches."""
+    with ``question`` — the query-biased snippet of search engines (Tombros &
+    Sanderson, 1998) — or at the start when nothing matches."""
     sentences = sentences_of(text)
-    i, _ = best_sentence(sentences, question, weights)
+    i, _ = best_sentence(sentences, question)
     i = _list_start(sentences, i)
     if 0 < i < len(sentences) and _leads_with_pronoun(sentences[i]):
         i -= 1  # "It can do …": the sentence before names what "it" is
@@ -213,15 +189,13 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "") -> st
     shown = list(passages[:limit])
     if not shown:
         return ""
-    weights = term_weights(question, [p.text for p in passages[:LEAD_FROM]],
-                           [p.section or "" for p in passages[:LEAD_FROM]]) if question else None
-    lead = lead_passage(passages, question, weights) if question else 0
+    lead = lead_passage(passages, question) if question else 0
     if lead:
         shown = [passages[lead]] + [p for i, p in enumerate(passages[:limit]) if i != lead][:limit - 1]
-    paras = [named_excerpt(excerpt(shown[0].text, question, 320, weights), shown[0].section or "")]
+    paras = [named_excerpt(excerpt(shown[0].text, question, 320), shown[0].section or "")]
     for p in shown[1:]:
         where = (p.section or "").split(" > ")[-1].strip()
-        body = excerpt(p.text, question, 200, weights)
+        body = excerpt(p.text, question, 200)
         if body and body not in paras[0]:
             paras.append(t(lang, f"另见「{where}」：{body}" if where else f"另见：{body}",
                            f"See also “{where}”: {body}" if where else f"See also: {body}"))
@@ -230,20 +204,20 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "") -> st
 
 #: Passages (best first) whose sentences an open answer may lead with.
 LEAD_FROM = 3
-#: How much more a later passage's best sentence must score to lead instead of the first passage.
-LEAD_MARGIN = 1.5
+#: How many more question terms a later passage's best sentence must share to lead instead of the first passage.
+LEAD_MARGIN = 3
 
 
-def lead_passage(passages, question: str, weights: dict[str, float]) -> int:
+def lead_passage(passages, question: str) -> int:
     """Index (among the first :data:`LEAD_FROM`) of the passage an open answer leads with: the
-    first, unless a later one holds a sentence sharing clearly more of the question's rare terms
-    (its weighted score ≥ :data:`LEAD_MARGIN` × the first's): the search ranks a role's glossary
-    entry first, the sentence saying what the question asks is in the next passage."""
-    scores = [best_sentence(sentences_of(p.text), question, weights)[1] for p in passages[:LEAD_FROM]]
+    first, unless a later one holds a sentence sharing at least :data:`LEAD_MARGIN` more of the
+    question's terms than any sentence of the first: the search ranks a role's glossary entry
+    first, the sentence saying what the question asks is in the next passage."""
+    scores = [best_sentence(sentences_of(p.text), question)[1] for p in passages[:LEAD_FROM]]
     if len(scores) < 2:
         return 0
     best = max(range(len(scores)), key=lambda i: (scores[i], -i))
-    return best if best and scores[best] >= LEAD_MARGIN * scores[0] and scores[best] > 0 else 0
+    return best if best and scores[best] >= scores[0] + LEAD_MARGIN else 0
 
 
 def more_text(lang: str, n: int) -> str:
