@@ -36,7 +36,7 @@ class UsedIn(Intent):
             return None
         ids = c.item_ids + [x for x in R.headed_by(c.graph, [c.item.surface, c.item.name]) if x not in c.item_ids]
         facts = R.used_in(c.graph, ids, limit=COUNTED)
-        variants_only = bool(facts) and not R.used_in(c.graph, c.item_ids, limit=1)
+        variants_only = bool(facts) and len(ids) > len(c.item_ids) and not R.used_in(c.graph, c.item_ids, limit=1)
         if c.screen and not (set(ids) & set(c.screen.forbidden)):
             # the thread's constraints leave out recipes that break them (asking about a
             # forbidden item itself still lists its recipes: the answer flags the constraint)
