@@ -189,6 +189,9 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "") -> st
     shown = list(passages[:limit])
     if not shown:
         return ""
+    lead = lead_passage(passages, question) if question else 0
+    if lead:
+        shown = [passages[lead]] + [p for i, p in enumerate(passages[:limit]) if i != lead][:limit - 1]
     paras = [named_excerpt(excerpt(shown[0].text, question, 320), shown[0].section or "")]
     for p in shown[1:]:
         where = (p.section or "").split(" > ")[-1].strip()
@@ -197,6 +200,24 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "") -> st
             paras.append(t(lang, f"另见「{where}」：{body}" if where else f"另见：{body}",
                            f"See also “{where}”: {body}" if where else f"See also: {body}"))
     return "\n\n".join(x for x in paras if x)
+
+
+#: Passages (best first) whose sentences an open answer may lead with.
+LEAD_FROM = 3
+#: How many more question terms a later passage's best sentence must share to lead instead of the first passage.
+LEAD_MARGIN = 3
+
+
+def lead_passage(passages, question: str) -> int:
+    """Index (among the first :data:`LEAD_FROM`) of the passage an open answer leads with: the
+    first, unless a later one holds a sentence sharing at least :data:`LEAD_MARGIN` more of the
+    question's terms than any sentence of the first: the search ranks a role's glossary entry
+    first, the sentence saying what the question asks is in the next passage."""
+    scores = [best_sentence(sentences_of(p.text), question)[1] for p in passages[:LEAD_FROM]]
+    if len(scores) < 2:
+        return 0
+    best = max(range(len(scores)), key=lambda i: (scores[i], -i))
+    return best if best and scores[best] >= scores[0] + LEAD_MARGIN else 0
 
 
 def more_text(lang: str, n: int) -> str:

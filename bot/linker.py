@@ -85,6 +85,9 @@ def is_pronoun(value: str) -> bool:
     return v in words.pronouns("zh") or v in words.pronouns("en")
 
 
+#: Characters a Chinese slot needs to be read as the end of a longer dish name.
+CJK_TAIL_CHARS = 4
+
 class Linker:
     """Links text to KB entities (see module docstring).
 
@@ -251,6 +254,15 @@ class Linker:
                 if len(starts) == 1:
                     hit = next(iter(starts.values()))
                     return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
+        if choices and len(slot) >= CJK_TAIL_CHARS and has_cjk(slot):
+            # the end of one dish's longer name ("牛肉丸改良版" for "潮汕牛肉丸改良版"): Chinese names
+            # put their modifiers first; only when exactly one recipe or document name ends so
+            low = slot.casefold()
+            ends = {h.id: h for h in (self._pick(c, types) for c in choices if c.endswith(low) and c != low)
+                    if h is not None and h.type in ("recipe", "document")}
+            if len(ends) == 1:
+                hit = next(iter(ends.values()))
+                return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
         if choices and len(slot) >= 2:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
             # overlaps (WRatio scores a short word inside a long two-word name at 90)

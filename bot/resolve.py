@@ -48,7 +48,13 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
     intents.get(q.intent).recall(q, u, state)
     if u.follow_up and not (q.ctx or q.items or q.roles or q.excluded or q.unknown):
         asked = [x["text"] for x in state.turns if x.get("role") == "user" and x.get("text")]
-        if not intents.get(q.intent).open_ended:
+        if (not intents.get(q.intent).open_ended and not asked and u.language == "en"
+                and own_words(u.text) >= ANTECEDENT_WORDS):
+            # a thread's first question that says enough beyond its pronoun ("a client who doesn't
+            # use Slack needs access: how do we add them?") points inside itself: it names nothing
+            # the graph intent can take, so it is answered as an open question from the passages
+            q.intent = OPEN_INTENT
+        elif not intents.get(q.intent).open_ended:
             q.dangling_pronoun = True  # a question about named things with none named: ask back
         elif asked:
             q.context_text = asked[-1]  # what the pronoun refers to is in the previous question
@@ -56,6 +62,17 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
             q.dangling_pronoun = True  # a first turn that says little beyond its pronoun: ask back
     return q
 
+
+#: The intent a question goes to when it is answered from passages alone (``understand`` gives it
+#: to every question no pattern matched).
+OPEN_INTENT = "general"
+
+#: English content words a thread's first question about named things needs beyond its pronoun for
+#: the pronoun to point inside it ("can an SRC member who steps down nominate someone to replace
+#: them?"); fewer ("what can I use instead of it in this recipe?") and it is asked back. Chinese
+#: questions are always asked back: their character bigrams do not tell a named antecedent
+#: ("这两款有哪些共同的原料？" names none).
+ANTECEDENT_WORDS = 5
 
 #: Content words (or Chinese character bigrams) a thread's first question needs beyond its pronoun
 #: for the pronoun to point inside it ("who gets the incident if it is not acknowledged?").

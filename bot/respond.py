@@ -199,6 +199,12 @@ def _read(c: Context, d: Draft) -> None:
         _read_item_lines(c, d)
         return
     asked = [n for m in q.items + q.roles + q.unknown for n in dict.fromkeys([m.name, m.surface]) if n]
+    if not asked and q.ctx and q.asked_texts:
+        # the item slot linked to nothing and was dropped ("葡国鸡的咖喱胆" split as 葡 + 国鸡的咖喱胆):
+        # the slot text without the recipe's name ("咖喱胆") is what is asked about
+        named_ctx = [x for m in q.ctx for x in (m.surface, m.name) if x]
+        asked = [y for x in q.asked_texts for y in _tails(_after_ctx(x, named_ctx))
+                 if y and y.casefold() not in {n.casefold() for n in named_ctx}]
     context = q.ctx[0].name if q.ctx else ""
     found = reader.read_passages(q.intent, asked, d.passages, context=context)
     found = c.screen.keep_named(found, lambda r: r.y, c.linker)  # never propose what a constraint rules out

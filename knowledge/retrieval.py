@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .facts import Fact, Source
 from .graph import GraphStore
+from . import text as T
 from .text import lexicon
 
 _PROV = "r.id AS fid, r.doc AS doc, r.section AS section, r.line AS line, r.confidence AS confidence"
@@ -291,6 +292,25 @@ def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> li
         {"v": variants, "limit": limit},
     )
     return [r["id"] for r in rows]
+
+
+def headed_by(graph: GraphStore, names: list[str], *, limit: int = 24) -> list[str]:
+    """Ids of ingredients whose English name ends with one of ``names`` as whole words, compared
+    by :func:`~threadgraph.knowledge.text.name_key` ("oloroso sherry", "ground tiger nut" and
+    "whole raw cashew" for "sherry", "tiger nuts", "cashews"): English names are head-final, so each
+    is a kind of the asked thing. Non-Latin names and names under 3 characters are skipped."""
+    keys = sorted({T.name_key(n) for n in names if n and n.isascii() and len(n.strip()) >= 3})
+    if not keys:
+        return []
+    out: list[str] = []
+    for k in keys:
+        rows = graph.query(
+            "MATCH (e:Entity) WHERE e.type = 'ingredient' AND (lower(e.name) = $k OR lower(e.name) ENDS WITH $tail) "
+            "RETURN e.id AS id ORDER BY e.name LIMIT $limit",
+            {"k": k, "tail": " " + k, "limit": limit},
+        )
+        out += [r["id"] for r in rows if r["id"] not in out]
+    return out[:limit]
 
 
 def section_steps(graph: GraphStore, titles: list[str], *, limit: int = 12) -> list[Fact]:

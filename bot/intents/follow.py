@@ -43,9 +43,11 @@ class Follow(Intent):
             asked = [x["text"] for x in state.turns if x.get("role") == "user" and x.get("text")]
             q.context_text = next((x for x in reversed(asked) if not self.elliptical(x)), "")
         focus = self.data.get("item_focus") or {}
-        if (q.intent in focus.get("after", ()) and q.items and not q.ctx and not q.unknown
+        after_open = REGISTRY[q.intent].open_ended and remembered is not None and remembered.type == "recipe"
+        if ((q.intent in focus.get("after", ()) or after_open) and q.items and not q.ctx and not q.unknown
                 and state.slots.get("ctx") is not None):
-            # "那X呢？" after the list of a recipe: X is one of its items, asked about on its own
+            # "那X呢？" after the list of a recipe, "what about the nuts?" after an open question
+            # about one: X is one of its items, asked about on its own
             q.intent = focus["intent"]
             q.focus = True
         if q.intent == "exclude" and q.items and not q.excluded:

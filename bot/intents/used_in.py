@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ...knowledge import retrieval as R
+from ...knowledge import text as T
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..compose import fit_names, join, more_text, t
@@ -28,21 +29,25 @@ class UsedIn(Intent):
 
     def retrieve(self, c: Context) -> Draft | None:
         """Every recipe that CONTAINS the item or a variant (up to
-        :data:`COUNTED`), one fact per recipe (its first edge)."""
+        :data:`COUNTED`), one fact per recipe (its first edge). The variants include the
+        ingredients an English name heads ("oloroso sherry" for "sherry"): the linker links the
+        asked word to one of them, the other recipes use the others."""
         if not (c.item and c.item.id):
             return None
-        facts = R.used_in(c.graph, c.item_ids, limit=COUNTED)
-        if c.screen and not (set(c.item_ids) & set(c.screen.forbidden)):
+        ids = c.item_ids + [x for x in R.headed_by(c.graph, [c.item.surface, c.item.name]) if x not in c.item_ids]
+        facts = R.used_in(c.graph, ids, limit=COUNTED)
+        variants_only = bool(facts) and len(ids) > len(c.item_ids) and not R.used_in(c.graph, c.item_ids, limit=1)
+        if c.screen and not (set(ids) & set(c.screen.forbidden)):
             # the thread's constraints leave out recipes that break them (asking about a
             # forbidden item itself still lists its recipes: the answer flags the constraint)
-            facts = c.screen.keep_recipes(R.used_in(c.graph, c.item_ids, limit=max(COUNTED, 500)),
+            facts = c.screen.keep_recipes(R.used_in(c.graph, ids, limit=max(COUNTED, 500)),
                                           lambda f: f.subject_id)
         first: dict[str, Fact] = {}
         for f in facts:
             first.setdefault(f.subject, f)
         # recipes named after the item first ("X炒鸡蛋" for 鸡蛋), then the others as retrieved
         ranked = sorted(first.values(), key=lambda f: 0 if c.item.name in f.subject else 1)
-        return Draft(facts=ranked, parts={"total": len(first)})
+        return Draft(facts=ranked, parts={"total": len(first), "variants_only": variants_only})
 
     def compose(self, c: Context, d: Draft) -> None:
         """How many recipes, and the names that fit (the facts are cut to them)."""
@@ -56,18 +61,21 @@ class UsedIn(Intent):
 
 
     def use_passages(self, c: Context, d: Draft) -> None:
-        """No recipe CONTAINS the asked thing in the graph (it is no extracted ingredient, e.g.
-        named only in a step): the recipes whose own document text names it, from a full-text
-        search for it (hybrid mode only)."""
-        if d.facts or c.mode != "hybrid":
+        """No recipe CONTAINS the asked thing itself in the graph (it is no extracted ingredient,
+        e.g. named only in a step, or only kinds of it are): the recipes whose own document text
+        names it, from a full-text search for it, after those the graph has (hybrid mode only)."""
+        if (d.facts and not d.parts.get("variants_only")) or c.mode != "hybrid":
             return
-        term = (c.q.unknown[0].surface if c.q.unknown else c.item.name if c.item else "").strip()
+        term = (c.q.unknown[0].surface if c.q.unknown else asked_term(c.item) if c.item else "").strip()
         if len(term) < 2:
             return
         found = recipes_naming(c, term)
-        if not found:
+        listed = [f.subject for f in d.facts]
+        if not [name for name, _h in found if name not in listed]:
             return
-        names = list(dict.fromkeys(name for name, _h in found))
+        # only kinds of the asked thing are recorded as ingredients ("firm tofu"): the recipes whose
+        # text names it in another form count too
+        names = list(dict.fromkeys(listed + [name for name, _h in found]))
         shown, more = fit_names(names, LIST_CHARS, c.lang, LISTED)
         d.text = used_in_text(c.lang, term, shown, more) + t(c.lang, "（据菜谱原文）", " (from the recipes' text)")
         hits = list({h.id: h for _n, h in found}.values())[:3]
@@ -79,6 +87,15 @@ class UsedIn(Intent):
             rid = next((rid for name, rid in recipe_ids(c, [h.doc for h in hits]) if name == shown[0]), None)
             if rid:
                 c.q.answered = [Mention(shown[0], shown[0], "recipe", rid, -1, "answer")]
+
+
+def asked_term(m: Mention) -> str:
+    """The words a text search for the asked item looks for: an English surface as the user wrote
+    it, in the singular ("sherry", not the "oloroso sherry" the linker chose; "cashew" finds
+    "cashews" too), else the linked name."""
+    if m.surface and m.surface.isascii() and m.name.isascii() and m.surface.casefold() != m.name.casefold():
+        return T.name_key(m.surface)
+    return m.name
 
 
 #: Passages a full-text search for an asked term reads at most.
