@@ -1,0 +1,109 @@
+"""Fallback and substitution constructions of engineering-policy prose (standards, security policies,
+disaster-recovery guides): a condition that a thing is missing ("Where SSO is not available, …",
+"If a service does not support multiple accounts, …", "… in the event that Splunk is unavailable"),
+"if you are unable to use X then you should use Y", and the ingest gate that keeps a lower-case noun
+phrase named only once when the construction itself names both sides. Each cue is read from sentences
+of at least two collections (ops-gdsway, ops-lullabot and public runbook / policy text); the extraction
+tests read the corpus files themselves."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import edge_names, extract_copies, quoted
+from threadgraph.ingest.documents import named_once
+from threadgraph.knowledge import cues
+
+GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
+GDS = GEN / "ops-gdsway" / "docs"
+LULLABOT = GEN / "ops-lullabot" / "docs"
+
+
+def _read(sentence: str, rule: str) -> list[tuple[str, str]]:
+    return [(c.x, c.y) for c in cues.read(sentence) if c.rule == rule]
+
+
+def test_where_x_is_not_available_turn_to_y():
+    r = "en.where_x_unavailable_y"
+    # ops-gdsway manuals/security-overview-for-websites.html.md 21
+    assert _read("Where SSO is not available, or as an additional measure where possible, consider using "
+                 "context-aware access controls (see [Google for example]).", r) == [("SSO", "context-aware access controls")]
+    # ops-gdsway standards/principle-least-access.html.md 38
+    assert _read("- in cases where JIT access is not implemented for users with privileged access that have critical "
+                 "business impact, implement a documeneted periodic review (cadence to be defined) of the need to "
+                 "continually have these privileged access granted to confirmed users", r) == [("JIT access", "documeneted periodic review")]
+    # ASD Information Security Manual, ISM-0417 operational notes (controlstack.au)
+    assert _read("Where MFA cannot be used, enforce strong password-only authentication: length/complexity, deny "
+                 "common passwords, and set lockout/rate-limits to reduce guessing.", r) == [("MFA", "strong password-only authentication")]
+    # ops-lullabot handbook-management.md 6: "where this is not possible" names no thing that is missing
+    assert _read("In the few instances where this is not possible, the contractor policy will be split into a separate page.", r) == []
+
+
+def test_if_a_tool_does_not_support_x_turn_to_y():
+    r = "en.if_lacks_x_y"
+    # ops-gdsway manuals/security-overview-for-websites.html.md 17
+    assert _read("If the service does not support SSO, make sure you use a gov.uk email and enable multi-factor "
+                 "authentication (MFA), ideally using a phishing-resistant mechanism like WebAuthn (hardware keys).", r) == [("SSO", "gov.uk email")]
+    # ops-lullabot access/shared_accounts.md 11 (as the reader sees it: the link's text)
+    assert _read("- If a service does not support multiple accounts, access credentials will be stored in the shared "
+                 "password manager with access only granted to the users who need it.", r) == [("multiple accounts", "shared password manager")]
+    # ops-lullabot physical/malware.md 39: replacing the device is no stand-in for the unsupported version
+    assert _read("If your laptop, phone, or tablet does not support the required operating system version, then it is "
+                 "time to replace that device with something newer.", r) == []
+
+
+def test_in_the_event_that_x_is_unavailable():
+    # ops-gdsway standards/logging.html.md 71-72 (one wrapped sentence)
+    assert _read("CSLS utilises Amazon Kinesis and can persist logs in the event that Splunk is unavailable and will "
+                 "resume sending data when Splunk is available again.", "en.y_in_the_event_x_unavailable") == [("Splunk", "Amazon Kinesis")]
+    r = "en.fail_over_to_y_in_the_event_x"
+    # Azure Durable Functions disaster-recovery guide
+    assert _read("An important part of a disaster recovery plan is preparing to fail over to the secondary replica of "
+                 "your app and storage in the event that the primary replica becomes unavailable.", r) == [("primary replica", "secondary replica")]
+    # a CDN-selection product description
+    assert _read("* Failover to a backup CDN in the event that the primary CDN is unavailable or too busy to serve.", r) == [("primary CDN", "backup CDN")]
+    # ops-govuk manual/investigate-when-search-is-down.html.md 60: an error is not an outage
+    assert _read("SearchAPIv2 raises a DiscoveryEngine::InternalError in the event of an error from Discovery Engine.",
+                 "en.y_in_the_event_x_unavailable") == []
+
+
+def test_if_you_are_unable_to_use_x_you_should_use_y():
+    r = "en.if_no_x_use_y"
+    # ops-gdsway standards/storing-credentials.html.md 17
+    assert _read("If you are unable to use your browser's password manager then you should use a third-party password "
+                 "manager.", r) == [("browser's password manager", "third-party password manager")]
+    # public install guides: "you can try to …" and "you can run …" turn to a step, not a thing used instead
+    assert _read("If you are unable to use Conda to install the required packages, you can try to create a virtual "
+                 "environment using Python's builtin venv module.", r) == []
+    assert _read("If you are unable to use Docker, for example you may be on an HPC, you can run Docker containers "
+                 "through Singularity.", r) == []
+
+
+def test_named_once_keeps_noun_phrases_not_clauses():
+    text = "Consider using server analytics instead of remote analytics."
+    assert named_once("server analytics", text) and named_once("remote analytics", text)
+    assert not named_once("create an account", "create an account with a separate username")  # a clause
+    assert not named_once("only be applied", "Tags will only be applied")  # an auxiliary
+    assert not named_once('share" process', 'use the "share" process')  # a fragment with a quote
+    # ops-gdsway standards/hosting.html.md 9: "to host services" is a verb phrase
+    assert not named_once("host services", "as core infrastructure and to host services rather than using our own hardware")
+    assert not named_once("text", "plain text")  # one lower-case word needs a second mention
+
+
+def test_policy_fallbacks_extracted_from_the_documents(tmp_path):
+    sec = GDS / "manuals" / "security-overview-for-websites.html.md"
+    logging = GDS / "standards" / "logging.html.md"
+    creds = GDS / "standards" / "storing-credentials.html.md"
+    hosting = GDS / "standards" / "hosting.html.md"
+    shared = LULLABOT / "access" / "shared_accounts.md"
+    email = LULLABOT / "communications" / "email.md"
+    subs = edge_names(extract_copies(tmp_path, sec, logging, creds, hosting, shared, email), "SUBSTITUTES")
+    assert (quoted(sec, 21, "SSO"), quoted(sec, 21, "context-aware access controls")) in subs
+    assert ("SSO", quoted(sec, 17, "gov.uk email")) in subs
+    assert (quoted(sec, 270, "remote analytics"), quoted(sec, 270, "server analytics")) in subs
+    assert (quoted(logging, 71, "Splunk"), quoted(logging, 71, "Amazon Kinesis")) in subs
+    assert (quoted(creds, 17, "browser's password manager"), quoted(creds, 17, "third-party password manager")) in subs
+    assert (quoted(shared, 11, "multiple accounts"), "shared password manager") in subs
+    # no fragment: "to host services rather than using our own hardware", 'the "share" process rather than …'
+    assert not any(y in ("host services", 'share" process') for _, y in subs)
+    assert quoted(hosting, 9, "to host services rather than using our own hardware")
+    assert quoted(email, 39, 'use the "share" process rather than copy/pasting Dropbox links in email')
