@@ -107,3 +107,27 @@ def test_policy_fallbacks_extracted_from_the_documents(tmp_path):
     assert not any(y in ("host services", 'share" process') for _, y in subs)
     assert quoted(hosting, 9, "to host services rather than using our own hardware")
     assert quoted(email, 39, 'use the "share" process rather than copy/pasting Dropbox links in email')
+
+
+def test_set_up_a_backup_of_a_named_system():
+    r = "en.set_up_backup_x"
+    # ops-gdsway manuals/security-overview-for-websites.html.md 81 and 160
+    assert _read("If availability is critical, consider a backup DNS; either use infrastructure as code to deploy to both "
+                 "or use automation to export and import the zone. Also, consider enabling the secondary DNS as another "
+                 "active name server.", r) == [("DNS", "backup DNS"), ("DNS", "secondary DNS")]
+    assert _read("Consider a backup CDN, and this could be as simple as a static version; see [Backup Static Origin] for "
+                 "more details.", r) == [("CDN", "backup CDN")]
+    # a self-hosting guide's DNS outage mitigation
+    assert _read("- Set up a secondary DNS provider (Cloudflare, Route53) so DNS survives a MiaB outage", r) == [
+        ("DNS provider", "secondary DNS provider")]
+    # public text: a backup plan, offer or key names no system
+    assert _read("This equipment depends on electricity. Consider a backup power plan.", r) == []
+    assert _read("Maybe time for you to consider a backup plan.", r) == []
+    assert _read("   - Consider a backup hardware key", r) == []
+
+
+def test_backup_of_a_named_system_extracted(tmp_path):
+    sec = GDS / "manuals" / "security-overview-for-websites.html.md"
+    subs = edge_names(extract_copies(tmp_path, sec), "SUBSTITUTES")
+    assert (quoted(sec, 81, "DNS"), quoted(sec, 81, "backup DNS")) in subs
+    assert (quoted(sec, 160, "CDN"), quoted(sec, 160, "backup CDN")) in subs
