@@ -26,6 +26,7 @@ _OPT_REACH = int(ingest_lexicon("procedures")["optional_mark_reach"])
 _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
+_OPT_CLAUSE = re.compile("|".join(words("procedures", "optional_sentence")), re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _PEOPLE_RULES = frozenset(words("roles", "people_cue_rules"))
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
@@ -398,6 +399,29 @@ class DocumentExtractor:
             t = edges.get(entity_id("section", f"{rel}#{section_of(path)}"))
             if t is not None:
                 t.properties["required"] = False
+        for b in blocks:
+            if b.kind not in ("paragraph", "item") or (optional_text(b.text) if b.kind == "item" else _OPT_LEAD.match(b.text.strip())):
+                continue  # marked optional as a whole below
+            flat = b.text.replace("\n", " ")  # a sentence goes on over a line break ("configure\n`/security.txt`.")
+            for a, z in sentence_spans(flat):
+                m = _OPT_CLAUSE.search(flat, a, z)
+                if not m:
+                    continue
+                # the clause that says it ("…, Puppet may not be necessary, but …"): the step's name
+                lo = flat.rfind(", ", a, m.start())
+                lo = lo + 2 if lo >= 0 else a
+                hi = flat.find(", but ", m.end(), z)
+                name = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", flat[lo:hi if hi > 0 else z]).strip()
+                name = name if len(name) <= 80 else name[:77] + "..."
+                line = b.line + b.text.count("\n", 0, m.start())
+                stid = entity_id("step", f"{rel}#{line}")
+                if stid in edges or not name:
+                    continue
+                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, flat[a:z]))
+                t = Triple(parent_of(b.path), "CONTAINS", stid, {"required": False, "amount": "", "order": 0},
+                           Provenance(rel, section_of(b.path), line, "doc.optional_sentence", 0.75))
+                res.triples.append(t)
+                edges[stid] = t
         for i, b in enumerate(blocks):
             if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
                 # a paragraph of its own opened by an optional marker ("(Optional) Grafana API Token: …",

@@ -131,3 +131,26 @@ def test_backup_of_a_named_system_extracted(tmp_path):
     subs = edge_names(extract_copies(tmp_path, sec), "SUBSTITUTES")
     assert (quoted(sec, 81, "DNS"), quoted(sec, 81, "backup DNS")) in subs
     assert (quoted(sec, 160, "CDN"), quoted(sec, 160, "backup CDN")) in subs
+
+
+def test_a_sentence_that_leaves_a_thing_out_is_an_optional_step(tmp_path):
+    cfg = GDS / "standards" / "configuration-management.html.md"
+    vdp = GDS / "standards" / "vulnerability-disclosure.html.md"
+    sec = GDS / "manuals" / "security-overview-for-websites.html.md"
+    purge = GEN / "ops-govuk" / "docs" / "manual" / "purge-cache.html.md"
+    roles = Path(__file__).resolve().parents[1] / "corpora" / "pagerduty-incident-response" / "docs" / "before" / "different_roles.md"
+    opt = {o for _, o in edge_names(extract_copies(tmp_path, cfg, vdp, sec, purge, roles), "CONTAINS", required=False)}
+    assert quoted(cfg, 15, "Puppet may not be necessary") in opt  # the clause, not the whole sentence
+    assert "As well as /.well-known/security.txt you may optionally configure /security.txt." in opt  # over a line break
+    assert quoted(vdp, 48, "/security.txt") and quoted(vdp, 47, "you may optionally configure")
+    assert any(o.startswith(quoted(sec, 52, "Enable DNSSEC if practicable")) for o in opt)
+    # ops-govuk manual/purge-cache.html.md 86 and PagerDuty before/different_roles.md 41
+    assert "You can optionally use wildcards (*)." in opt
+    assert quoted(purge, 86, "You can optionally use wildcards")
+    assert any(o.startswith("Asking all responders if there are strong objections") for o in opt)
+    assert quoted(roles, 41, "is a good practice but is not mandatory")
+    # "where the complexity of Prometheus is not required" says nothing is left out
+    mon = GDS / "standards" / "monitoring.html.md"
+    opt = {o for _, o in edge_names(extract_copies(tmp_path / "m", mon) if (tmp_path / "m").mkdir() is None else None,
+                                    "CONTAINS", required=False)}
+    assert opt == set()
