@@ -154,3 +154,19 @@ def test_a_sentence_that_leaves_a_thing_out_is_an_optional_step(tmp_path):
     opt = {o for _, o in edge_names(extract_copies(tmp_path / "m", mon) if (tmp_path / "m").mkdir() is None else None,
                                     "CONTAINS", required=False)}
     assert opt == set()
+
+
+def test_use_one_named_tool_or_another():
+    r = "en.use_named_x_or_y"
+    # ops-gdsway manuals/security-overview-for-websites.html.md 16 and 94
+    assert _read("Use Single Sign-On (SSO) wherever possible to link accounts to Google using OAuth or OIDC.", r) == [("OAuth", "OIDC")]
+    assert _read("If your service uses a Content Management System (CMS), like WordPress or Joomla, or uses a non-managed "
+                 "infrastructure, then you - or your supplier - must have processes in place for keeping the system and "
+                 "software up-to-date.", r) == [("WordPress", "Joomla")]
+    # ops-lullabot physical/malware.md 47 (link texts) and appendix/device-checklist.md 70
+    assert _read("For further security and control, consider using an extension like NoScript or Ghostery.", r) == [("NoScript", "Ghostery")]
+    assert _read("I can use my USB drive because I've encrypted the drive using FileVault or BitLocker.", r) == [("FileVault", "BitLocker")]
+    # not alternatives: two causes (ops-govuk), a list of examples and a table cell in capitals (ops-gdsway)
+    assert _read("If you are confident there is an outage caused by GCP or Discovery Engine, skip to How to contact Google", r) == []
+    assert _read("- external library and container registries (for example, RubyGems, PyPI or Docker Hub)", r) == []
+    assert _read("| Private | OFFICIAL-SENSITIVE | `[ORGANISATION] USE ONLY` or `RECIPIENTS ONLY` |", r) == []
