@@ -170,3 +170,25 @@ def test_use_one_named_tool_or_another():
     assert _read("If you are confident there is an outage caused by GCP or Discovery Engine, skip to How to contact Google", r) == []
     assert _read("- external library and container registries (for example, RubyGems, PyPI or Docker Hub)", r) == []
     assert _read("| Private | OFFICIAL-SENSITIVE | `[ORGANISATION] USE ONLY` or `RECIPIENTS ONLY` |", r) == []
+
+
+def test_migrate_from_x_to_y():
+    r = "en.migrate_from_x_to_y"
+    # ops-gdsway standards/secrets-auditing.html.md 40
+    assert _read("- look for any opportunities to replace secrets with ephemeral tokens, such as moving from hard coded AWS "
+                 "secrets in GitHub Actions to using OpenID Connect.", r) == [("hard coded AWS secrets", "OpenID Connect")]
+    # ops-lullabot appendix/device-checklist.md 71
+    assert _read("- [ ] I switch from iOS to Android because it sounds like fun.", r) == [("iOS", "Android")]
+    # a time or data that moves is no change of tool (ops-govuk alerts/check-status-gcp-mirror-sync-job.html.md 87,
+    # ops-lullabot access/lullabot_vpn.md 20, ops-govuk ask-for-help.html.md 47)
+    assert _read("This used to be a regular problem until the mirror sync job schedule was moved from 12:00 UTC to 18:00 UTC", r) == []
+    assert _read("It is important to understand that this only protects your traffic as it moves from your computer to an "
+                 "internal server.", r) == []
+    assert _read("- can offer advice and assistance with changes such as migrating from one database to another safely and "
+                 "efficiently", r) == []
+
+
+def test_migration_extracted(tmp_path):
+    aud = GDS / "standards" / "secrets-auditing.html.md"
+    subs = edge_names(extract_copies(tmp_path, aud), "SUBSTITUTES")
+    assert (quoted(aud, 40, "hard coded AWS secrets"), quoted(aud, 40, "OpenID Connect")) in subs
