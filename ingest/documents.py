@@ -26,9 +26,12 @@ _OPT_REACH = int(ingest_lexicon("procedures")["optional_mark_reach"])
 _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
+_OPT_CLAUSE = re.compile("|".join(words("procedures", "optional_sentence")), re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _PEOPLE_RULES = frozenset(words("roles", "people_cue_rules"))
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
+_ONCE_RULES = frozenset(words("roles", "named_once_cue_rules"))
+_ONCE_INNER = frozenset(w.casefold() for w in words("roles", "named_once_inner"))
 
 
 def _is_person(phrase: str) -> bool:
@@ -123,6 +126,31 @@ def _named_again(phrase: str, text: str) -> bool:
     X of a construction that names both sides ("an alternative to using the dashboard is …")."""
     p = phrase.strip()
     return looks_like_name(p) and len(p.split()) <= 3 and len(p) >= 3 and text.casefold().count(p.casefold()) >= 2
+
+
+def _noun_phrase(phrase: str) -> bool:
+    """True when no determiner or pronoun stands inside ``phrase`` after its first word
+    (``named_once_inner``): "individual's email address", not "create an account"."""
+    toks = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).split()
+    return not any(t.casefold().strip(",.") in _ONCE_INNER for t in toks[1:])
+
+
+def named_once(phrase: str, text: str) -> bool:
+    """True when ``phrase`` may stand on a side of a construction that names both sides
+    (``named_once_cue_rules``) although the document names it only there: a name
+    (:func:`~.relations.thing_phrase`), or a lower-case noun phrase of two to four words ("server
+    analytics", "context-aware access controls") — no auxiliary or determiner inside
+    (``named_once_inner``: "create an account" is a clause), not led by a verb form in -ing."""
+    if thing_phrase(phrase, text, _PERSON_HEADS):
+        return True
+    p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
+    toks = p.split()
+    if (not 2 <= len(toks) <= 4 or not looks_like_name(p) or toks[0].casefold().endswith("ing") or not _noun_phrase(p)
+            or not all(re.fullmatch(r"[\w'’.-]+", t) for t in toks)):  # 'the "share" process': a fragment
+        return False
+    if re.search(r"\bto\s+" + re.escape(p), text, re.I) and not re.search(r"(?<!\bto)\s+" + re.escape(p), text, re.I):
+        return False  # "… and to host services rather than …": after "to" it is a verb phrase
+    return thing_phrase(p, f"{p}\n{p}", _PERSON_HEADS)
 
 
 _PARENS = re.compile(r"\s*\([^()]{0,200}\)")
@@ -371,6 +399,29 @@ class DocumentExtractor:
             t = edges.get(entity_id("section", f"{rel}#{section_of(path)}"))
             if t is not None:
                 t.properties["required"] = False
+        for b in blocks:
+            if b.kind not in ("paragraph", "item") or (optional_text(b.text) if b.kind == "item" else _OPT_LEAD.match(b.text.strip())):
+                continue  # marked optional as a whole below
+            flat = b.text.replace("\n", " ")  # a sentence goes on over a line break ("configure\n`/security.txt`.")
+            for a, z in sentence_spans(flat):
+                m = _OPT_CLAUSE.search(flat, a, z)
+                if not m:
+                    continue
+                # the clause that says it ("…, Puppet may not be necessary, but …"): the step's name
+                lo = flat.rfind(", ", a, m.start())
+                lo = lo + 2 if lo >= 0 else a
+                hi = flat.find(", but ", m.end(), z)
+                name = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", flat[lo:hi if hi > 0 else z]).strip()
+                name = name if len(name) <= 80 else name[:77] + "..."
+                line = b.line + b.text.count("\n", 0, m.start())
+                stid = entity_id("step", f"{rel}#{line}")
+                if stid in edges or not name:
+                    continue
+                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, flat[a:z]))
+                t = Triple(parent_of(b.path), "CONTAINS", stid, {"required": False, "amount": "", "order": 0},
+                           Provenance(rel, section_of(b.path), line, "doc.optional_sentence", 0.75))
+                res.triples.append(t)
+                edges[stid] = t
         for i, b in enumerate(blocks):
             if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
                 # a paragraph of its own opened by an optional marker ("(Optional) Grafana API Token: …",
@@ -435,7 +486,8 @@ class DocumentExtractor:
             if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
-                    f.rule in _PEOPLE_RULES and _is_person(f.x)):  # "ask your manager or the security team"
+                    f.rule in _PEOPLE_RULES and _is_person(f.x)) and not (  # "ask your manager or the security team"
+                    f.rule in _ONCE_RULES and named_once(f.x, text)):  # "… instead of remote analytics"
                 continue
             if f.rule in _PEOPLE_RULES and not ((roles.get(f.x) or _is_person(f.x))
                                                  and all(roles.get(y) or _is_person(y) for y in f.ys)):
@@ -449,7 +501,8 @@ class DocumentExtractor:
             for y in f.ys:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
                 if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not _coded(y, raw(f.block)) and not (
-                        xid.startswith("role:") and _is_person(y) and looks_like_name(y)):  # "other people on the team"
+                        xid.startswith("role:") and _is_person(y) and looks_like_name(y)) and not (  # "other people on the team"
+                        f.rule in _ONCE_RULES and not xid.startswith("role:") and _noun_phrase(f.x) and named_once(y, text)):
                     continue
                 toks = y.split()
                 ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
