@@ -1,0 +1,77 @@
+"""English recipe extraction: the names a substitution or an optional item gets, and its direction.
+
+Every rule is shown on lines copied from at least two dev corpora (each line checked against its source
+with ``quoted``); none of them names a dish or a product in code — the words are data
+(knowledge/lexicon/cues.yaml, ingest/lexicon/*.yaml).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import quoted
+
+from threadgraph.ingest.pipeline import extract_corpus
+from threadgraph.knowledge import cues
+
+ROOT = Path(__file__).resolve().parents[1]
+GEN = ROOT / "benchmarks" / "generalization"
+BAW = GEN / "en-baw-drinks" / "docs" / "cocktails"
+EHR = GEN / "en-ehrensberger" / "docs" / "recipes"
+WBU = GEN / "en-wbushey" / "docs" / "recipes"
+WIT = GEN / "en-wittkuhn" / "docs" / "recipes"
+CK = GEN / "en-communitykitchen" / "docs" / "data"
+GOVUK = GEN / "ops-govuk" / "docs" / "manual"
+K8S = GEN / "ops-k8s-src" / "docs"
+PD = ROOT / "corpora" / "pagerduty-incident-response" / "docs"
+
+
+def _subs(text: str, in_item: bool = False) -> set[tuple[str, str]]:
+    return {(c.x or c.head, c.y) for c in cues.read(text, in_item=in_item) if c.kind == "substitute"}
+
+
+def _mini(tmp_path, body: str, name: str = "r.md"):
+    d = tmp_path / "c"
+    d.mkdir(exist_ok=True)
+    (d / name).write_text(body, encoding="utf-8")
+    return extract_corpus([d], root=d)
+
+
+def _edges(ex, relation: str, **props) -> set[tuple[str, str]]:
+    out = set()
+    for t in ex.triples:
+        if t.relation == relation and all(t.properties.get(k) == v for k, v in props.items()):
+            out.add((ex.entities[t.subject].name, ex.entities[t.object].name))
+    return out
+
+
+# --------------------------------------------------------------------------- direction of "swap X for Y"
+
+def test_swap_x_for_y_gives_x_up():
+    line = quoted(BAW / "manhattan.md", 22, "Dry: swap sweet vermouth for dry and garnish lemon twist.")
+    assert _subs(line) == {("sweet vermouth", "dry vermouth")}
+    # "substitute Y for X" keeps its own direction
+    assert _subs("Substitute margarine for butter.") == {("butter", "margarine")}
+
+
+def test_swap_in_running_text_of_runbooks_is_no_substitution():
+    # a rota swap, "swap shifts or cover": no thing replaces another
+    for text in (quoted(GOVUK / "pagerduty.html.md", 41, "if you need to make a rota swap or cover for someone at the last minute."),
+                 quoted(K8S / "src-oncall.md", 203, "0. Find someone to agree to swap shifts or cover for days you will be"),
+                 quoted(K8S / "src-oncall.md", 6, "duties, please swap oncalls or find coverage for that week.")):
+        assert not _subs(text), text
+
+
+# --------------------------------------------------------------------------- "(Y instead of X)" note
+
+def test_instead_of_note_without_verb():
+    line = quoted(BAW / "bloody-mary.md", 10, "_Variations:_ Red Snapper (gin instead of vodka); "
+                                              "Bloody Caesar (clamato instead of tomato juice).")
+    assert _subs(line) == {("vodka", "gin"), ("tomato juice", "clamato")}
+
+
+def test_instead_of_in_a_terminology_note_is_no_substitution():
+    line = quoted(PD / "training" / "overview.md", 74, '(e.g. "Incident Controller" instead of "Incident Commander")')
+    assert not _subs(line)
+    line = quoted(PD / "training" / "overview.md", 64, '(e.g. "Control" instead of "Command" to describe the management functions)')
+    assert not _subs(line)
