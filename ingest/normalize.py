@@ -53,6 +53,7 @@ _AMOUNT_EN = regex("amounts", "amount_en", re.I)
 _NUMBER_EN = regex("amounts", "bare_number_en")
 _MEASURE_OF_EN = regex("amounts", "measure_of_en", re.I)
 _PURPOSE_EN = regex("amounts", "purpose_en", re.I)
+_FORM_OF_EN = regex("amounts", "form_of_en", re.I)
 _ARTICLES_EN = re.compile(rf"^(?:{alternation('amounts', 'articles_en')})\s+", re.I)
 _SIZES_EN = re.compile(rf"^(?:{alternation('amounts', 'sizes_en')})\s+", re.I)
 _QUALIFIERS_EN = re.compile(rf"\b(?:{alternation('amounts', 'qualifiers_en')})\b", re.I)
@@ -122,6 +123,10 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
     if rest and re.fullmatch(r"[\W\d½¼¾⅓⅔⅛]*(?:\s*[A-Za-z]+(?:ed|ly)\b[\W]*)+", _AMOUNT_EN.sub(" ", head)):
         s = rest.split(",", 1)[0]  # "1 c. grated, unsweetened coconut": the name follows its participles
     s = _PURPOSE_EN.sub("", s)  # "oil for frying" → oil
+    m = _FORM_OF_EN.match(s.strip())
+    if m:  # "Juice of 1 lemon" → lemon juice
+        fruit = m.group("name").split()
+        s = " ".join([*fruit[:-1], singular(fruit[-1].lower()), m.group("form")])
     s = _AMOUNT_EN.sub(" ", s)
     s = _NUMBER_EN.sub(" ", s)
     s = _QUALIFIERS_EN.sub(" ", s)

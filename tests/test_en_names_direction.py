@@ -75,3 +75,14 @@ def test_instead_of_in_a_terminology_note_is_no_substitution():
     assert not _subs(line)
     line = quoted(PD / "training" / "overview.md", 64, '(e.g. "Control" instead of "Command" to describe the management functions)')
     assert not _subs(line)
+
+
+# --------------------------------------------------------------------------- name cleaning
+
+def test_juice_of_a_fruit_is_the_fruit_juice():
+    from threadgraph.ingest.normalize import clean_name
+
+    assert clean_name(quoted(WIT / "bananabread.md", 32, "Juice of 1 lemon")) == "lemon juice"
+    assert clean_name(quoted(WIT / "JuliusR.md", 18, "Juice of one lemon")) == "lemon juice"
+    assert clean_name(quoted(EHR / "chicken-pork-veggie-tovarich.md", 17, "juice of ½ lemon (2 T)")) == "lemon juice"
+    assert clean_name("lemon juice") == "lemon juice"
