@@ -67,6 +67,10 @@ _QTY_NOUN_END_ZH = re.compile("(?:%s)$" % "|".join(
     re.escape(n) for n in _NOT_NAMES["quantity_nouns_zh"] if not _QTY_SUFFIX_ZH.fullmatch(n)))
 _FRAGMENT_ZH = re.compile("|".join(map(re.escape, _NOT_NAMES["fragments_zh"])))
 _EDGE_EN = re.compile(r"^(?:{0})\b|\b(?:{0})$".format("|".join(map(re.escape, _NOT_NAMES["edge_words_en"]))), re.I)
+_GENERIC_EN = _NOT_NAMES["generic_en"]
+_GENERIC_LEADS = frozenset(_GENERIC_EN["leads"])
+_GENERIC_MODS = _GENERIC_LEADS | frozenset(_GENERIC_EN["labels"])
+_GENERIC_HEADS = frozenset(_GENERIC_EN["heads"])
 _UNIT_ALONE = re.compile(rf"^(?:{alternation('amounts', 'units_zh')})\.?$", re.I)
 _MEASURE_ALONE = regex("amounts", "measure", re.I)
 _LETTER = re.compile(rf"[^\W\d_]|[{CJK_CLASS}{HANGUL_CLASS}]")
@@ -169,7 +173,17 @@ def is_entity_name(name: str, type_: str = "ingredient") -> bool:
         return False
     if has_cjk(s):
         return not (_QTY_NOUN_ZH.search(s) or _FRAGMENT_ZH.search(s))
-    return not _EDGE_EN.search(s)
+    return not _EDGE_EN.search(s) and not _generic_en(s)
+
+
+def _generic_en(name: str) -> bool:
+    """True for an English name that leaves the thing open ("similar crumbs",
+    "vegan alternative", "equivalent replacement"; ``not_names.generic_en``
+    of ``lexicon/names.yaml``); "egg substitute" names a thing."""
+    w = name.casefold().split()
+    if not w:
+        return False
+    return w[0] in _GENERIC_LEADS or (w[-1] in _GENERIC_HEADS and all(x in _GENERIC_MODS for x in w[:-1]))
 
 
 def fuzzy_allowed(a: str, b: str) -> bool:

@@ -86,3 +86,15 @@ def test_juice_of_a_fruit_is_the_fruit_juice():
     assert clean_name(quoted(WIT / "JuliusR.md", 18, "Juice of one lemon")) == "lemon juice"
     assert clean_name(quoted(EHR / "chicken-pork-veggie-tovarich.md", 17, "juice of ½ lemon (2 T)")) == "lemon juice"
     assert clean_name("lemon juice") == "lemon juice"
+
+
+def test_a_name_that_leaves_the_thing_open_makes_no_edge(tmp_path):
+    from threadgraph.ingest.normalize import clean_name, is_entity_name
+
+    for surface in ("a vegan alternative", "equivalent replacement", "similar crumbs"):
+        assert not is_entity_name(clean_name(surface)), surface
+    assert is_entity_name(clean_name("egg substitute"))
+    body = ("# Granola\n\n## Ingredients\n\n- " + quoted(WIT / "granola.md", 24, "2-3 teaspoons honey (or a vegan alternative)")
+            + "\n- " + quoted(EHR / "cheesecake.md", 8, "1 ¼ cups graham cracker crumbs (or similar crumbs)")
+            + "\n- " + quoted(WBU / "bread" / "cornbread.md", 12, "eggs: 2 (or equivalent replacement)") + "\n")
+    assert _edges(_mini(tmp_path, body), "SUBSTITUTES") == set()
