@@ -836,6 +836,7 @@ _FORMS_EN = frozenset(words("names", "forms_en"))
 
 
 _SHARED_HEADS_EN = frozenset(words("names", "shared_heads_en"))
+_FORM_BEARERS_EN = frozenset(words("names", "form_bearers_en"))
 
 
 def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[str] | None = None,
@@ -850,7 +851,8 @@ def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[s
     document (``bare(name, head)``: "Dry-fry cornmeal until fragrant" keeps
     "cornmeal or millet flour" from meaning cornmeal flour): "canola
     or sunflower seed oil" → "canola oil", "brown teff or amaranth flour" →
-    "brown teff flour". ``name`` itself otherwise ("water or orange juice",
+    "brown teff flour"; or "A <form>" when A is a fruit of ``form_bearers_en``
+    ("lime or lemon juice" → "lime juice"). ``name`` itself otherwise ("water or orange juice",
     "salt or lemon juice", "honey or maple syrup")."""
     if has_cjk(name) or not alts:
         return name
@@ -859,7 +861,7 @@ def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[s
     if not c or len(yw) < 2 or c.split()[-1] == yw[-1] or c.split()[-1] in _FORMS_EN:
         return name
     cand = f"{c} {yw[-1]}"
-    if yw[-1] in _FORMS_EN and known(cand):
+    if yw[-1] in _FORMS_EN and (known(cand) or c in _FORM_BEARERS_EN):
         return cand
     core = [w for w in c.split() if w not in _MODIFIERS]
     if alone is not None and yw[-1] in _SHARED_HEADS_EN and len(core) == 1 and len(yw) == 2 and c not in alone \

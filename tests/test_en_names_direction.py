@@ -98,3 +98,10 @@ def test_a_name_that_leaves_the_thing_open_makes_no_edge(tmp_path):
             + "\n- " + quoted(EHR / "cheesecake.md", 8, "1 ¼ cups graham cracker crumbs (or similar crumbs)")
             + "\n- " + quoted(WBU / "bread" / "cornbread.md", 12, "eggs: 2 (or equivalent replacement)") + "\n")
     assert _edges(_mini(tmp_path, body), "SUBSTITUTES") == set()
+
+
+def test_a_bare_fruit_before_or_takes_the_form_of_the_other_side(tmp_path):
+    for path, n, line in ((WIT / "IndianDal.md", 31, "2-3 tbsp lime or lemon juice or to taste"),
+                          (EHR / "moqueca-with-fish.md", 14, "4 tablespoons lime or lemon juice")):
+        body = "# Dal\n\n## Ingredients\n\n- " + quoted(path, n, line) + "\n- 1 cup water\n"
+        assert _edges(_mini(tmp_path, body), "SUBSTITUTES") == {("lime juice", "lemon juice")}, line
