@@ -144,6 +144,7 @@ _ITEM_OR_EN = regex("alternatives", "item_or_en", re.I)
 _OR_TO_TASTE = regex("alternatives", "or_to_taste_en", re.I)
 _PREFERENCE_EN = regex("alternatives", "preference_en", re.I)
 _ITEM_OR_ZH = regex("alternatives", "item_or_zh")
+_OWN_NOTES_OR_EN = regex("alternatives", "own_notes_or_en", re.I)
 _BOTH = regex("alternatives", "both")
 _COLLECTIVE_EN = re.compile(rf"^(?:{alternation('alternatives', 'collective_en')})\b", re.I)
 _ENUMERATION_EN = regex("alternatives", "enumeration_en", re.I)
@@ -649,6 +650,9 @@ def _parse_item(text: str) -> list[ItemParse]:
         head, rest = split_prose_item(text)
         if rest:
             text, notes = head, notes + [rest]  # "白酱油 1 勺，或者生抽": the name, then a note
+    own = _own_notes_or(text)
+    if own is not None:
+        return own
     amount = ""
     mapped = _mapping_item(text) if not has_cjk(text) else None
     if isinstance(mapped, str):  # "(optional: 1 lb of ground beef)"
@@ -751,6 +755,24 @@ def _parse_item(text: str) -> list[ItemParse]:
 
 
 _MODIFIERS = _modifiers()
+
+
+def _own_notes_or(text: str) -> list[ItemParse] | None:
+    """An English "X (note) or Y (note)" item whose second note marks Y alone
+    optional ("Lemon zest (express) or cherry (optional)"): X with Y as its
+    alternative, and Y once more as an optional item of its own; ``None`` for
+    any other item (a note after both sides is about the choice)."""
+    m = _OWN_NOTES_OR_EN.match(text) if not has_cjk(text) else None
+    if not m or not _OPT_CLAUSE.search(m.group("yn")) or _OPT_CLAUSE.search(m.group("xn")):
+        return None
+    x = _parse_item(m.group("x"))
+    y = _parse_item(m.group("y"))
+    if len(x) != 1 or len(y) != 1 or not x[0].name or not y[0].name or x[0].alternatives or y[0].alternatives:
+        return None
+    xp, yp = x[0], y[0]
+    xp.alternatives = [Alternative(yp.name, True)] + [a for _, al in (note_clauses(m.group("xn")),) for a in al]
+    xp.optional = xp.optional or note_clauses(m.group("xn"))[0]
+    return [xp, ItemParse(yp.name, yp.amount, True, [], yp.kinds)]
 
 
 def is_collective(name: str) -> bool:

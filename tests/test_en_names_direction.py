@@ -105,3 +105,24 @@ def test_a_bare_fruit_before_or_takes_the_form_of_the_other_side(tmp_path):
                           (EHR / "moqueca-with-fish.md", 14, "4 tablespoons lime or lemon juice")):
         body = "# Dal\n\n## Ingredients\n\n- " + quoted(path, n, line) + "\n- 1 cup water\n"
         assert _edges(_mini(tmp_path, body), "SUBSTITUTES") == {("lime juice", "lemon juice")}, line
+
+
+# --------------------------------------------------------------------------- "(optional)" after one side
+
+def test_optional_after_the_second_of_two_noted_sides_is_about_that_side(tmp_path):
+    line = quoted(BAW / "amaretto-sour.md", 24, "Lemon zest (express) or cherry (optional).")
+    ex = _mini(tmp_path, "# Amaretto Sour\n\n## Ingredients\n\n- 50 ml amaretto\n\n## Garnish\n\n" + line + "\n")
+    assert ("Amaretto Sour", "cherry") in _edges(ex, "CONTAINS", required=False)
+    assert ("Amaretto Sour", "lemon zest") in _edges(ex, "CONTAINS", required=True)
+    assert ("lemon zest", "cherry") in _edges(ex, "SUBSTITUTES")
+
+
+def test_optional_after_both_sides_makes_the_choice_optional(tmp_path):
+    # one note after "X or Y": the item (X) is optional, Y its alternative
+    for path, n, line, x, y in (
+            (CK / "recipes.json", 240, "Corned beef or fish flakes (optional)", "corned beef", "fish flake"),
+            (WIT / "Sarmale.md", 26, "1 smoked pork hock or a few slices of smoked bacon (optional)",
+             "smoked pork hock", "smoked bacon")):
+        ex = _mini(tmp_path, "# Dish\n\n## Ingredients\n\n- 1 cup rice\n- " + quoted(path, n, line) + "\n")
+        assert ("Dish", x) in _edges(ex, "CONTAINS", required=False), line
+        assert (x, y) in _edges(ex, "SUBSTITUTES"), line
