@@ -126,3 +126,21 @@ def test_optional_after_both_sides_makes_the_choice_optional(tmp_path):
         ex = _mini(tmp_path, "# Dish\n\n## Ingredients\n\n- 1 cup rice\n- " + quoted(path, n, line) + "\n")
         assert ("Dish", x) in _edges(ex, "CONTAINS", required=False), line
         assert (x, y) in _edges(ex, "SUBSTITUTES"), line
+
+
+def _opts(text: str) -> list:
+    return [c for c in cues.read(text) if c.kind == "optional"]
+
+
+def test_an_optional_action_note_does_not_make_the_thing_before_it_optional(tmp_path):
+    for path, n, line in (
+            (BAW / "zombie.md", 28, "Mint sprig and spent lime shell (flame overproof rum if desired)."),
+            (BAW / "negroni.md", 19, "2. Strain over large ice cube in old fashioned glass (or serve up if preferred)."),
+            (WIT / "bananabread.md", 39, "mash the bananas with a fork (leaving them slightly chunky if desired), then add")):
+        assert not _opts(quoted(path, n, line)), line
+    # "if using" still names a thing, in an action note too (en-ehrensberger)
+    line = quoted(EHR / "ians-10-veggie-chili.md", 25, "Add the ingredients to a large stew pot (brown beef first, if using)")
+    assert len(_opts(line)) == 1
+    ex = _mini(tmp_path, "# Zombie\n\n## Ingredients\n\n- 30 ml overproof rum\n- 20 ml lime juice\n\n## Garnish\n\n"
+               "Mint sprig and spent lime shell (flame overproof rum if desired).\n")
+    assert not _edges(ex, "CONTAINS", required=False)
