@@ -145,6 +145,7 @@ _OR_TO_TASTE = regex("alternatives", "or_to_taste_en", re.I)
 _PREFERENCE_EN = regex("alternatives", "preference_en", re.I)
 _ITEM_OR_ZH = regex("alternatives", "item_or_zh")
 _OWN_NOTES_OR_EN = regex("alternatives", "own_notes_or_en", re.I)
+_DASH_NOTE_EN = regex("alternatives", "dash_note_en")
 _BOTH = regex("alternatives", "both")
 _COLLECTIVE_EN = re.compile(rf"^(?:{alternation('alternatives', 'collective_en')})\b", re.I)
 _ENUMERATION_EN = regex("alternatives", "enumeration_en", re.I)
@@ -653,6 +654,10 @@ def _parse_item(text: str) -> list[ItemParse]:
     own = _own_notes_or(text)
     if own is not None:
         return own
+    if not has_cjk(text):
+        head, *tail = _DASH_NOTE_EN.split(text, maxsplit=1)
+        if tail and tail[0].strip() and not re.match(r"[\d½¼¾⅓⅔]", tail[0].strip()) and _balanced(head) and plausible_name(clean_name(head, "ingredient")):
+            text, notes = head.strip(), [tail[0].strip()]  # "Butter -- use unsalted butter to saute onions"
     amount = ""
     mapped = _mapping_item(text) if not has_cjk(text) else None
     if isinstance(mapped, str):  # "(optional: 1 lb of ground beef)"

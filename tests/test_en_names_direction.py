@@ -144,3 +144,21 @@ def test_an_optional_action_note_does_not_make_the_thing_before_it_optional(tmp_
     ex = _mini(tmp_path, "# Zombie\n\n## Ingredients\n\n- 30 ml overproof rum\n- 20 ml lime juice\n\n## Garnish\n\n"
                "Mint sprig and spent lime shell (flame overproof rum if desired).\n")
     assert not _edges(ex, "CONTAINS", required=False)
+
+
+# --------------------------------------------------------------------------- "Name -- explanation"
+
+def test_a_dash_after_a_short_name_starts_a_note(tmp_path):
+    from threadgraph.ingest.items import parse_item
+
+    lines = [quoted(WIT / "tomatosoup.md", 12, "Butter -- use unsalted butter to saute onions"),
+             quoted(WIT / "tomatosoup.md", 14, "Garlic -- you'll need 1 Tbsp minced from about 3 cloves"),
+             quoted(WIT / "tomatosoup.md", 20, "Whipping cream -- adds a creaminess to the soup and offsets acidity.")]
+    assert [parse_item(t)[0].name for t in lines] == ["Butter", "Garlic", "Whipping cream"]
+    # a dash inside a parenthesised note stays in the note (en-communitykitchen)
+    for line, name in ((quoted(CK / "recipes.json", 131, "2-3 tbsp suya spice (yaji – mix of ground peanuts, ginger, garlic, cayenne, paprika)"), "suya spice"),
+                       (quoted(CK / "recipes.json", 63, "Protein of choice (chicken, beef, or fish – optional)"), "Protein of choice")):
+        assert [ip.name for ip in parse_item(line)] == [name]
+    body = "# Tomatosoup\n\n## Ingredients\n\n" + "".join(f"- [ ] {t}\n" for t in lines) + "\n## Preparation\n\n1. Cook.\n"
+    assert _edges(_mini(tmp_path, body), "CONTAINS", required=True) >= {
+        ("Tomatosoup", "butter"), ("Tomatosoup", "garlic"), ("Tomatosoup", "whipping cream")}
