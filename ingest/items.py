@@ -748,7 +748,7 @@ def _parse_item(text: str) -> list[ItemParse]:
             else:
                 slash = slash_split(part)
                 if len(slash) > 1 and not any(is_measure(b) for b in slash) and not re.search(r"\s\+\s", part):
-                    name = slash[0]
+                    name = _slash_head(slash)
                     palts += [Alternative(b, True) for b in slash[1:]]
         kinds: list[tuple[str, str]] = list(comma_kinds)
         if not has_cjk(part):
@@ -760,6 +760,20 @@ def _parse_item(text: str) -> list[ItemParse]:
 
 
 _MODIFIERS = _modifiers()
+
+
+def _slash_head(sides: list[str]) -> str:
+    """The first of two English names written tight around a slash, taking the
+    head the second ends with when it is a form or a kind of ``names.yaml``
+    (``forms_en``, ``shared_heads_en``) and the first is one word: "salt/pepper
+    rim" → salt rim, "palm/veg oil" → palm oil; "milk/cream" keeps milk."""
+    a = sides[0]
+    if len(sides) != 2 or a != a.rstrip() or sides[1] != sides[1].lstrip():
+        return a
+    ca, cb = clean_name(a, "ingredient").split(), clean_name(sides[1], "ingredient").split()
+    if len(ca) != 1 or len(cb) != 2 or not (cb[-1] in _FORMS_EN or cb[-1] in _SHARED_HEADS_EN):
+        return a
+    return f"{a} {sides[1].split()[-1]}"
 
 
 def _own_notes_or(text: str) -> list[ItemParse] | None:

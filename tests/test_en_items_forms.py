@@ -233,7 +233,7 @@ def test_a_line_of_several_garnishes_is_no_focus(tmp_path):
                           "c.md": "# Irish Coffee\n\n## Ingredients\n\n- 40 ml Irish whiskey\n\n## Garnish\n\n"
                                   "Freshly grated nutmeg (optional).\n"})
     con = _contains(ex, "Bloody Mary")
-    assert con["celery stick"] is True and con["salt"] is False and con["tomato juice"] is True
+    assert con["celery stick"] is True and con["salt rim"] is False and con["tomato juice"] is True
     assert _contains(ex, "Irish Coffee")["grated nutmeg"] is False
 
 

@@ -162,3 +162,26 @@ def test_a_dash_after_a_short_name_starts_a_note(tmp_path):
     body = "# Tomatosoup\n\n## Ingredients\n\n" + "".join(f"- [ ] {t}\n" for t in lines) + "\n## Preparation\n\n1. Cook.\n"
     assert _edges(_mini(tmp_path, body), "CONTAINS", required=True) >= {
         ("Tomatosoup", "butter"), ("Tomatosoup", "garlic"), ("Tomatosoup", "whipping cream")}
+
+
+# --------------------------------------------------------------------------- "A/B <head>"
+
+def test_a_one_word_side_of_a_tight_slash_takes_the_head_of_the_other(tmp_path):
+    from threadgraph.ingest.items import parse_item
+
+    def sides(text: str) -> list[tuple[str, list[str]]]:
+        return [(ip.name, [a.raw for a in ip.alternatives]) for ip in parse_item(text)]
+
+    assert "salt/pepper rim" in quoted(BAW / "bloody-mary.md", 29, "Celery stick; optional salt/pepper rim.")
+    assert sides("optional salt/pepper rim") == [("salt rim", ["pepper rim"])]
+    assert "1/2 cup palm/veg oil" in quoted(CK / "recipes.json", 596, "1/2 cup palm/veg oil, tomato paste")
+    assert sides("1/2 cup palm/veg oil") == [("palm oil", ["veg oil"])]
+    assert "cilantro/coriander leaves" in quoted(EHR / "mixed-vegetable-and-paneer-curry.md", 32, "Garnish with cilantro/coriander leaves.")
+    assert sides("cilantro/coriander leaves") == [("cilantro leaves", ["coriander leaves"])]
+    # no head of a form or a kind: each side keeps its own name (en-wbushey)
+    assert "milk/nondairy milk/whipping cream" in quoted(WBU / "sweets" / "xmas-cookies.md", 30, "1-2 tsp milk/nondairy milk/whipping cream")
+    assert sides("1-2 tsp milk/nondairy milk/whipping cream") == [("milk", ["nondairy milk", "whipping cream"])]
+    assert sides("milk/cream") == [("milk", ["cream"])]
+    ex = _mini(tmp_path, "# Bloody Mary\n\n## Ingredients\n\n- 50 ml vodka\n\n## Garnish\n\nCelery stick; optional salt/pepper rim.\n")
+    assert ("salt rim", "pepper rim") in _edges(ex, "SUBSTITUTES")
+    assert ("Bloody Mary", "salt rim") in _edges(ex, "CONTAINS", required=False)
