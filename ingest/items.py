@@ -918,12 +918,23 @@ def _share_form(name: str, alts: list[Alternative]) -> tuple[str, list[Alternati
     "Orange twist or wheel" → Orange wheel. The other way round ("lime or
     lemon juice") needs the corpus vocabulary: see
     :func:`form_completed` (``water or orange juice`` is not "water juice")."""
-    xw = name.split()
-    if not xw or not alts:
+    if not name.split() or not alts:
         return name, alts
-    if len(xw) > 1 and xw[-1].casefold() in _FORMS_EN:
-        alts = [Alternative(" ".join([*xw[:-1], a.raw]), a.symmetric, a.condition)
-                if len(a.raw.split()) == 1 and a.raw.casefold() in _FORMS_EN else a for a in alts]
-    return name, alts
+    sides = share_form_sides([name, *(a.raw for a in alts)])
+    return name, [Alternative(r, a.symmetric, a.condition) for r, a in zip(sides[1:], alts)]
+
+
+def share_form_sides(sides: list[str]) -> list[str]:
+    """English alternatives as written, each bare form word after the first
+    side taking that side's leading words (``forms_en`` of names.yaml):
+    ["Orange twist", "wedge"] → ["Orange twist", "Orange wedge"], ["chicken
+    drumsticks", "quarters"] → ["chicken drumsticks", "chicken quarters"]."""
+    if not sides or has_cjk(sides[0]):
+        return list(sides)
+    xw = sides[0].split()
+    if len(xw) < 2 or xw[-1].casefold() not in _FORMS_EN:
+        return list(sides)
+    return [sides[0]] + [" ".join([*xw[:-1], y.strip()]) if len(y.split()) == 1 and y.strip().casefold() in _FORMS_EN
+                         else y for y in sides[1:]]
 
 

@@ -185,3 +185,16 @@ def test_a_one_word_side_of_a_tight_slash_takes_the_head_of_the_other(tmp_path):
     ex = _mini(tmp_path, "# Bloody Mary\n\n## Ingredients\n\n- 50 ml vodka\n\n## Garnish\n\nCelery stick; optional salt/pepper rim.\n")
     assert ("salt rim", "pepper rim") in _edges(ex, "SUBSTITUTES")
     assert ("Bloody Mary", "salt rim") in _edges(ex, "CONTAINS", required=False)
+
+
+def test_a_bare_form_after_or_takes_the_leading_words_in_items_and_prose(tmp_path):
+    from threadgraph.ingest.items import parse_item, share_form_sides
+
+    line = quoted(WIT / "fesenjan.md", 18, "Alternatively, you can use chicken drumsticks or quarters.")
+    assert share_form_sides(["chicken drumsticks", "quarters"]) == ["chicken drumsticks", "chicken quarters"]
+    assert [a.raw for a in parse_item(quoted(BAW / "negroni.md", 23, "Orange twist or wedge"))[0].alternatives] == ["Orange wedge"]
+    assert share_form_sides(["water", "broth"]) == ["water", "broth"]
+    body = ("# Fesenjan\n\n## Ingredients\n\n- 1 kg chicken thighs\n- 200 g walnuts\n\n## Notes\n\n"
+            "Chicken thighs are a top choice. " + line + "\n")
+    subs = _edges(_mini(tmp_path, body), "SUBSTITUTES")
+    assert ("chicken thigh", "chicken quarter") in subs and ("chicken thigh", "quarter") not in subs
