@@ -198,3 +198,31 @@ def test_a_bare_form_after_or_takes_the_leading_words_in_items_and_prose(tmp_pat
             "Chicken thighs are a top choice. " + line + "\n")
     subs = _edges(_mini(tmp_path, body), "SUBSTITUTES")
     assert ("chicken thigh", "chicken quarter") in subs and ("chicken thigh", "quarter") not in subs
+
+
+def test_vague_amounts_and_conditions_are_not_part_of_a_name():
+    from threadgraph.ingest.normalize import clean_name
+
+    assert clean_name(quoted(EHR / "white-bean-sauce-for-pasta.md", 17, "Lots of freshly ground black pepper")) == "ground black pepper"
+    assert clean_name(quoted(EHR / "ians-10-veggie-chili.md", 13, "several cloves of garlic, chopped")) == "garlic"
+    assert clean_name(quoted(EHR / "almond-cream-cake.md", 16, "few grains salt")) == "salt"
+    assert "a little water/oil" in quoted(CK / "recipes.json", 451, "Mix ogbono with a little water/oil to form paste")
+    assert clean_name("a little water") == "water"
+    assert "a few slices of smoked bacon" in quoted(WIT / "Sarmale.md", 26, "1 smoked pork hock or a few slices of smoked bacon (optional)")
+    assert clean_name("a few slices of smoked bacon") == "smoked bacon"
+    # more of a listed thing stays a thing of its own (en-ehrensberger)
+    assert clean_name(quoted(EHR / "chocolate-brownie-balls-no-sugar-vegan.md", 15, "Additional cocoa powder")) == "additional cocoa powder"
+    # a trailing condition clause (en-ehrensberger "1 Green Chili (or more if you like it spicy)")
+    assert "if you like it spicy" in quoted(EHR / "mixed-vegetable-and-paneer-curry.md", 13, "if you like it spicy")
+    assert clean_name("Green Chili if you like it spicy") == "green chili"
+
+
+def test_or_inside_a_word_is_no_alternative():
+    from threadgraph.ingest.items import note_clauses, parse_item
+
+    # en-ehrensberger "(orange grind)" is no "or ange grind"; en-wbushey "orange juice", "oregano" keep their names
+    assert quoted(EHR / "cinnamon-orange-juice-loaf.md", 20, "(orange grind)")
+    assert note_clauses("orange grind") == (False, [])
+    assert [(ip.name, ip.alternatives) for ip in parse_item(quoted(WBU / "dinner" / "orange-marinaded-pork-chops.md", 4, "orange juice: 1/2 cup"))] == [("orange juice", [])]
+    assert [(ip.name, ip.alternatives) for ip in parse_item(quoted(WBU / "dinner" / "london-broil.md", 9, "oregano: 1/2 tsp"))] == [("oregano", [])]
+    assert [a.raw for a in parse_item("butter (or margarine)")[0].alternatives] == ["margarine"]
