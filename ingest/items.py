@@ -905,7 +905,7 @@ def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[s
     if yw[-1] in _FORMS_EN and (known(cand) or c in _FORM_BEARERS_EN):
         return cand
     core = [w for w in c.split() if w not in _MODIFIERS]
-    if alone is not None and yw[-1] in _SHARED_HEADS_EN and len(core) == 1 and len(yw) == 2 and c not in alone \
+    if alone is not None and yw[-1] in _SHARED_HEADS_EN and len(core) == 1 and 2 <= len(yw) <= 3 and c not in alone \
             and yw[0] not in _MODIFIERS and not (bare is not None and bare(c, yw[-1])):
         # one word of its own ("canola", "brown teff") against "<word> <head>" ("sunflower oil", "amaranth flour")
         return cand

@@ -195,7 +195,9 @@ def fuzzy_allowed(a: str, b: str) -> bool:
       with a single character: 白糖/红糖, 生抽/老抽, 番茄酱/番茄汁);
     * Latin: both at least 5 characters, same digits, same first letter and a
       plain (not partial) similarity of at least 85, so a name is not merged
-      into a longer one containing it (butter / buttermilk)."""
+      into a longer one containing it (butter / buttermilk), and never into
+      its own words with a head word more ("sunflower seed" / "sunflower seed
+      oil"; "kashmiri chili powder" / "kashmiri red chili powder" may merge)."""
     if a == b:
         return True
     if frozenset((a, b)) in NEVER_MERGE:
@@ -204,6 +206,10 @@ def fuzzy_allowed(a: str, b: str) -> bool:
         return len(a) >= 4 and len(b) >= 4 and a[0] == b[0] and a[-1] == b[-1]
     if len(a) < 5 or len(b) < 5 or a[0].lower() != b[0].lower():
         return False
+    wa, wb = a.lower().split(), b.lower().split()
+    short, long_ = sorted((wa, wb), key=len)
+    if len(short) < len(long_) and long_[:len(short)] == short:
+        return False  # "sunflower seed" / "sunflower seed oil": a head word more names another thing
     # WRatio scores a name contained in another (butter / buttermilk, cream /
     # cream cheese) near 100; Latin merges also need a high plain ratio.
     if fuzz.ratio(a.lower(), b.lower()) < 85:

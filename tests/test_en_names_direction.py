@@ -226,3 +226,19 @@ def test_or_inside_a_word_is_no_alternative():
     assert [(ip.name, ip.alternatives) for ip in parse_item(quoted(WBU / "dinner" / "orange-marinaded-pork-chops.md", 4, "orange juice: 1/2 cup"))] == [("orange juice", [])]
     assert [(ip.name, ip.alternatives) for ip in parse_item(quoted(WBU / "dinner" / "london-broil.md", 9, "oregano: 1/2 tsp"))] == [("oregano", [])]
     assert [a.raw for a in parse_item("butter (or margarine)")[0].alternatives] == ["margarine"]
+
+
+# --------------------------------------------------------------------------- "A or B C <head>"
+
+def test_a_head_word_more_is_another_thing_and_is_shared(tmp_path):
+    from threadgraph.ingest.normalize import fuzzy_allowed
+
+    line = quoted(EHR / "pancakes.md", 11, "2 Tablespoon canola or sunflower seed oil")
+    assert not fuzzy_allowed("sunflower seed oil", "sunflower seed")
+    # a qualifier more inside the name may still merge (en-wbushey, en-wittkuhn)
+    assert quoted(WBU / "sweets" / "chocolate-pb-cookies.md", 8, "unsweetened natural cocoa powder")
+    assert fuzzy_allowed("unsweetened natural cocoa powder", "unsweetened cocoa powder")
+    assert quoted(WIT / "peanutbutter-ramen.md", 22, "light brown soft sugar")
+    assert fuzzy_allowed("light brown soft sugar", "light brown sugar")
+    ex = _mini(tmp_path, "# Pancakes\n\n## Ingredients\n\n- 1 cup sunflower seeds\n- " + line + "\n")
+    assert _edges(ex, "SUBSTITUTES") == {("canola oil", "sunflower seed oil")}
