@@ -144,6 +144,8 @@ _ITEM_OR_EN = regex("alternatives", "item_or_en", re.I)
 _OR_TO_TASTE = regex("alternatives", "or_to_taste_en", re.I)
 _PREFERENCE_EN = regex("alternatives", "preference_en", re.I)
 _ITEM_OR_ZH = regex("alternatives", "item_or_zh")
+_OWN_NOTES_OR_EN = regex("alternatives", "own_notes_or_en", re.I)
+_DASH_NOTE_EN = regex("alternatives", "dash_note_en")
 _BOTH = regex("alternatives", "both")
 _COLLECTIVE_EN = re.compile(rf"^(?:{alternation('alternatives', 'collective_en')})\b", re.I)
 _ENUMERATION_EN = regex("alternatives", "enumeration_en", re.I)
@@ -649,6 +651,13 @@ def _parse_item(text: str) -> list[ItemParse]:
         head, rest = split_prose_item(text)
         if rest:
             text, notes = head, notes + [rest]  # "白酱油 1 勺，或者生抽": the name, then a note
+    own = _own_notes_or(text)
+    if own is not None:
+        return own
+    if not has_cjk(text):
+        head, *tail = _DASH_NOTE_EN.split(text, maxsplit=1)
+        if tail and tail[0].strip() and not re.match(r"[\d½¼¾⅓⅔]", tail[0].strip()) and _balanced(head) and plausible_name(clean_name(head, "ingredient")):
+            text, notes = head.strip(), [tail[0].strip()]  # "Butter -- use unsalted butter to saute onions"
     amount = ""
     mapped = _mapping_item(text) if not has_cjk(text) else None
     if isinstance(mapped, str):  # "(optional: 1 lb of ground beef)"
@@ -739,7 +748,7 @@ def _parse_item(text: str) -> list[ItemParse]:
             else:
                 slash = slash_split(part)
                 if len(slash) > 1 and not any(is_measure(b) for b in slash) and not re.search(r"\s\+\s", part):
-                    name = slash[0]
+                    name = _slash_head(slash)
                     palts += [Alternative(b, True) for b in slash[1:]]
         kinds: list[tuple[str, str]] = list(comma_kinds)
         if not has_cjk(part):
@@ -751,6 +760,38 @@ def _parse_item(text: str) -> list[ItemParse]:
 
 
 _MODIFIERS = _modifiers()
+
+
+def _slash_head(sides: list[str]) -> str:
+    """The first of two English names written tight around a slash, taking the
+    head the second ends with when it is a form or a kind of ``names.yaml``
+    (``forms_en``, ``shared_heads_en``) and the first is one word: "salt/pepper
+    rim" → salt rim, "palm/veg oil" → palm oil; "milk/cream" keeps milk."""
+    a = sides[0]
+    if len(sides) != 2 or a != a.rstrip() or sides[1] != sides[1].lstrip():
+        return a
+    ca, cb = clean_name(a, "ingredient").split(), clean_name(sides[1], "ingredient").split()
+    if len(ca) != 1 or len(cb) != 2 or not (cb[-1] in _FORMS_EN or cb[-1] in _SHARED_HEADS_EN):
+        return a
+    return f"{a} {sides[1].split()[-1]}"
+
+
+def _own_notes_or(text: str) -> list[ItemParse] | None:
+    """An English "X (note) or Y (note)" item whose second note marks Y alone
+    optional ("Lemon zest (express) or cherry (optional)"): X with Y as its
+    alternative, and Y once more as an optional item of its own; ``None`` for
+    any other item (a note after both sides is about the choice)."""
+    m = _OWN_NOTES_OR_EN.match(text) if not has_cjk(text) else None
+    if not m or not _OPT_CLAUSE.search(m.group("yn")) or _OPT_CLAUSE.search(m.group("xn")):
+        return None
+    x = _parse_item(m.group("x"))
+    y = _parse_item(m.group("y"))
+    if len(x) != 1 or len(y) != 1 or not x[0].name or not y[0].name or x[0].alternatives or y[0].alternatives:
+        return None
+    xp, yp = x[0], y[0]
+    xp.alternatives = [Alternative(yp.name, True)] + [a for _, al in (note_clauses(m.group("xn")),) for a in al]
+    xp.optional = xp.optional or note_clauses(m.group("xn"))[0]
+    return [xp, ItemParse(yp.name, yp.amount, True, [], yp.kinds)]
 
 
 def is_collective(name: str) -> bool:
@@ -836,6 +877,7 @@ _FORMS_EN = frozenset(words("names", "forms_en"))
 
 
 _SHARED_HEADS_EN = frozenset(words("names", "shared_heads_en"))
+_FORM_BEARERS_EN = frozenset(words("names", "form_bearers_en"))
 
 
 def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[str] | None = None,
@@ -850,7 +892,8 @@ def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[s
     document (``bare(name, head)``: "Dry-fry cornmeal until fragrant" keeps
     "cornmeal or millet flour" from meaning cornmeal flour): "canola
     or sunflower seed oil" → "canola oil", "brown teff or amaranth flour" →
-    "brown teff flour". ``name`` itself otherwise ("water or orange juice",
+    "brown teff flour"; or "A <form>" when A is a fruit of ``form_bearers_en``
+    ("lime or lemon juice" → "lime juice"). ``name`` itself otherwise ("water or orange juice",
     "salt or lemon juice", "honey or maple syrup")."""
     if has_cjk(name) or not alts:
         return name
@@ -859,10 +902,10 @@ def form_completed(name: str, alts: list[Alternative], known, alone: frozenset[s
     if not c or len(yw) < 2 or c.split()[-1] == yw[-1] or c.split()[-1] in _FORMS_EN:
         return name
     cand = f"{c} {yw[-1]}"
-    if yw[-1] in _FORMS_EN and known(cand):
+    if yw[-1] in _FORMS_EN and (known(cand) or c in _FORM_BEARERS_EN):
         return cand
     core = [w for w in c.split() if w not in _MODIFIERS]
-    if alone is not None and yw[-1] in _SHARED_HEADS_EN and len(core) == 1 and len(yw) == 2 and c not in alone \
+    if alone is not None and yw[-1] in _SHARED_HEADS_EN and len(core) == 1 and 2 <= len(yw) <= 3 and c not in alone \
             and yw[0] not in _MODIFIERS and not (bare is not None and bare(c, yw[-1])):
         # one word of its own ("canola", "brown teff") against "<word> <head>" ("sunflower oil", "amaranth flour")
         return cand
@@ -875,12 +918,23 @@ def _share_form(name: str, alts: list[Alternative]) -> tuple[str, list[Alternati
     "Orange twist or wheel" → Orange wheel. The other way round ("lime or
     lemon juice") needs the corpus vocabulary: see
     :func:`form_completed` (``water or orange juice`` is not "water juice")."""
-    xw = name.split()
-    if not xw or not alts:
+    if not name.split() or not alts:
         return name, alts
-    if len(xw) > 1 and xw[-1].casefold() in _FORMS_EN:
-        alts = [Alternative(" ".join([*xw[:-1], a.raw]), a.symmetric, a.condition)
-                if len(a.raw.split()) == 1 and a.raw.casefold() in _FORMS_EN else a for a in alts]
-    return name, alts
+    sides = share_form_sides([name, *(a.raw for a in alts)])
+    return name, [Alternative(r, a.symmetric, a.condition) for r, a in zip(sides[1:], alts)]
+
+
+def share_form_sides(sides: list[str]) -> list[str]:
+    """English alternatives as written, each bare form word after the first
+    side taking that side's leading words (``forms_en`` of names.yaml):
+    ["Orange twist", "wedge"] → ["Orange twist", "Orange wedge"], ["chicken
+    drumsticks", "quarters"] → ["chicken drumsticks", "chicken quarters"]."""
+    if not sides or has_cjk(sides[0]):
+        return list(sides)
+    xw = sides[0].split()
+    if len(xw) < 2 or xw[-1].casefold() not in _FORMS_EN:
+        return list(sides)
+    return [sides[0]] + [" ".join([*xw[:-1], y.strip()]) if len(y.split()) == 1 and y.strip().casefold() in _FORMS_EN
+                         else y for y in sides[1:]]
 
 

@@ -53,6 +53,7 @@ _AMOUNT_EN = regex("amounts", "amount_en", re.I)
 _NUMBER_EN = regex("amounts", "bare_number_en")
 _MEASURE_OF_EN = regex("amounts", "measure_of_en", re.I)
 _PURPOSE_EN = regex("amounts", "purpose_en", re.I)
+_FORM_OF_EN = regex("amounts", "form_of_en", re.I)
 _ARTICLES_EN = re.compile(rf"^(?:{alternation('amounts', 'articles_en')})\s+", re.I)
 _SIZES_EN = re.compile(rf"^(?:{alternation('amounts', 'sizes_en')})\s+", re.I)
 _QUALIFIERS_EN = re.compile(rf"\b(?:{alternation('amounts', 'qualifiers_en')})\b", re.I)
@@ -66,6 +67,10 @@ _QTY_NOUN_END_ZH = re.compile("(?:%s)$" % "|".join(
     re.escape(n) for n in _NOT_NAMES["quantity_nouns_zh"] if not _QTY_SUFFIX_ZH.fullmatch(n)))
 _FRAGMENT_ZH = re.compile("|".join(map(re.escape, _NOT_NAMES["fragments_zh"])))
 _EDGE_EN = re.compile(r"^(?:{0})\b|\b(?:{0})$".format("|".join(map(re.escape, _NOT_NAMES["edge_words_en"]))), re.I)
+_GENERIC_EN = _NOT_NAMES["generic_en"]
+_GENERIC_LEADS = frozenset(_GENERIC_EN["leads"])
+_GENERIC_MODS = _GENERIC_LEADS | frozenset(_GENERIC_EN["labels"])
+_GENERIC_HEADS = frozenset(_GENERIC_EN["heads"])
 _UNIT_ALONE = re.compile(rf"^(?:{alternation('amounts', 'units_zh')})\.?$", re.I)
 _MEASURE_ALONE = regex("amounts", "measure", re.I)
 _LETTER = re.compile(rf"[^\W\d_]|[{CJK_CLASS}{HANGUL_CLASS}]")
@@ -122,6 +127,10 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
     if rest and re.fullmatch(r"[\W\d½¼¾⅓⅔⅛]*(?:\s*[A-Za-z]+(?:ed|ly)\b[\W]*)+", _AMOUNT_EN.sub(" ", head)):
         s = rest.split(",", 1)[0]  # "1 c. grated, unsweetened coconut": the name follows its participles
     s = _PURPOSE_EN.sub("", s)  # "oil for frying" → oil
+    m = _FORM_OF_EN.match(s.strip())
+    if m:  # "Juice of 1 lemon" → lemon juice
+        fruit = m.group("name").split()
+        s = " ".join([*fruit[:-1], singular(fruit[-1].lower()), m.group("form")])
     s = _AMOUNT_EN.sub(" ", s)
     s = _NUMBER_EN.sub(" ", s)
     s = _QUALIFIERS_EN.sub(" ", s)
@@ -164,7 +173,17 @@ def is_entity_name(name: str, type_: str = "ingredient") -> bool:
         return False
     if has_cjk(s):
         return not (_QTY_NOUN_ZH.search(s) or _FRAGMENT_ZH.search(s))
-    return not _EDGE_EN.search(s)
+    return not _EDGE_EN.search(s) and not _generic_en(s)
+
+
+def _generic_en(name: str) -> bool:
+    """True for an English name that leaves the thing open ("similar crumbs",
+    "vegan alternative", "equivalent replacement"; ``not_names.generic_en``
+    of ``lexicon/names.yaml``); "egg substitute" names a thing."""
+    w = name.casefold().split()
+    if not w:
+        return False
+    return w[0] in _GENERIC_LEADS or (w[-1] in _GENERIC_HEADS and all(x in _GENERIC_MODS for x in w[:-1]))
 
 
 def fuzzy_allowed(a: str, b: str) -> bool:
@@ -176,7 +195,9 @@ def fuzzy_allowed(a: str, b: str) -> bool:
       with a single character: 白糖/红糖, 生抽/老抽, 番茄酱/番茄汁);
     * Latin: both at least 5 characters, same digits, same first letter and a
       plain (not partial) similarity of at least 85, so a name is not merged
-      into a longer one containing it (butter / buttermilk)."""
+      into a longer one containing it (butter / buttermilk), and never into
+      its own words with a head word more ("sunflower seed" / "sunflower seed
+      oil"; "kashmiri chili powder" / "kashmiri red chili powder" may merge)."""
     if a == b:
         return True
     if frozenset((a, b)) in NEVER_MERGE:
@@ -185,6 +206,10 @@ def fuzzy_allowed(a: str, b: str) -> bool:
         return len(a) >= 4 and len(b) >= 4 and a[0] == b[0] and a[-1] == b[-1]
     if len(a) < 5 or len(b) < 5 or a[0].lower() != b[0].lower():
         return False
+    wa, wb = a.lower().split(), b.lower().split()
+    short, long_ = sorted((wa, wb), key=len)
+    if len(short) < len(long_) and long_[:len(short)] == short:
+        return False  # "sunflower seed" / "sunflower seed oil": a head word more names another thing
     # WRatio scores a name contained in another (butter / buttermilk, cream /
     # cream cheese) near 100; Latin merges also need a high plain ratio.
     if fuzz.ratio(a.lower(), b.lower()) < 85:

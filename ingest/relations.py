@@ -23,7 +23,7 @@ from ..knowledge import cues
 from ..knowledge.text import DictLinker, has_cjk, sentence_spans, simplified
 from .cues import alternation, words
 from .document import Block
-from .items import ends_in_tool_word, is_tool, tool_phrases
+from .items import ends_in_tool_word, is_tool, share_form_sides, tool_phrases
 from .normalize import clean_name
 
 READ_KINDS = ("paragraph", "item", "row")
@@ -130,7 +130,7 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
                 if f is None:
                     continue
                 x, anchored = f
-                ys = [] if c.kind == "optional" else cues.split_alternatives(c.y)
+                ys = [] if c.kind == "optional" else share_form_sides(cues.split_alternatives(c.y))
                 if c.kind != "optional" and not ys:
                     continue
                 out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule, c.x))

@@ -147,6 +147,26 @@ def _amount_scope() -> re.Pattern:
     return re.compile((lexicon("cues").get("amount_scope") or {}).get("en", "(?!)"), re.I)
 
 
+def _action_note(note: str) -> bool:
+    """True when a parenthesised English ``note`` starts with an action ("flame overproof rum if desired",
+    "or serve up if preferred", "leaving them slightly chunky if desired"; ``action_note_starts`` and
+    ``procedure_starts`` of cues.yaml, or a gerund): an optional marker in it is about the action."""
+    w = re.findall(r"[a-z]+", note.casefold())
+    if w and w[0] == "or":
+        w = w[1:]
+    if not w or has_cjk(note):
+        return False
+    starts = {x.casefold() for x in (lexicon("cues").get("action_note_starts") or {}).get("en") or []}
+    return w[0] in starts or w[0] in _words()["procedure"].get("en", set()) or (
+        w[0].endswith("ing") and len(w[0]) > 5 and w[0] != "using")
+
+
+def _keeps_thing(marker: str) -> bool:
+    """True when an optional ``marker`` names a thing even in an action note ("if using")."""
+    keeps = (lexicon("cues").get("action_note_keeps") or {}).get("en") or []
+    return any(k.casefold() in marker.casefold() for k in keeps)
+
+
 def amount_scoped(before: str) -> bool:
     """True when the text right before an optional cue or the thing it names
     ends in an amount word ("or more", "extra"): the cue is about an extra
@@ -465,7 +485,10 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
     for m in _PAREN.finditer(sentence):
         head = _head(sentence[: m.start()])
         inner = m.group(1)
-        out += _match_all(inner, m.start(1), False, head)
+        found = _match_all(inner, m.start(1), False, head)
+        if _action_note(inner):
+            found = [c for c in found if c.kind != "optional" or _keeps_thing(sentence[c.start:c.end])]
+        out += found
         # "（可选，没有 X 可以用 Y 代替）": each clause of a note starts a reading
     conds = " ".join(c.cond.casefold() for c in out if c.kind != "optional")
     out = [c for c in out if not (c.kind == "optional" and conds and sentence[c.start:c.end].strip(" ,.()").casefold() in conds)]
