@@ -27,7 +27,8 @@ _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
-_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules"))
+_PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
+_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules")) | _PASSIVE_RULES
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
 
 
@@ -38,6 +39,17 @@ def _is_person(phrase: str) -> bool:
     if not toks:
         return False
     return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or all(t[:1].isupper() for t in toks)
+
+
+def _person_word(phrase: str) -> bool:
+    """A phrase that names a person or group by its words alone: its last word is a person word or it is
+    an abbreviation in capitals ("IC"); a capital at the start of a sentence ("Incidents can be
+    escalated …") does not count."""
+    toks = phrase.strip().split()
+    if not toks:
+        return False
+    last = toks[-1].strip(".,")
+    return last.casefold().rstrip("'s’") in _PERSON_HEADS or (len(toks) == 1 and len(last) >= 2 and last.isupper())
 
 
 def _coded(phrase: str, text: str) -> bool:
@@ -437,6 +449,8 @@ class DocumentExtractor:
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
                     f.rule in _PEOPLE_RULES and _is_person(f.x)):  # "ask your manager or the security team"
                 continue
+            if f.rule in _PASSIVE_RULES and not (roles.get(f.x) or _person_word(f.x)):
+                continue  # the subject of a passive opens the sentence: its capital says nothing
             if f.rule in _PEOPLE_RULES and not ((roles.get(f.x) or _is_person(f.x))
                                                  and all(roles.get(y) or _is_person(y) for y in f.ys)):
                 continue  # "ask X or Y" joins two people, never two things
