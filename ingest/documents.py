@@ -15,7 +15,7 @@ from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key, sentence_sp
 from .blocks import DocResult, children, section_of
 from .cues import alternation, lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
-from .relations import looks_like_name, read_document, thing_phrase, unwrap
+from .relations import looks_like_name, plain_noun_phrase, read_document, thing_phrase, unwrap
 from .tables import classify_column, split_alternatives as split_cell
 from .roles import RoleBook
 
@@ -28,6 +28,25 @@ _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
+_EXPLICIT_RULES = frozenset(words("roles", "explicit_cue_rules"))
+_MARKED_RULES = frozenset(words("roles", "explicit_cue_rules_marked"))
+_EXPLICIT_MARKER = regex("roles", "explicit_marker", re.I)
+
+
+def _explicit(f) -> bool:
+    """True when found relation ``f`` was read by a construction that names both of its sides in place
+    (``explicit_cue_rules`` of ``lexicon/roles.yaml``), and, for a rule of ``explicit_cue_rules_marked``,
+    the clause after its condition says that another thing is used instead (``explicit_marker``)."""
+    if f.rule not in _EXPLICIT_RULES:
+        return False
+    if f.rule not in _MARKED_RULES:
+        return True
+    text = unwrap(f.block.text)
+    i = text.find(f.cond) if f.cond else -1
+    if i < 0:
+        return False
+    after = re.split(r"[.;!?](?:\s|$)", text[i + len(f.cond):i + len(f.cond) + 200], maxsplit=1)[0]
+    return bool(_EXPLICIT_MARKER.search(after))
 _PEOPLE_RULES = frozenset(words("roles", "people_cue_rules")) | _PASSIVE_RULES
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
 
@@ -447,7 +466,8 @@ class DocumentExtractor:
             if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
-                    f.rule in _PEOPLE_RULES and _is_person(f.x)):  # "ask your manager or the security team"
+                    f.rule in _PEOPLE_RULES and _is_person(f.x)) and not (  # "ask your manager or the security team"
+                    _explicit(f) and plain_noun_phrase(f.x)):  # "with a fallback to a vote"
                 continue
             if f.rule in _PASSIVE_RULES and not (roles.get(f.x) or _person_word(f.x)):
                 continue  # the subject of a passive opens the sentence: its capital says nothing
@@ -463,7 +483,8 @@ class DocumentExtractor:
             for y in f.ys:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
                 if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not _coded(y, raw(f.block)) and not (
-                        xid.startswith("role:") and _is_person(y) and looks_like_name(y)):  # "other people on the team"
+                        xid.startswith("role:") and _is_person(y) and looks_like_name(y)) and not (  # "other people on the team"
+                        _explicit(f) and plain_noun_phrase(y)):
                     continue
                 toks = y.split()
                 ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))

@@ -40,3 +40,43 @@ def test_passive_hand_on_keeps_people_only(tmp_path):
     got = _extract(tmp_path, "deputy.md", "# Deputy\n\nThose tasks will be delegated to the resolvers by the IC.\n\n"
                    "Incidents can be escalated to the SRE team.\n")
     assert not any(x.casefold() in ("tasks", "incidents") for x, _ in got)
+
+
+def test_with_a_fallback_to_y():
+    r = "en.x_with_fallback_to_y"
+    # ops-k8s-src security-release-process.md
+    assert _standins("The final selection is made by discussion & lazy consensus, with a fallback to a vote.", r) == [
+        ("discussion & lazy consensus", "vote")]
+    # a public board-support sample's README
+    assert _standins("The default iDigi network configuration uses DHCP, with a fallback to the given static IP address.",
+                     r) == [("DHCP", "given static IP address")]
+    # a public Android app's comment: "or, failing that,"
+    assert _standins("Instead we'll just send users to the youTube app or, failing that, to Chrome.", r) == [
+        ("youTube app", "Chrome")]
+
+
+def test_explicit_fallback_keeps_plain_nouns_named_once(tmp_path):
+    got = _extract(tmp_path, "srp.md", "# Selection\n\nThe final selection is made by discussion & lazy consensus, "
+                   "with a fallback to a vote.\n")
+    assert ("discussion & lazy consensus", "vote") in got
+    # ops-2i2c-compass crm.md: the passkey is lower case; the clause says "instead"
+    got = _extract(tmp_path, "crm.md", "# Fallback: username, password, and 2FA\n\nIf the passkey isn't available, you "
+                   "can sign in with the username and password instead:\n")
+    assert ("passkey", "username and password") in got
+    # ops-govuk cdn.html.md: "continue to serve"
+    got = _extract(tmp_path, "cdn.md", "# Homepage\n\nWe also set a grace period of 24 hours. So if the homepage server "
+                   "is down, we'll continue to serve a stale homepage for 24 hours.\n")
+    assert ("homepage server", "stale homepage") in got
+
+
+def test_unavailable_condition_without_another_means_reads_nothing(tmp_path):
+    # ops-2i2c-infra manage-alerts/index.md and ops-govuk search-alerts-and-monitoring: the clause after the
+    # condition does something else, it does not use another thing
+    got = _extract(tmp_path, "alerts.md", "# Alerts\n\n- If logs are not available or not proving any useful info, then "
+                   "you can manually resolve the alert in PD as a mystery.\n\nFor example, if autocomplete was not "
+                   "working on a Monday, you could choose the last Monday that the service was healthy on to estimate "
+                   "the impact.\n")
+    assert got == set()
+    # ops-lullabot shared_passwords.md: a clause is not a name
+    got = _extract(tmp_path, "pw.md", "# Passwords\n\nIf 1Password goes offline, we can still access our vaults locally.\n")
+    assert not any(y == "access our vaults locally" for _, y in got)
