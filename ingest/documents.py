@@ -27,6 +27,7 @@ _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
+_DELEGATE_LABEL = regex("roles", "delegate_label", re.I)
 _PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
 _EXPLICIT_RULES = frozenset(words("roles", "explicit_cue_rules"))
 _MARKED_RULES = frozenset(words("roles", "explicit_cue_rules_marked"))
@@ -47,8 +48,11 @@ def _explicit(f) -> bool:
         return False
     after = re.split(r"[.;!?](?:\s|$)", text[i + len(f.cond):i + len(f.cond) + 200], maxsplit=1)[0]
     return bool(_EXPLICIT_MARKER.search(after))
-_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules")) | _PASSIVE_RULES
+_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules") + words("roles", "people_cue_rules_alternation")) | _PASSIVE_RULES
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
+
+
+_NAME_JOINS = frozenset(words("roles", "name_joins"))
 
 
 def _is_person(phrase: str) -> bool:
@@ -57,7 +61,8 @@ def _is_person(phrase: str) -> bool:
     toks = phrase.strip().split()
     if not toks:
         return False
-    return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or all(t[:1].isupper() for t in toks)
+    return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or (  # "Director of Engineering", "Head of Security"
+        all(t[:1].isupper() or t in _NAME_JOINS for t in toks) and toks[0][:1].isupper() and toks[-1][:1].isupper())
 
 
 def _person_word(phrase: str) -> bool:
@@ -478,7 +483,7 @@ class DocumentExtractor:
             xid = self._party(f.x, anchored, roles, res, doc)
             if not xid:
                 continue
-            if _DELEGATES.search(f.block.text) and f.rule not in _DELEGATE_RULES:
+            if _DELEGATES.search(f.block.text) and f.rule not in _DELEGATE_RULES and not _DELEGATE_LABEL.match(f.block.text):
                 continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
             for y in f.ys:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)

@@ -80,3 +80,26 @@ def test_unavailable_condition_without_another_means_reads_nothing(tmp_path):
     # ops-lullabot shared_passwords.md: a clause is not a name
     got = _extract(tmp_path, "pw.md", "# Passwords\n\nIf 1Password goes offline, we can still access our vaults locally.\n")
     assert not any(y == "access our vaults locally" for _, y in got)
+
+
+def test_two_people_in_one_responsibility():
+    r = "en.x_or_y_responsible"
+    # PagerDuty incident response docs, whos_oncall.md
+    assert _standins("Marketing or Public Relations is the primary response team for any public relations Incident.", r) == [
+        ("Marketing", "Public Relations")]
+    # a public security-policy template (policy change requests)
+    assert _standins("The Security Officer or the Privacy Officer is assigned to review the policy change request.", r) == [
+        ("Security Officer", "Privacy Officer")]
+    # ops-govuk ownership-meaning.html.md
+    assert _standins("actions arising from incident reviews (the Tech Lead and/or Product Manager should attend any "
+                     "incident review relating to the application)", r) == [("Tech Lead", "Product Manager")]
+    # a list of things is no responsibility of people
+    assert _standins("Slack or email is fine for updates.", r) == []
+
+
+def test_alternation_of_people_only_and_delegation_labels(tmp_path):
+    got = _extract(tmp_path, "ir.md", "# Internal Communication\n\n**Delegate to:** VP or Director of Engineering\n\n"
+                   "Communicate internally only once you are confident that the attack was not sourced internally.\n")
+    assert ("VP", "Director of Engineering") in got
+    got = _extract(tmp_path, "updates.md", "# Updates\n\nThe status page or the blog is the primary contact for customers.\n")
+    assert got == set()
