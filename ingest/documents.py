@@ -26,6 +26,7 @@ _OPT_REACH = int(ingest_lexicon("procedures")["optional_mark_reach"])
 _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
+_OPT_INLINE = [re.compile(p, re.I) for p in words("procedures", "optional_inline")]
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _DELEGATE_LABEL = regex("roles", "delegate_label", re.I)
 _PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
@@ -407,6 +408,25 @@ class DocumentExtractor:
             t = edges.get(entity_id("section", f"{rel}#{section_of(path)}"))
             if t is not None:
                 t.properties["required"] = False
+        raw = _raw_lines(doc)  # the markers may be written as HTML tags, which the reader drops from the text
+        for b in blocks:
+            if b.kind not in ("paragraph", "item"):
+                continue
+            src = raw(b)
+            for k, m in enumerate(m for rx in _OPT_INLINE for m in rx.finditer(src)):
+                # a part of the text marked optional by a template ("(optional: $SCORE)", "<optional> … </end
+                # optional>"): an optional part of the section, named by what the marker encloses
+                name = re.sub(r"\s+", " ", m.group("x")).strip(" `")
+                name = name if len(name) <= 80 else name[:77] + "..."
+                line = b.line + src.count("\n", 0, m.start())
+                stid = entity_id("step", f"{rel}#inline{k}#{line}")
+                if not name or stid in edges:
+                    continue
+                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, m.group()))
+                t = Triple(parent_of(b.path), "CONTAINS", stid, {"required": False, "amount": "", "order": 0},
+                           Provenance(rel, section_of(b.path), line, "doc.optional_inline", 0.75))
+                res.triples.append(t)
+                edges[stid] = t
         for i, b in enumerate(blocks):
             if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
                 # a paragraph of its own opened by an optional marker ("(Optional) Grafana API Token: …",
