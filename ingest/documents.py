@@ -155,6 +155,54 @@ def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[
     return out
 
 
+_CONTRAST_LIMIT = regex("procedures", "contrast_limit", re.I)
+_CONTRAST_LEAD = regex("procedures", "contrast_lead", re.I)
+#: a name as a document writes it: a link text (⟦…⟧), a code span, a bold phrase, or capitalized / camel-case words
+_WRITTEN_NAME = (r"(?:⟦(?P<l>[^⟧]{2,60})⟧|`(?P<c>[^`\n]{2,60})`|\*\*(?P<b>[^*\n]{2,60})\*\*|"
+                 r"(?P<p>(?:[A-Z][\w.\-]*|[a-z]+[A-Z][\w.\-]*)(?:\s+(?:[A-Z][\w.\-]*|[a-z]+[A-Z][\w.\-]*)){0,4}))")
+_WRITTEN_NAME_RX = re.compile(_WRITTEN_NAME)
+
+
+@functools.lru_cache(maxsize=1)
+def _contrast_means() -> re.Pattern:
+    return re.compile(r"(?i:\b(?:" + "|".join(words("procedures", "contrast_means")) + r"))\s+(?:the |a |an |other |our )?"
+                      + _WRITTEN_NAME)
+
+
+def _written_name(m: re.Match) -> str:
+    return (m.group("l") or m.group("c") or m.group("b") or m.group("p") or "").strip()
+
+
+def contrast_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, str, object, int]]:
+    """``(x, y, block, line)`` for each sentence that rules a named thing out (``contrast_limit``: "uBlock Origin
+    does not work on Safari", "`window.event.cancelBubble = true` is not supported") followed, in the same
+    section, by a sentence led by a contrast word (``contrast_lead``: "However, …", "Instead, …") that
+    turns to another name (``contrast_means``: "other adblockers such as AdGuard", "use
+    `event.stopPropagation()`"): Y is used in X's place. X is the last name written before the
+    limit (a link, code span, bold phrase or capitalized name), Y the first name after a means word."""
+    out = []
+    prev: tuple[str, object] | None = None  # (X ruled out by the sentence before, its block)
+    path = None
+    for b in blocks:
+        if b.kind == "heading" or b.path != path:
+            prev, path = None, b.path
+        if b.kind not in ("paragraph", "item"):
+            continue
+        src = _LINK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
+        text = unwrap(src)
+        for a, z in sentence_spans(text):
+            s = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text[a:z]).strip()
+            if prev is not None and _CONTRAST_LEAD.match(s):
+                m = _contrast_means().search(s)
+                y = _written_name(m) if m else ""
+                if y and looks_like_name(y) and y.casefold() != prev[0].casefold():
+                    out.append((prev[0], y, b, b.line + src.count("\n", 0, a)))
+            lim = _CONTRAST_LIMIT.search(s)
+            names = [_written_name(n) for n in _WRITTEN_NAME_RX.finditer(s[:lim.start()])] if lim else []
+            prev = (names[-1], b) if names and looks_like_name(names[-1]) else None
+    return out
+
+
 def _named_again(phrase: str, text: str) -> bool:
     """True when the document names ``phrase`` (one to three words, no clause) at least twice: the
     X of a construction that names both sides ("an alternative to using the dashboard is …")."""
@@ -542,6 +590,15 @@ class DocumentExtractor:
             have.add((xid, yid))
             res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
                                       Provenance(rel, section_of(blk.path), line, "doc.alternatively", 0.7)))
+
+        for x, y, blk, line in contrast_pairs(doc.blocks, raw):
+            xid = self._party(x, False, roles, res, doc)
+            yid = self._party(y, False, roles, res, doc)
+            if not xid or not yid or xid == yid or (xid, yid) in have or xid.startswith("role:") or yid.startswith("role:"):
+                continue
+            have.add((xid, yid))
+            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
+                                      Provenance(rel, section_of(blk.path), line, "doc.contrast", 0.7)))
 
         for x, y, blk in chain_pairs(doc.blocks):
             xid = self._party(x, bool(roles.get(x)), roles, res, doc)

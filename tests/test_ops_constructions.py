@@ -140,3 +140,18 @@ def test_if_possible_and_if_applicable_lead_an_optional_part(tmp_path):
                           "- [ ] If applicable, rooted Android phones and jailbroken iPhones should be treated with care.\n")
     assert any(n.startswith("If applicable, rooted Android phones") for n in got)
     assert not any(n.startswith("Devices have") for n in got)
+
+
+def test_ruled_out_then_however_or_instead_names_the_replacement(tmp_path):
+    # ops-lullabot physical/malware.md
+    got = _extract(tmp_path, "malware.md", "### Safari\n\nuBlock Origin does not work on Safari. However, other adblockers "
+                   "such as [AdGuard](https://apps.apple.com/app/adguard-for-safari/id1440147259) are available.\n")
+    assert got == {("uBlock Origin", "AdGuard")}
+    # a public HTML-email guide's "JavaScript workarounds"
+    got = _extract(tmp_path, "js.md", "## JavaScript workarounds\n\n`window.event.cancelBubble = true` is not supported. "
+                   "Instead, use `event.stopPropagation()`\n")
+    assert got == {("window.event.cancelBubble = true", "event.stopPropagation()")}
+    # a public app README: what to use instead is no name ("development builds"): nothing
+    got = _extract(tmp_path, "builds.md", "## Development Builds\n\nPara's native module requirements mean **Expo Go** is "
+                   "not supported. Instead, use development builds through either of these methods:\n")
+    assert got == set()
