@@ -203,34 +203,6 @@ def contrast_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str
     return out
 
 
-_COVER = [re.compile(p, re.I) for p in words("roles", "cover_cues")]
-_COVER_ROLE = regex("roles", "cover_role", re.I)
-
-
-def cover_pairs(doc: ParsedDocument) -> list[tuple[str, str, object, int]]:
-    """``(x, y, block, line)`` for each sentence telling the reader, who is on call, to find a stand-in
-    (``cover_cues`` of ``lexicon/roles.yaml``: "swap oncalls or find coverage for that week", "get someone
-    else on your team to cover that time slot"): Y as the sentence names it, X the on-call role as the
-    sentence, its block, its section headings or the document title writes it (``cover_role``), in that
-    order. Nothing when none of them names the on-call."""
-    out = []
-    for b in doc.blocks:
-        if b.kind not in ("paragraph", "item"):
-            continue
-        text = unwrap(b.text)
-        for a, z in sentence_spans(text):
-            sent = text[a:z]
-            ys = [m.group("y") for rx in _COVER for m in rx.finditer(sent)]
-            if not ys:
-                continue
-            where = (sent, text, " ".join(reversed(b.path)), doc.title)
-            role = next((m.group() for m in (_COVER_ROLE.search(w) for w in where if w) if m), "")
-            for y in ys:
-                if role:
-                    out.append((role.casefold(), re.sub(r"\s+", " ", y).strip(), b, b.line + b.text.count("\n", 0, a)))
-    return out
-
-
 def _named_again(phrase: str, text: str) -> bool:
     """True when the document names ``phrase`` (one to three words, no clause) at least twice: the
     X of a construction that names both sides ("an alternative to using the dashboard is …")."""
@@ -627,15 +599,6 @@ class DocumentExtractor:
             have.add((xid, yid))
             res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
                                       Provenance(rel, section_of(blk.path), line, "doc.contrast", 0.7)))
-
-        for x, y, blk, line in cover_pairs(doc):
-            xid = self._party(x, bool(roles.get(x)), roles, res, doc, "role")
-            yid = self._party(y, False, roles, res, doc, "role")
-            if not xid or not yid or xid == yid or (xid, yid) in have:
-                continue
-            have.add((xid, yid))
-            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
-                                      Provenance(rel, section_of(blk.path), line, "doc.cover", 0.7)))
 
         for x, y, blk in chain_pairs(doc.blocks):
             xid = self._party(x, bool(roles.get(x)), roles, res, doc)

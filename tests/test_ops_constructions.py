@@ -157,27 +157,6 @@ def test_ruled_out_then_however_or_instead_names_the_replacement(tmp_path):
     assert got == set()
 
 
-def test_the_reader_on_call_finds_someone_to_cover(tmp_path):
-    # ops-k8s-src src-oncall.md (the on-call word in the sentence, then in the document title)
-    got = _extract(tmp_path, "src-oncall.md", "# Security Response Committee Oncall\n\nSRC Oncall is a business-hours only "
-                   "oncall. If you are taking vacation or will be unable to perform your oncall\nduties, please swap oncalls "
-                   "or find coverage for that week.\n\n### Swapping shifts or adding coverage\n\n0. Find someone to agree to "
-                   "swap shifts or cover for days you will be\n   unavailable.\n")
-    assert {("oncall", "coverage"), ("oncall", "someone")} <= got
-    # PagerDuty subject_matter_expert.md (the on-call word in the section heading)
-    got = _extract(tmp_path, "sme.md", "# Subject Matter Expert\n\n### During On-Call Period\n\n1. If you have important "
-                   "appointments, you need to get someone else on your team to cover that time slot in advance.\n")
-    assert got == {("on-call", "someone else on your team")}
-    # ops-govuk on-call.html.md
-    got = _extract(tmp_path, "on-call.md", "# On-call\n\nIf you do not work a 5-day week, please talk to your delivery "
-                   "manager to arrange cover with another developer on your team.\n")
-    assert got == {("on-call", "another developer on your team")}
-    # the same sentence where nothing names the on-call: whom the reader covers for is unknown
-    got = _extract(tmp_path, "leave.md", "# Working patterns\n\nIf you do not work a 5-day week, please talk to your "
-                   "delivery manager to arrange cover with another developer on your team.\n")
-    assert got == set()
-
-
 def _subs(sentence: str, rule: str):
     return [(c.x, c.y) for c in cues.read(sentence) if c.kind == "substitute" and c.rule == rule]
 
