@@ -15,7 +15,7 @@ from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key, sentence_sp
 from .blocks import DocResult, children, section_of
 from .cues import alternation, lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
-from .relations import looks_like_name, read_document, thing_phrase, unwrap
+from .relations import looks_like_name, plain_noun_phrase, read_document, thing_phrase, unwrap
 from .tables import classify_column, split_alternatives as split_cell
 from .roles import RoleBook
 
@@ -27,11 +27,36 @@ _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _OPT_CLAUSE = re.compile("|".join(words("procedures", "optional_sentence")), re.I)
+_OPT_INLINE = [re.compile(p, re.I) for p in words("procedures", "optional_inline")]
 _DELEGATES = re.compile(r"\bdelegat", re.I)
-_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules"))
+_DELEGATE_LABEL = regex("roles", "delegate_label", re.I)
+_PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
+_EXPLICIT_RULES = frozenset(words("roles", "explicit_cue_rules"))
+_MARKED_RULES = frozenset(words("roles", "explicit_cue_rules_marked"))
+_EXPLICIT_MARKER = regex("roles", "explicit_marker", re.I)
+
+
+def _explicit(f) -> bool:
+    """True when found relation ``f`` was read by a construction that names both of its sides in place
+    (``explicit_cue_rules`` of ``lexicon/roles.yaml``), and, for a rule of ``explicit_cue_rules_marked``,
+    the clause after its condition says that another thing is used instead (``explicit_marker``)."""
+    if f.rule not in _EXPLICIT_RULES:
+        return False
+    if f.rule not in _MARKED_RULES:
+        return True
+    text = unwrap(f.block.text)
+    i = text.find(f.cond) if f.cond else -1
+    if i < 0:
+        return False
+    after = re.split(r"[.;!?](?:\s|$)", text[i + len(f.cond):i + len(f.cond) + 200], maxsplit=1)[0]
+    return bool(_EXPLICIT_MARKER.search(after))
+_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules") + words("roles", "people_cue_rules_alternation")) | _PASSIVE_RULES
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
 _ONCE_RULES = frozenset(words("roles", "named_once_cue_rules"))
 _ONCE_INNER = frozenset(w.casefold() for w in words("roles", "named_once_inner"))
+
+
+_NAME_JOINS = frozenset(words("roles", "name_joins"))
 
 
 def _is_person(phrase: str) -> bool:
@@ -40,7 +65,19 @@ def _is_person(phrase: str) -> bool:
     toks = phrase.strip().split()
     if not toks:
         return False
-    return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or all(t[:1].isupper() for t in toks)
+    return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or (  # "Director of Engineering", "Head of Security"
+        all(t[:1].isupper() or t in _NAME_JOINS for t in toks) and toks[0][:1].isupper() and toks[-1][:1].isupper())
+
+
+def _person_word(phrase: str) -> bool:
+    """A phrase that names a person or group by its words alone: its last word is a person word or it is
+    an abbreviation in capitals ("IC"); a capital at the start of a sentence ("Incidents can be
+    escalated …") does not count."""
+    toks = phrase.strip().split()
+    if not toks:
+        return False
+    last = toks[-1].strip(".,")
+    return last.casefold().rstrip("'s’") in _PERSON_HEADS or (len(toks) == 1 and len(last) >= 2 and last.isupper())
 
 
 def _coded(phrase: str, text: str) -> bool:
@@ -118,6 +155,54 @@ def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[
                 if ys and x and x.casefold() not in ys[0].casefold() and ys[0].casefold() not in x.casefold():
                     out.append((x, ys[0], b, b.line + src.count("\n", 0, a)))
             sents.append((s, b))
+    return out
+
+
+_CONTRAST_LIMIT = regex("procedures", "contrast_limit", re.I)
+_CONTRAST_LEAD = regex("procedures", "contrast_lead", re.I)
+#: a name as a document writes it: a link text (⟦…⟧), a code span, a bold phrase, or capitalized / camel-case words
+_WRITTEN_NAME = (r"(?:⟦(?P<l>[^⟧]{2,60})⟧|`(?P<c>[^`\n]{2,60})`|\*\*(?P<b>[^*\n]{2,60})\*\*|"
+                 r"(?P<p>(?:[A-Z][\w.\-]*|[a-z]+[A-Z][\w.\-]*)(?:\s+(?:[A-Z][\w.\-]*|[a-z]+[A-Z][\w.\-]*)){0,4}))")
+_WRITTEN_NAME_RX = re.compile(_WRITTEN_NAME)
+
+
+@functools.lru_cache(maxsize=1)
+def _contrast_means() -> re.Pattern:
+    return re.compile(r"(?i:\b(?:" + "|".join(words("procedures", "contrast_means")) + r"))\s+(?:the |a |an |other |our )?"
+                      + _WRITTEN_NAME)
+
+
+def _written_name(m: re.Match) -> str:
+    return (m.group("l") or m.group("c") or m.group("b") or m.group("p") or "").strip()
+
+
+def contrast_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, str, object, int]]:
+    """``(x, y, block, line)`` for each sentence that rules a named thing out (``contrast_limit``: "uBlock Origin
+    does not work on Safari", "`window.event.cancelBubble = true` is not supported") followed, in the same
+    section, by a sentence led by a contrast word (``contrast_lead``: "However, …", "Instead, …") that
+    turns to another name (``contrast_means``: "other adblockers such as AdGuard", "use
+    `event.stopPropagation()`"): Y is used in X's place. X is the last name written before the
+    limit (a link, code span, bold phrase or capitalized name), Y the first name after a means word."""
+    out = []
+    prev: tuple[str, object] | None = None  # (X ruled out by the sentence before, its block)
+    path = None
+    for b in blocks:
+        if b.kind == "heading" or b.path != path:
+            prev, path = None, b.path
+        if b.kind not in ("paragraph", "item"):
+            continue
+        src = _LINK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
+        text = unwrap(src)
+        for a, z in sentence_spans(text):
+            s = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text[a:z]).strip()
+            if prev is not None and _CONTRAST_LEAD.match(s):
+                m = _contrast_means().search(s)
+                y = _written_name(m) if m else ""
+                if y and looks_like_name(y) and y.casefold() != prev[0].casefold():
+                    out.append((prev[0], y, b, b.line + src.count("\n", 0, a)))
+            lim = _CONTRAST_LIMIT.search(s)
+            names = [_written_name(n) for n in _WRITTEN_NAME_RX.finditer(s[:lim.start()])] if lim else []
+            prev = (names[-1], b) if names and looks_like_name(names[-1]) else None
     return out
 
 
@@ -422,6 +507,25 @@ class DocumentExtractor:
                            Provenance(rel, section_of(b.path), line, "doc.optional_sentence", 0.75))
                 res.triples.append(t)
                 edges[stid] = t
+        raw = _raw_lines(doc)  # the markers may be written as HTML tags, which the reader drops from the text
+        for b in blocks:
+            if b.kind not in ("paragraph", "item"):
+                continue
+            src = raw(b)
+            for k, m in enumerate(m for rx in _OPT_INLINE for m in rx.finditer(src)):
+                # a part of the text marked optional by a template ("(optional: $SCORE)", "<optional> … </end
+                # optional>"): an optional part of the section, named by what the marker encloses
+                name = re.sub(r"\s+", " ", m.group("x")).strip(" `")
+                name = name if len(name) <= 80 else name[:77] + "..."
+                line = b.line + src.count("\n", 0, m.start())
+                stid = entity_id("step", f"{rel}#inline{k}#{line}")
+                if not name or stid in edges:
+                    continue
+                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, m.group()))
+                t = Triple(parent_of(b.path), "CONTAINS", stid, {"required": False, "amount": "", "order": 0},
+                           Provenance(rel, section_of(b.path), line, "doc.optional_inline", 0.75))
+                res.triples.append(t)
+                edges[stid] = t
         for i, b in enumerate(blocks):
             if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
                 # a paragraph of its own opened by an optional marker ("(Optional) Grafana API Token: …",
@@ -487,8 +591,11 @@ class DocumentExtractor:
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
                     f.rule in _PEOPLE_RULES and _is_person(f.x)) and not (  # "ask your manager or the security team"
-                    f.rule in _ONCE_RULES and named_once(f.x, text)):  # "… instead of remote analytics"
+                    f.rule in _ONCE_RULES and named_once(f.x, text)) and not (  # "… instead of remote analytics"
+                    _explicit(f) and plain_noun_phrase(f.x)):  # "with a fallback to a vote"
                 continue
+            if f.rule in _PASSIVE_RULES and not (roles.get(f.x) or _person_word(f.x)):
+                continue  # the subject of a passive opens the sentence: its capital says nothing
             if f.rule in _PEOPLE_RULES and not ((roles.get(f.x) or _is_person(f.x))
                                                  and all(roles.get(y) or _is_person(y) for y in f.ys)):
                 continue  # "ask X or Y" joins two people, never two things
@@ -496,13 +603,14 @@ class DocumentExtractor:
             xid = self._party(f.x, anchored, roles, res, doc)
             if not xid:
                 continue
-            if _DELEGATES.search(f.block.text) and f.rule not in _DELEGATE_RULES:
+            if _DELEGATES.search(f.block.text) and f.rule not in _DELEGATE_RULES and not _DELEGATE_LABEL.match(f.block.text):
                 continue  # "…, the X is responsible for delegating somebody": a delegation, read by the role rules
             for y in f.ys:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
                 if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not _coded(y, raw(f.block)) and not (
                         xid.startswith("role:") and _is_person(y) and looks_like_name(y)) and not (  # "other people on the team"
-                        f.rule in _ONCE_RULES and not xid.startswith("role:") and _noun_phrase(f.x) and named_once(y, text)):
+                        f.rule in _ONCE_RULES and not xid.startswith("role:") and _noun_phrase(f.x) and named_once(y, text)) and not (
+                        _explicit(f) and plain_noun_phrase(y)):
                     continue
                 toks = y.split()
                 ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
@@ -535,6 +643,15 @@ class DocumentExtractor:
             have.add((xid, yid))
             res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
                                       Provenance(rel, section_of(blk.path), line, "doc.alternatively", 0.7)))
+
+        for x, y, blk, line in contrast_pairs(doc.blocks, raw):
+            xid = self._party(x, False, roles, res, doc)
+            yid = self._party(y, False, roles, res, doc)
+            if not xid or not yid or xid == yid or (xid, yid) in have or xid.startswith("role:") or yid.startswith("role:"):
+                continue
+            have.add((xid, yid))
+            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
+                                      Provenance(rel, section_of(blk.path), line, "doc.contrast", 0.7)))
 
         for x, y, blk in chain_pairs(doc.blocks):
             xid = self._party(x, bool(roles.get(x)), roles, res, doc)

@@ -332,3 +332,21 @@ def thing_phrase(phrase: str, doc_text: str, heads: frozenset[str] = frozenset()
     if len(toks) == 1 and toks[0].casefold() not in heads:
         return False
     return doc_text.casefold().count(p.casefold()) >= 2
+
+
+_PRONOUNS = frozenset("i me my we us our you your they them their he him his she her it its".split())
+
+
+def plain_noun_phrase(phrase: str) -> bool:
+    """True when ``phrase`` is a short noun phrase (one to four words, the first not a discourse word,
+    none an auxiliary or modal verb, at least three characters), capitalized or not: what a
+    construction that names both of its sides in place ("with a fallback to a vote", "If the passkey isn't
+    available, …") may name once, in lower case."""
+    p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
+    if not p or has_cjk(p) or len(p) < 3 or not looks_like_name(p):
+        return False
+    toks = p.split()
+    if any(t.casefold() in _PRONOUNS for t in toks[1:]):
+        return False  # "access our vaults locally": a clause, not a name
+    return len(toks) <= 4 and not any(t.casefold().strip(",.") in _AUX for t in toks) and (
+        toks[0].casefold() not in _DISCOURSE or _caps(toks[0]))

@@ -113,10 +113,14 @@ def test_procedure_documents_keep_explicit_substitutions_between_named_things(tm
     assert _subs(_doc(tmp_path, "es.md", es)) == {("artifact:dashboard", "artifact:Elasticsearch health API")}
 
 
-def test_a_lone_lower_case_word_said_once_is_still_not_a_name(tmp_path):
-    # ops-2i2c-compass: "passkey" is named, but a single plain word must be named twice to count
+def test_a_lone_lower_case_word_said_once_is_a_name_only_in_an_explicit_fallback(tmp_path):
+    # ops-2i2c-compass: "passkey" is named once, in lower case; the construction names both sides and its clause
+    # says "instead" (issue 10: such fallbacks were dropped)
     compass = "# HubSpot\n\nIf the passkey isn't available, you can sign in with the username and password instead:\n"
-    assert _subs(_doc(tmp_path, "crm.md", compass)) == set()
+    assert len(_subs(_doc(tmp_path, "crm.md", compass))) == 1
+    # ops-2i2c-infra: the clause after the condition uses nothing else, so "logs" stays no name
+    infra = "# Alerts\n\nIf logs are not available or not proving any useful info, then you can manually resolve the alert in PD.\n"
+    assert _subs(_doc(tmp_path, "alerts.md", infra)) == set()
 
 
 def test_isnt_available_is_an_unavailability_cue():
