@@ -311,9 +311,10 @@ def is_recipe(doc: ParsedDocument) -> bool:
             # are a top choice. Alternatively, …") names a thing when the document has its steps too; a
             # Chinese tutorial's term list ("生抽：调酱香…。可用于…"), with no procedure section of its own,
             # stays an explanation; a Chinese dish whose list annotates each ingredient in prose
-            # ("**胡萝卜**：抓饭的灵魂。…", "**鹰嘴豆**（可选）：提前泡发…") above its own steps names them
+            # ("**胡萝卜**：抓饭的灵魂。…", "**鹰嘴豆**（可选）：提前泡发…") above its own steps names them; a
+            # guide's annotated tool list ("需要准备的工具 > 工具使用要点": "**钢丝球**：只用于铁锅…") names no food
             label = _GLOSS_LABEL.match(b.text.strip())
-            if steps and label and _label_names_thing(label.group(1)):
+            if steps and label and not any(TOOL_HEAD.search(p) for p in b.path) and _label_names_thing(label.group(1)):
                 namey += 1
             continue
         names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
