@@ -47,16 +47,16 @@ def ask_ops(tmp_path_factory):
 
 @pytest.mark.parametrize("question, expected", [
     ("A client who doesn't use Slack needs access to our channel. How do we add them?", "Guest Account"),
-    # the 4 MB test model ranks another passage first here (e5 finds line 75): the question is
-    # still answered from the passages rather than asked back
-    ("Can an SRC member who steps down nominate someone to replace them?", None),
+    # ops-k8s-src security-release-process.md: "Members may step down at anytime, and may nominate a
+    # replacement when they do." (read as a stand-in question since the passive hand-over cues)
+    ("Can an SRC member who steps down nominate someone to replace them?", "may nominate a replacement"),
 ])
 def test_a_first_question_whose_pronoun_points_inside_it_is_answered(ask_ops, question, expected):
     """A thread's first question with words enough of its own is not asked back: its pronoun
     ("them") refers to something it names itself, so the passages that state it answer."""
     a = ask_ops(question, thread=question[:20])
     assert a.found, a.answer
-    assert a.intent == "general"
+    assert a.intent in ("general", "stand_in"), a.intent
     assert "not sure what you are referring to" not in a.answer
     if expected:
         assert expected in a.answer, a.answer

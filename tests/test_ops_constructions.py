@@ -155,23 +155,3 @@ def test_ruled_out_then_however_or_instead_names_the_replacement(tmp_path):
     got = _extract(tmp_path, "builds.md", "## Development Builds\n\nPara's native module requirements mean **Expo Go** is "
                    "not supported. Instead, use development builds through either of these methods:\n")
     assert got == set()
-
-
-def _subs(sentence: str, rule: str):
-    return [(c.x, c.y) for c in cues.read(sentence) if c.kind == "substitute" and c.rule == rule]
-
-
-def test_quoted_term_instead_of_quoted_term():
-    r = "en.quoted_y_instead_of_x"
-    # PagerDuty incident response docs, training/overview.md
-    assert _subs('As with New Zealand\'s system, there are some differences to the terminology being used (e.g. '
-                 '"Incident Controller" instead of "Incident Commander"), but it should still be familiar to those who '
-                 'know ICS.', r) == [("Incident Commander", "Incident Controller")]
-    # ops-govuk post-a-statuspage-message.html.md
-    assert _subs('> Avoid using internal acronyms, e.g. write "data.gov.uk" instead of "DGU".', r) == [("DGU", "data.gov.uk")]
-    # a public extraction prompt: several pairs in one sentence
-    assert _subs('- If a field uses different terminology (e.g., "customer" instead of "client", "job site" instead of '
-                 '"property", "loss" instead of "incident"), extract it anyway using context', r) == [
-        ("client", "customer"), ("property", "job site"), ("incident", "loss")]
-    # quotes never pair across another quoted term
-    assert _subs('Say "yes" or "no". Never reply instead of "the IC".', r) == []
