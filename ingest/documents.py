@@ -635,23 +635,17 @@ class DocumentExtractor:
             res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": cond[0], "symmetric": False},
                                       Provenance(rel, section_of(blk.path), blk.line, "doc.table_standin", 0.8)))
 
-        for x, y, blk, line in alternative_pairs(doc.blocks, raw):
-            xid = self._party(x, False, roles, res, doc)
-            yid = self._party(y, False, roles, res, doc)
-            if not xid or not yid or xid == yid or (xid, yid) in have or xid.startswith("role:") or yid.startswith("role:"):
-                continue
-            have.add((xid, yid))
-            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
-                                      Provenance(rel, section_of(blk.path), line, "doc.alternatively", 0.7)))
-
-        for x, y, blk, line in contrast_pairs(doc.blocks, raw):
-            xid = self._party(x, False, roles, res, doc)
-            yid = self._party(y, False, roles, res, doc)
-            if not xid or not yid or xid == yid or (xid, yid) in have or xid.startswith("role:") or yid.startswith("role:"):
-                continue
-            have.add((xid, yid))
-            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
-                                      Provenance(rel, section_of(blk.path), line, "doc.contrast", 0.7)))
+        # "Alternatively, Y" after X; "X does not work on B. However, … Y": things, never roles
+        for pairs, rule in ((alternative_pairs(doc.blocks, raw), "doc.alternatively"),
+                            (contrast_pairs(doc.blocks, raw), "doc.contrast")):
+            for x, y, blk, line in pairs:
+                xid = self._party(x, False, roles, res, doc)
+                yid = self._party(y, False, roles, res, doc)
+                if not xid or not yid or xid == yid or (xid, yid) in have or xid.startswith("role:") or yid.startswith("role:"):
+                    continue
+                have.add((xid, yid))
+                res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
+                                          Provenance(rel, section_of(blk.path), line, rule, 0.7)))
 
         for x, y, blk in chain_pairs(doc.blocks):
             xid = self._party(x, bool(roles.get(x)), roles, res, doc)
