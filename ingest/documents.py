@@ -34,6 +34,7 @@ _PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
 _EXPLICIT_RULES = frozenset(words("roles", "explicit_cue_rules"))
 _MARKED_RULES = frozenset(words("roles", "explicit_cue_rules_marked"))
 _EXPLICIT_MARKER = regex("roles", "explicit_marker", re.I)
+_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules") + words("roles", "people_cue_rules_alternation")) | _PASSIVE_RULES
 
 
 def _explicit(f) -> bool:
@@ -50,7 +51,6 @@ def _explicit(f) -> bool:
         return False
     after = re.split(r"[.;!?](?:\s|$)", text[i + len(f.cond):i + len(f.cond) + 200], maxsplit=1)[0]
     return bool(_EXPLICIT_MARKER.search(after))
-_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules") + words("roles", "people_cue_rules_alternation")) | _PASSIVE_RULES
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
 _ONCE_RULES = frozenset(words("roles", "named_once_cue_rules"))
 _ONCE_INNER = frozenset(w.casefold() for w in words("roles", "named_once_inner"))
@@ -236,6 +236,11 @@ def named_once(phrase: str, text: str) -> bool:
     if re.search(r"\bto\s+" + re.escape(p), text, re.I) and not re.search(r"(?<!\bto)\s+" + re.escape(p), text, re.I):
         return False  # "… and to host services rather than …": after "to" it is a verb phrase
     return thing_phrase(p, f"{p}\n{p}", _PERSON_HEADS)
+
+
+def _step_name(name: str) -> str:
+    """A step's display name: ``name`` cut to 80 characters (77 and "...")."""
+    return name if len(name) <= 80 else name[:77] + "..."
 
 
 _PARENS = re.compile(r"\s*\([^()]{0,200}\)")
@@ -449,9 +454,7 @@ class DocumentExtractor:
                 pid = parent_of(b.path)
                 if b.parent >= 0 and blocks[b.parent].ordered:
                     pid = entity_id("step", f"{rel}#{blocks[b.parent].line}")
-                name = text.split("\n", 1)[0]
-                name = name if len(name) <= 80 else name[:77] + "..."
-                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, text))
+                res.entities.append(Entity(stid, _step_name(text.split("\n", 1)[0]), "step", [], doc.language, rel, text))
                 res.triples.append(Triple(pid, "CONTAINS", stid, {"required": True, "amount": "", "order": b.order},
                                           Provenance(rel, section_of(b.path), b.line, "doc.numbered_item", 0.9)))
         self._optional_steps(doc, res, parent_of)
@@ -472,6 +475,18 @@ class DocumentExtractor:
         rel = doc.rel
         blocks = doc.blocks
         edges = {t.object: t for t in res.triples if t.relation == "CONTAINS"}
+
+        def add_optional(stid: str, name: str, quote: str, b, line: int, pid: str, rule: str, conf: float,
+                         order: int = 0) -> Triple:
+            """Optional step ``stid`` named ``name`` (see :func:`_step_name`) under ``pid``: its entity and
+            its ``CONTAINS`` edge (``required = False``), also recorded in ``edges``."""
+            res.entities.append(Entity(stid, _step_name(name), "step", [], doc.language, rel, quote))
+            t = Triple(pid, "CONTAINS", stid, {"required": False, "amount": "", "order": order},
+                       Provenance(rel, section_of(b.path), line, rule, conf))
+            res.triples.append(t)
+            edges[stid] = t
+            return t
+
         listed = set(optional_list_items(blocks))
         said = set()  # blocks said optional by a sentence inside them ("This step is only required if …")
         for b in blocks:
@@ -497,16 +512,10 @@ class DocumentExtractor:
                 lo = lo + 2 if lo >= 0 else a
                 hi = flat.find(", but ", m.end(), z)
                 name = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", flat[lo:hi if hi > 0 else z]).strip()
-                name = name if len(name) <= 80 else name[:77] + "..."
                 line = b.line + b.text.count("\n", 0, m.start())
                 stid = entity_id("step", f"{rel}#{line}")
-                if stid in edges or not name:
-                    continue
-                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, flat[a:z]))
-                t = Triple(parent_of(b.path), "CONTAINS", stid, {"required": False, "amount": "", "order": 0},
-                           Provenance(rel, section_of(b.path), line, "doc.optional_sentence", 0.75))
-                res.triples.append(t)
-                edges[stid] = t
+                if stid not in edges and name:
+                    add_optional(stid, name, flat[a:z], b, line, parent_of(b.path), "doc.optional_sentence", 0.75)
         raw = _raw_lines(doc)  # the markers may be written as HTML tags, which the reader drops from the text
         for b in blocks:
             if b.kind not in ("paragraph", "item"):
@@ -516,29 +525,18 @@ class DocumentExtractor:
                 # a part of the text marked optional by a template ("(optional: $SCORE)", "<optional> … </end
                 # optional>"): an optional part of the section, named by what the marker encloses
                 name = re.sub(r"\s+", " ", m.group("x")).strip(" `")
-                name = name if len(name) <= 80 else name[:77] + "..."
                 line = b.line + src.count("\n", 0, m.start())
                 stid = entity_id("step", f"{rel}#inline{k}#{line}")
-                if not name or stid in edges:
-                    continue
-                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, m.group()))
-                t = Triple(parent_of(b.path), "CONTAINS", stid, {"required": False, "amount": "", "order": 0},
-                           Provenance(rel, section_of(b.path), line, "doc.optional_inline", 0.75))
-                res.triples.append(t)
-                edges[stid] = t
+                if name and stid not in edges:
+                    add_optional(stid, name, m.group(), b, line, parent_of(b.path), "doc.optional_inline", 0.75)
         for i, b in enumerate(blocks):
             if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
                 # a paragraph of its own opened by an optional marker ("(Optional) Grafana API Token: …",
                 # "(optional): The issue was fixed by …"): an optional part of its section
                 stid = entity_id("step", f"{rel}#{b.line}")
                 if stid not in edges:
-                    name = b.text.split("\n", 1)[0]
-                    name = name if len(name) <= 80 else name[:77] + "..."
-                    res.entities.append(Entity(stid, name, "step", [], doc.language, rel, b.text))
-                    t = Triple(parent_of(b.path), "CONTAINS", stid, {"required": False, "amount": "", "order": 0},
-                               Provenance(rel, section_of(b.path), b.line, "doc.optional_paragraph", 0.8))
-                    res.triples.append(t)
-                    edges[stid] = t
+                    add_optional(stid, b.text.split("\n", 1)[0], b.text, b, b.line, parent_of(b.path),
+                                 "doc.optional_paragraph", 0.8)
                 continue
             if b.kind == "heading" and b.path and optional_text(b.text):
                 t = edges.get(entity_id("section", f"{rel}#{section_of(b.path)}"))
@@ -550,16 +548,11 @@ class DocumentExtractor:
             stid = entity_id("step", f"{rel}#{b.line}")
             t = edges.get(stid)
             if t is None:
-                name = b.text.split("\n", 1)[0]
-                name = name if len(name) <= 80 else name[:77] + "..."
                 pid = parent_of(b.path)
                 if b.parent >= 0 and entity_id("step", f"{rel}#{blocks[b.parent].line}") in edges:
                     pid = entity_id("step", f"{rel}#{blocks[b.parent].line}")
-                res.entities.append(Entity(stid, name, "step", [], doc.language, rel, b.text))
-                t = Triple(pid, "CONTAINS", stid, {"required": False, "amount": "", "order": b.order},
-                           Provenance(rel, section_of(b.path), b.line, "doc.optional_item", 0.8))
-                res.triples.append(t)
-                edges[stid] = t
+                t = add_optional(stid, b.text.split("\n", 1)[0], b.text, b, b.line, pid, "doc.optional_item", 0.8,
+                                 order=b.order)
             t.properties["required"] = False
 
     def _read_relations(self, doc: ParsedDocument, res: DocResult, kids: dict[int, list[int]]) -> None:
