@@ -789,8 +789,9 @@ def _own_notes_or(text: str) -> list[ItemParse] | None:
     if len(x) != 1 or len(y) != 1 or not x[0].name or not y[0].name or x[0].alternatives or y[0].alternatives:
         return None
     xp, yp = x[0], y[0]
-    xp.alternatives = [Alternative(yp.name, True)] + [a for _, al in (note_clauses(m.group("xn")),) for a in al]
-    xp.optional = xp.optional or note_clauses(m.group("xn"))[0]
+    x_optional, x_alts = note_clauses(m.group("xn"))
+    xp.alternatives = [Alternative(yp.name, True), *x_alts]
+    xp.optional = xp.optional or x_optional
     return [xp, ItemParse(yp.name, yp.amount, True, [], yp.kinds)]
 
 
