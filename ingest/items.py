@@ -255,7 +255,8 @@ def _alts_from_note(note: str) -> list[Alternative]:
         return [Alternative(_and_to_plus(p), False, cond) for p in split_top(m.group("y"), "、/／")]
     m = _CAN_USE_Y.match(note)
     if m:
-        return [Alternative(_and_to_plus(p), False) for p in split_top(m.group("y"), "、/／")]
+        cond = (m.group("cond") or "").strip()  # "不能吃辣可以换 Y": Y when that holds
+        return [Alternative(_and_to_plus(p), False, cond) for p in split_top(m.group("y"), "、/／")]
     m = _Y_CAN_REPLACE.match(note)
     if m and has_cjk(note):
         return [Alternative(_and_to_plus(m.group("y")), False)]

@@ -1,0 +1,61 @@
+"""Chinese recipe extraction: the author's asides in list items and notes
+("不能吃辣可以换Y", "不吃辣可以不要", …), pinned by sentences of zh-mymenu and at
+least one other corpus each (zh-jzkitchen, zh-hidetoshi, zh-seraphroy, bundled
+HowToCook). Every expected value is a literal read from the corpus text, and the
+line it comes from is checked first (:func:`conftest.quoted`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import CORPORA, edge_names, extract_copies, one_file as _one, quoted as _quoted
+
+GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
+MENU = GEN / "zh-mymenu" / "docs"
+JZ = GEN / "zh-jzkitchen" / "docs"
+HIDE = GEN / "zh-hidetoshi" / "docs"
+HTC = CORPORA / "howtocook" / "dishes"
+
+
+def _alts(text: str) -> list[tuple[str, bool, list[tuple[str, str]]]]:
+    """``(name, optional, [(alternative, condition)])`` of each mention of list item ``text``."""
+    from threadgraph.ingest.items import parse_item
+
+    return [(ip.name, ip.optional, [(a.raw.strip(), a.condition) for a in ip.alternatives]) for ip in parse_item(text)]
+
+
+# -- "可以换 Y" after a taste condition: Y stands in for the item, the condition kept ------------------------------
+def test_taste_condition_then_can_swap_to_y():
+    s1 = _quoted(MENU / "meat" / "青椒炒肉丝.md", 4, "青椒（不能吃辣可以换薄皮椒）")
+    assert _alts(s1) == [("青椒", False, [("薄皮椒", "不能吃辣")])]
+    # the same cue without a condition, as other corpora write it (zh-jzkitchen, HowToCook): unchanged
+    s2 = _quoted(_one(JZ, "2017-05-21"), 32, "罐裝蕃茄 1罐 (可改用新鮮蕃茄)")
+    assert _alts(s2) == [("罐裝蕃茄", False, [("新鮮蕃茄", "")])]
+    bbq = sorted(HTC.rglob("淄博烧烤.md"))[0]
+    note = _quoted(bbq, 39, "（可以换成\"芝麻盐\"）")
+    from threadgraph.ingest.items import note_clauses
+
+    assert [(a.raw, a.condition) for a in note_clauses(note.strip("（）"))[1]] == [("\"芝麻盐\"", "")]
+
+
+# -- "可以不要" ending a note marks the item optional; a bare "不要" does not ------------------------------------------
+def test_can_do_without_marks_optional():
+    from threadgraph.ingest.items import note_clauses
+
+    s1 = _quoted(MENU / "meat" / "香辣鸡翅.md", 11, "小米辣（不吃辣可以不要）")
+    assert _alts(s1) == [("小米辣", True, [])]
+    # "綠色的部份不要" (zh-jzkitchen) discards a part: no optional marker
+    leek = _one(JZ, "2015-12-11")
+    s2 = _quoted(leek, 37, "綠色的部份不要")
+    assert note_clauses(s2) == (False, [])
+    # the neighbouring "可不放" of zh-hidetoshi still reads as optional
+    s3 = _quoted(HIDE / "staple-dishes" / "抓饭.md", 57, "羊肉自带鲜味可不放")
+    assert note_clauses(s3)[0] is True
+
+
+def test_taste_asides_edges(tmp_path):
+    ex = extract_copies(tmp_path, MENU / "meat" / "青椒炒肉丝.md", MENU / "meat" / "香辣鸡翅.md")
+    assert ("青椒", "薄皮椒") in edge_names(ex, "SUBSTITUTES", condition="不能吃辣")
+    assert ("香辣鸡翅", "小米辣") in edge_names(ex, "CONTAINS", required=False)
+    assert ("青椒炒肉丝", "青椒") in edge_names(ex, "CONTAINS", required=True)
