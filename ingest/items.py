@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..knowledge import bilingual
+from ..knowledge import bilingual, categories
 from ..knowledge.text import has_cjk, simplified
 from .blocks import split_top
 from .cues import alternation, lexicon, regex, words
@@ -649,7 +649,8 @@ def _parse_item(text: str) -> list[ItemParse]:
         head, *tail = _DASH_NOTE.split(text, maxsplit=1)
         if tail and head.strip() and tail[0].strip():
             text, notes = head.strip(), [tail[0].strip()]  # "藏红花(Saffron)— 可用食用黄色素替代"
-        head, rest = split_prose_item(text)
+        glab = _LABEL_LINE.match(text)
+        head, rest = (text, "") if glab and group_label(glab.group("l"), glab.group("r")) else split_prose_item(text)
         if rest:
             text, notes = head, notes + [rest]  # "白酱油 1 勺，或者生抽": the name, then a note
     own = _own_notes_or(text)
@@ -691,11 +692,13 @@ def _parse_item(text: str) -> list[ItemParse]:
     raw_parts = split_top(text, "、，,；;") if has_cjk(text) else [text]
     base = _PAREN.sub("", text).strip()
     base = _OPT_MARK.sub("", base).strip(" ：:,，")
-    lab = re.match(r"^(?P<l>[^：:]{1,8})[：:]\s*(?P<r>.+)$", base)
+    lab = _LABEL_LINE.match(base)
     if lab and has_cjk(base):
         if _ITEM_LABEL.search(lab.group("l")):
             optional = optional or bool(OPTIONAL_LABEL.search(lab.group("l")))
             base = lab.group("r")  # "工具：锅" / "可选：葱花"
+        elif group_label(lab.group("l"), lab.group("r")):
+            base = choice_line(lab.group("r"))  # "肉类：羊排/羊腿肉，牛腩/牛肋条，或鸡肉"
         else:
             base = lab.group("l")  # "翘嘴鱼：最佳…" / "盐：约 3g"
     if has_cjk(base):
@@ -761,6 +764,42 @@ def _parse_item(text: str) -> list[ItemParse]:
 
 
 _MODIFIERS = _modifiers()
+
+
+_CHOICE_LEAD = regex("alternatives", "choice_lead_zh")
+_LABEL_LINE = re.compile(r"^(?P<l>[^：:]{1,8})[：:]\s*(?P<r>.+)$")
+"""A Chinese "label：rest" item ("工具：锅", "盐：约 3g", "肉类：羊排/羊腿肉")."""
+
+
+def _label_parts(text: str) -> list[str]:
+    """The names a Chinese line lists: split at ``、，,；;`` and slashes, a leading
+    "或(者)" of a part dropped."""
+    return [_CHOICE_LEAD.sub("", q).strip() for p in split_top(text, "、，,；;") for q in split_top(p, "/／")]
+
+
+def group_label(left: str, right: str) -> bool:
+    """True when ``left`` of a Chinese "left：right" item names a category of
+    ingredients (a label of ``knowledge/lexicon/categories.yaml``: "肉类",
+    "海鲜") and ``right`` lists the things of it ("肉类：羊排/羊腿肉，牛腩/牛肋条，
+    或鸡肉"): then the label is no ingredient, the things are. A right side
+    that is an amount ("肉：500g") or a remark ("肉类：用筷子按压，硬挺为全熟")
+    keeps the left side as the name."""
+    if not categories.labelled(left.strip(), "ingredients"):
+        return False
+    parts = _label_parts(_PAREN.sub("", right).strip(" 。.；;"))
+    return bool(parts) and all(p and plausible_name(clean_name(p, "ingredient")) and p == clean_name(p, "ingredient")
+                               and not _SENTENCE_WORD.search(p) and not is_measure(p) for p in parts)
+
+
+def choice_line(text: str) -> str:
+    """A Chinese list of names whose last part starts with "或(者)" ("羊排/羊腿肉，
+    牛腩/牛肋条，或鸡肉") offers one of them: the whole list as one slash choice
+    ("羊排/羊腿肉/牛腩/牛肋条/鸡肉"), so each other name stands in for the
+    first. Any other text is returned unchanged."""
+    parts = split_top(text.strip().rstrip("。."), "、，,；;")
+    if len(parts) < 2 or not _CHOICE_LEAD.match(parts[-1].strip()):
+        return text
+    return "/".join(_CHOICE_LEAD.sub("", p).strip() for p in parts)
 
 
 def _slash_head(sides: list[str]) -> str:

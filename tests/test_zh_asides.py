@@ -59,3 +59,31 @@ def test_taste_asides_edges(tmp_path):
     assert ("青椒", "薄皮椒") in edge_names(ex, "SUBSTITUTES", condition="不能吃辣")
     assert ("香辣鸡翅", "小米辣") in edge_names(ex, "CONTAINS", required=False)
     assert ("青椒炒肉丝", "青椒") in edge_names(ex, "CONTAINS", required=True)
+
+
+# -- a category label before a list of things: the label is no ingredient, the things are -------------------------
+def test_category_label_lists_its_things():
+    polu = HIDE / "staple-dishes" / "抓饭.md"
+    label = _quoted(polu, 45, "**肉类**：")  # the Markdown reader drops the bold marks
+    s1 = "肉类：" + _quoted(polu, 45, "羊排/羊腿肉（传统），牛腩/牛肋条（有嚼劲），或鸡肉（易熟、低脂）。")
+    assert label.strip("*：") == "肉类"
+    # the last part's "或" makes the list one choice: every other meat stands in for the first
+    assert _alts(s1) == [("羊排", False, [("羊腿肉", ""), ("牛腩", ""), ("牛肋条", ""), ("鸡肉", "")])]
+    # a name before an amount stays the name (zh-hidetoshi "肉：500g"); a label before a remark is left
+    # as it was (HowToCook): no remark becomes an ingredient
+    _quoted(polu, 24, "**肉（羊肉/牛肉/鸡肉）**：500g")
+    assert [n for n, _, _ in _alts("肉（羊肉/牛肉/鸡肉）：500g")] == ["肉"]
+    soup = sorted(HTC.rglob("汤面.md"))[0]
+    s3 = _quoted(soup, 23, "菜类：体积大约和面类相当")
+    assert [n for n, _, _ in _alts(s3)] == ["菜类"]
+    fryer = sorted((CORPORA / "howtocook" / "tips").rglob("空气炸锅.md"))[0]
+    s4 = _quoted(fryer, 64, "肉类：用筷子按压，硬挺为全熟，柔软带弹性为半熟")
+    assert [n for n, _, _ in _alts(s4)] == ["肉类"]
+
+
+def test_category_label_edges(tmp_path):
+    ex = extract_copies(tmp_path, HIDE / "staple-dishes" / "抓饭.md")
+    subs = edge_names(ex, "SUBSTITUTES")
+    assert {("羊排", "牛腩"), ("羊排", "鸡肉"), ("羊排", "羊腿肉")} <= subs
+    assert not any(a == "肉类" for a, _ in subs)
+    assert not any(b == "肉类" for _, b in edge_names(ex, "CONTAINS"))
