@@ -134,6 +134,7 @@ _NOTE_CUES = lexicon("alternatives")["note_cues"]
 _SYM_ALT = re.compile(_NOTE_CUES["either"], re.I)
 _NO_X_USE_Y = re.compile(_NOTE_CUES["if_missing_use"])
 _CAN_USE_Y = re.compile(_NOTE_CUES["can_use"])
+_Y_BETTER = re.compile(_NOTE_CUES["y_better"])
 _Y_CAN_REPLACE = re.compile(_NOTE_CUES["y_can_replace"])
 _Y_ALSO_OK = re.compile(_NOTE_CUES["y_also_fine"])
 _EN_IF_NOT = re.compile(_NOTE_CUES["if_missing_use_en"], re.I)
@@ -263,6 +264,9 @@ def _alts_from_note(note: str) -> list[Alternative]:
     m = _Y_ALSO_OK.match(note)
     if m and has_cjk(note) and not _NOT_A_THING.search(m.group("y")):
         return [Alternative(_and_to_plus(m.group("y")), False)]
+    m = _Y_BETTER.match(note)
+    if m and has_cjk(note) and better_thing(m.group("y")):
+        return [Alternative(m.group("y").strip(), False)]
     m = _EN_IF_NOT.match(note)
     if m:
         return [Alternative(m.group("y"), False, m.group("cond").strip())]
@@ -271,6 +275,14 @@ def _alts_from_note(note: str) -> list[Alternative]:
         sym = not note.lower().lstrip().startswith(_DIRECTIONAL_OR)
         return [Alternative(p, sym) for p in or_parts_en(m.group("y"))]
     return []
+
+
+def better_thing(y: str) -> bool:
+    """True when ``y`` of a "有 Y 更好" note names a thing ("猪油", "新鲜面包粒"), not a
+    way of doing the step ("有时间腌久一点更好") or a place to buy it."""
+    n = clean_name(y, "ingredient")
+    return (bool(n) and plausible_name(n) and not looks_like_step(y) and not _NOT_A_THING.search(y)
+            and not _NAME_STOP.search(y))
 
 
 def or_parts_en(y: str) -> list[str]:

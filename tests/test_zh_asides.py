@@ -87,3 +87,27 @@ def test_category_label_edges(tmp_path):
     assert {("羊排", "牛腩"), ("羊排", "鸡肉"), ("羊排", "羊腿肉")} <= subs
     assert not any(a == "肉类" for a, _ in subs)
     assert not any(b == "肉类" for _, b in edge_names(ex, "CONTAINS"))
+
+
+# -- "有 Y 更好" / "用上 Y 更好": Y is the better choice for the thing the note follows -----------------------------
+def test_y_is_better_note():
+    from threadgraph.ingest.items import note_clauses
+
+    balls = _one(JZ, "2016-07-04")
+    s1 = _quoted(balls, 34, "麵包糠 半碗 [用上新鮮麵包粒更好]")
+    assert _alts(s1) == [("麵包糠", False, [("新鮮麵包粒", "")])]
+    # zh-mymenu writes it after the oil of a step
+    note = _quoted(MENU / "vegetable" / "清炒菜心.md", 12, "热锅放油（有猪油更好）")
+    assert [(a.raw, a.symmetric) for a in note_clauses(note.split("（")[1].rstrip("）"))[1]] == [("猪油", False)]
+    # "更好" after a state or a timing is no thing (HowToCook, zh-cpq)
+    bun = sorted(HTC.rglob("炒馍.md"))[0]
+    s3 = _quoted(bun, 11, "馒头（隔天略硬更好）")
+    assert _alts(s3) == [("馒头", False, [])]
+    rice = GEN / "zh-cpq" / "docs" / "chaozhou-chao-doufan.md"
+    note2 = _quoted(rice, 39, "水少一点，提前冷藏 6 小时以上，提前一晚上会更好")
+    assert note_clauses(note2) == (False, [])
+
+
+def test_y_is_better_edge(tmp_path):
+    ex = extract_copies(tmp_path, _one(JZ, "2016-07-04"))
+    assert ("麵包糠", "新鮮麵包粒") in edge_names(ex, "SUBSTITUTES")
