@@ -799,7 +799,8 @@ def group_label(left: str, right: str) -> bool:
     if not categories.labelled(left.strip(), "ingredients"):
         return False
     parts = _label_parts(_PAREN.sub("", right).strip(" 。.；;"))
-    return bool(parts) and all(p and plausible_name(clean_name(p, "ingredient")) and p == clean_name(p, "ingredient")
+    # a list ("羊排/羊腿肉，牛腩/牛肋条"): one phrase after a label may be a remark ("大米：按上述说明准备")
+    return len(parts) > 1 and all(p and plausible_name(clean_name(p, "ingredient")) and p == clean_name(p, "ingredient")
                                and not _SENTENCE_WORD.search(p) and not is_measure(p) for p in parts)
 
 

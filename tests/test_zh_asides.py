@@ -76,6 +76,9 @@ def test_category_label_lists_its_things():
     soup = sorted(HTC.rglob("汤面.md"))[0]
     s3 = _quoted(soup, 23, "菜类：体积大约和面类相当")
     assert [n for n, _, _ in _alts(s3)] == ["菜类"]
+    # one phrase after a category word is a remark, not a list (zh-hidetoshi "大米：按上述说明准备")
+    s5 = "大米：" + _quoted(polu, 46, "按上述说明准备。")
+    assert [n for n, _, _ in _alts(s5)] == ["大米"]
     fryer = sorted((CORPORA / "howtocook" / "tips").rglob("空气炸锅.md"))[0]
     s4 = _quoted(fryer, 64, "肉类：用筷子按压，硬挺为全熟，柔软带弹性为半熟")
     assert [n for n, _, _ in _alts(s4)] == ["肉类"]
@@ -111,3 +114,4 @@ def test_y_is_better_note():
 def test_y_is_better_edge(tmp_path):
     ex = extract_copies(tmp_path, _one(JZ, "2016-07-04"))
     assert ("麵包糠", "新鮮麵包粒") in edge_names(ex, "SUBSTITUTES")
+
