@@ -115,3 +115,16 @@ def test_y_is_better_edge(tmp_path):
     ex = extract_copies(tmp_path, _one(JZ, "2016-07-04"))
     assert ("麵包糠", "新鮮麵包粒") in edge_names(ex, "SUBSTITUTES")
 
+
+
+# -- title noise: a trailing " - 终极详解教程" or " – <remark>" after the dish, not a dish after the dash ----------
+def test_title_guide_or_remark_suffix_is_noise():
+    from threadgraph.ingest.recipes import dish_name
+
+    t1 = _quoted(HIDE / "staple-dishes" / "抓饭.md", 1, "新疆抓饭 (Xinjiang Polu) - 终极详解教程")
+    assert dish_name(t1) == "新疆抓饭 (Xinjiang Polu)"
+    t2 = _quoted(_one(JZ, "2014-09-15"), 4, "檸檬蜜糖雞 – 新手也能煮出唾涎欲滴的菜式")
+    assert dish_name(t2) == "檸檬蜜糖雞"
+    # the dish after the dash stays (zh-jzkitchen)
+    t3 = _quoted(_one(JZ, "2016-01-06"), 4, "韓式泡菜鍋 - 韓式泡菜炆豬手")
+    assert dish_name(t3) == "韓式泡菜鍋 - 韓式泡菜炆豬手"
