@@ -24,6 +24,7 @@ _OPT_LEAD = regex("procedures", "optional_lead", re.I)
 _OPT_MARK = regex("procedures", "optional_mark", re.I)
 _OPT_REACH = int(ingest_lexicon("procedures")["optional_mark_reach"])
 _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
+_OPT_PARA = regex("procedures", "optional_paragraph_label", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _OPT_CLAUSE = re.compile("|".join(words("procedures", "optional_sentence")), re.I)
@@ -238,6 +239,14 @@ def named_once(phrase: str, text: str) -> bool:
     return thing_phrase(p, f"{p}\n{p}", _PERSON_HEADS)
 
 
+def _rename(res: DocResult, eid: str, name: str) -> None:
+    """Give entity ``eid`` of ``res`` (a numbered step made optional) the name of an optional part (:func:`part_name`)."""
+    for e in res.entities:
+        if e.id == eid:
+            e.name = name
+            return
+
+
 def _step_name(name: str) -> str:
     """A step's display name: ``name`` cut to 80 characters (77 and "...")."""
     return name if len(name) <= 80 else name[:77] + "..."
@@ -245,6 +254,88 @@ def _step_name(name: str) -> str:
 
 _PARENS = re.compile(r"\s*\([^()]{0,200}\)")
 _BOLD = re.compile(r"\*\*([^*\n]{1,80})\*\*|__([^_\n]{1,80})__")
+_NAME_MAX = 80
+_PART_BREAK = regex("procedures", "part_name_break", re.I)
+_PART_DANGLING = frozenset(w.casefold() for w in words("procedures", "part_name_dangling"))
+#: an emphasised phrase that opens a list item or paragraph as its label ("**Clear browser cookies** (optional).",
+#: "**Executive Director** [Chris Holdgraf] …", "**(Optional) Temporarily pause scheduled evaluations.** Because …")
+_EMPH_LEAD = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s*)?(?:\[[ xX]?\]\s*)?(\*\*|__|\*|_)(?P<x>[^*_\n]{2,120}?)\1"
+                        r"(?:(?=\s*(?:$|[.:;,(\[–—-]))|(?<=[.:!?]\*\*)|(?<=[.:!?]__)|(?<=[.:!?][*_]))")
+_LABEL_LEAD = re.compile(r"^[^\s:]+(?:\s+[^\s:]+){0,4}:\s+")
+_REF_LINK = re.compile(r"\[([^\]\n]{1,80})\](?:\([^)\n]*\)|\[[^\]\n]*\])")
+
+
+def _balanced(s: str) -> bool:
+    """True when ``s`` closes every parenthesis, bracket, code span and quotation it opens."""
+    return (s.count("(") == s.count(")") and s.count("[") == s.count("]") and s.count("`") % 2 == 0
+            and s.count('"') % 2 == 0 and s.count("“") == s.count("”"))
+
+
+def _unmarked(s: str) -> str:
+    """``s`` without the optional marker that opens it (``optional_lead``: "(Optional)", "If applicable,",
+    "Optional, but nice to have:"), the parentheses that hold a marker ("(typically optional unless …)") and a
+    marker word inside it ("… the maintenance message optionally with …"); its first letter in capitals when
+    something was taken from its start."""
+    t = s.strip()
+    m = _OPT_LEAD.match(t)
+    if m:
+        t = t[m.end():].lstrip(" :,;.-–—)]>")
+        if t[:1].islower():
+            t = _LABEL_LEAD.sub("", t, count=1)  # "Optional, but nice to have: backups …"
+    t = _PARENS.sub(lambda p: "" if _OPT_MARK.search(p.group()) else p.group(), t)
+    t = re.sub(r"\s+", " ", "".join(x for x in re.split(_OPT_MARK.pattern, t, flags=re.I) if x is not None)).strip()
+    return t[:1].upper() + t[1:] if m and t[:1].islower() else t
+
+
+def complete_name(s: str) -> str:
+    """``s`` (one sentence or clause) as a complete name of at most 80 characters: whole, else without its
+    parentheses, else cut at the last break of ``part_name_break`` (``lexicon/procedures.yaml``: a clause or
+    an adjunct after the action and its object) that leaves three words or more, ends on no word of
+    ``part_name_dangling`` and closes what it opens; ``""`` when none does: a sentence cut anywhere else
+    is a fragment, never a name."""
+    def ok(h: str) -> bool:
+        toks = h.split()
+        return bool(toks) and len(h) <= _NAME_MAX and toks[-1].casefold().strip(",.;:") not in _PART_DANGLING and _balanced(h)
+    s = re.sub(r"\s+", " ", s).strip().rstrip(" .;:,")
+    if ok(s):
+        return s
+    t = re.sub(r"\s+", " ", _PARENS.sub("", s)).strip().rstrip(" .;:,")
+    if ok(t):
+        return t
+    for m in reversed([m for m in _PART_BREAK.finditer(t) if m.start() <= _NAME_MAX]):
+        head = t[:m.start()].rstrip(" ,;:–—-")
+        if len(head.split()) >= 3 and ok(head):
+            return head
+    return ""
+
+
+def part_name(text: str, raw: str = "") -> str:
+    """The name of an optional part written as ``text`` (a list item, a step, a paragraph; ``raw`` its source
+    with the inline marks): its first line when that line is complete (it ends its sentence, or the text
+    goes on after a hard break) and at most 80 characters, as today; else the emphasised label that opens it
+    ("**Clear browser cookies** (optional). If …" → "Clear browser cookies"); else its first sentence
+    without the optional marker (:func:`complete_name`: "If applicable, use more secure forms of MFA for
+    higher risk accounts. For example, …" → "Use more secure forms of MFA for higher risk accounts"). ``""``
+    when the text holds no complete short name: a line cut mid-way ("If applicable, sync up with the
+    outgoing … to take ownership of") is never one."""
+    t = text.strip()
+    if not t:
+        return ""
+    head = t.split("\n", 1)[0]
+    flat = unwrap(t)
+    first = head.strip()
+    whole = len(head) == len(t) or flat[len(head)] == "\n" or re.search(r"[.!?:;][\"'”’)*_]*$", first)
+    if whole and len(first) <= _NAME_MAX:
+        return first
+    lead = _EMPH_LEAD.match(raw.strip()) if raw else None
+    if lead:
+        x = _unmarked(_REF_LINK.sub(lambda m: m.group(1), lead.group("x")).replace("`", "")).rstrip(" .;:,")
+        if x and len(x) <= _NAME_MAX and _balanced(x):
+            return x
+    one = flat.replace("\n", " ")
+    spans = sentence_spans(one)
+    sent = one[spans[0][0]:spans[0][1]] if spans else one
+    return complete_name(_unmarked(sent))
 
 
 def optional_text(text: str) -> bool:
@@ -487,6 +578,7 @@ class DocumentExtractor:
             edges[stid] = t
             return t
 
+        raw = _raw_lines(doc)  # the markers may be written as HTML tags, which the reader drops from the text
         listed = set(optional_list_items(blocks))
         said = set()  # blocks said optional by a sentence inside them ("This step is only required if …")
         for b in blocks:
@@ -512,11 +604,12 @@ class DocumentExtractor:
                 lo = lo + 2 if lo >= 0 else a
                 hi = flat.find(", but ", m.end(), z)
                 name = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", flat[lo:hi if hi > 0 else z]).strip()
+                if len(name) > _NAME_MAX:  # "You can optionally add …" going on for a line and more: its complete head
+                    name = complete_name(_unmarked(name))
                 line = b.line + b.text.count("\n", 0, m.start())
                 stid = entity_id("step", f"{rel}#{line}")
                 if stid not in edges and name:
                     add_optional(stid, name, flat[a:z], b, line, parent_of(b.path), "doc.optional_sentence", 0.75)
-        raw = _raw_lines(doc)  # the markers may be written as HTML tags, which the reader drops from the text
         for b in blocks:
             if b.kind not in ("paragraph", "item"):
                 continue
@@ -531,12 +624,15 @@ class DocumentExtractor:
                     add_optional(stid, name, m.group(), b, line, parent_of(b.path), "doc.optional_inline", 0.75)
         for i, b in enumerate(blocks):
             if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
-                # a paragraph of its own opened by an optional marker ("(Optional) Grafana API Token: …",
-                # "(optional): The issue was fixed by …"): an optional part of its section
+                # a paragraph of its own opened by an optional label ("(Optional) Grafana API Token: …",
+                # "(optional): The issue was fixed by …"): an optional part of its section; "If applicable, …"
+                # opening prose is a condition (``optional_paragraph_label``)
+                if not _OPT_PARA.match(b.text.strip()):
+                    continue
                 stid = entity_id("step", f"{rel}#{b.line}")
-                if stid not in edges:
-                    add_optional(stid, b.text.split("\n", 1)[0], b.text, b, b.line, parent_of(b.path),
-                                 "doc.optional_paragraph", 0.8)
+                name = part_name(b.text, raw(b))
+                if stid not in edges and name:
+                    add_optional(stid, name, b.text, b, b.line, parent_of(b.path), "doc.optional_paragraph", 0.8)
                 continue
             if b.kind == "heading" and b.path and optional_text(b.text):
                 t = edges.get(entity_id("section", f"{rel}#{section_of(b.path)}"))
@@ -547,12 +643,16 @@ class DocumentExtractor:
                 continue
             stid = entity_id("step", f"{rel}#{b.line}")
             t = edges.get(stid)
+            name = part_name(b.text, raw(b))
+            if not name:
+                continue  # its text holds no complete short name: a line cut mid-way names nothing
             if t is None:
                 pid = parent_of(b.path)
                 if b.parent >= 0 and entity_id("step", f"{rel}#{blocks[b.parent].line}") in edges:
                     pid = entity_id("step", f"{rel}#{blocks[b.parent].line}")
-                t = add_optional(stid, b.text.split("\n", 1)[0], b.text, b, b.line, pid, "doc.optional_item", 0.8,
-                                 order=b.order)
+                t = add_optional(stid, name, b.text, b, b.line, pid, "doc.optional_item", 0.8, order=b.order)
+            else:
+                _rename(res, stid, name)
             t.properties["required"] = False
 
     def _read_relations(self, doc: ParsedDocument, res: DocResult, kids: dict[int, list[int]]) -> None:
@@ -577,7 +677,9 @@ class DocumentExtractor:
         for f in read_document(doc.blocks, roles, unanchored=True, focus=_previous_item_thing(doc.blocks)):
             if f.kind == "optional":
                 t = steps.get(entity_id("step", f"{rel}#{f.block.line}"))
-                if t is not None and f.block.ordered:
+                name = part_name(f.block.text, raw(f.block))
+                if t is not None and f.block.ordered and name:
+                    _rename(res, t.object, name)
                     t.properties["required"] = False
                 continue
             if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
