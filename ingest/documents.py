@@ -32,29 +32,31 @@ _OPT_INLINE = [re.compile(p, re.I) for p in words("procedures", "optional_inline
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _DELEGATE_LABEL = regex("roles", "delegate_label", re.I)
 _PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
-_EXPLICIT_RULES = frozenset(words("roles", "explicit_cue_rules"))
-_MARKED_RULES = frozenset(words("roles", "explicit_cue_rules_marked"))
-_EXPLICIT_MARKER = regex("roles", "explicit_marker", re.I)
+_IN_PLACE_RULES = frozenset(words("roles", "named_in_place_cue_rules"))
+_IN_PLACE_ONE_WORD = frozenset(words("roles", "named_in_place_one_word"))
+_IN_PLACE_MARKED = frozenset(words("roles", "named_in_place_marked"))
+_IN_PLACE_MARKER = regex("roles", "named_in_place_marker", re.I)
+_IN_PLACE_INNER = frozenset(w.casefold() for w in words("roles", "named_in_place_inner"))
 _PEOPLE_RULES = frozenset(words("roles", "people_cue_rules") + words("roles", "people_cue_rules_alternation")) | _PASSIVE_RULES
 
 
-def _explicit(f) -> bool:
+def _in_place(f) -> bool:
     """True when found relation ``f`` was read by a construction that names both of its sides in place
-    (``explicit_cue_rules`` of ``lexicon/roles.yaml``), and, for a rule of ``explicit_cue_rules_marked``,
-    the clause after its condition says that another thing is used instead (``explicit_marker``)."""
-    if f.rule not in _EXPLICIT_RULES:
+    (``named_in_place_cue_rules`` of ``lexicon/roles.yaml``), and, for a rule of ``named_in_place_marked``,
+    the clause after its condition says that another thing is used instead (``named_in_place_marker``)."""
+    if f.rule not in _IN_PLACE_RULES:
         return False
-    if f.rule not in _MARKED_RULES:
+    if f.rule not in _IN_PLACE_MARKED:
         return True
     text = unwrap(f.block.text)
     i = text.find(f.cond) if f.cond else -1
     if i < 0:
         return False
     after = re.split(r"[.;!?](?:\s|$)", text[i + len(f.cond):i + len(f.cond) + 200], maxsplit=1)[0]
-    return bool(_EXPLICIT_MARKER.search(after))
+    return bool(_IN_PLACE_MARKER.search(after))
+
+
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
-_ONCE_RULES = frozenset(words("roles", "named_once_cue_rules"))
-_ONCE_INNER = frozenset(w.casefold() for w in words("roles", "named_once_inner"))
 
 
 _NAME_JOINS = frozenset(words("roles", "name_joins"))
@@ -216,27 +218,29 @@ def _named_again(phrase: str, text: str) -> bool:
 
 def _noun_phrase(phrase: str) -> bool:
     """True when no determiner or pronoun stands inside ``phrase`` after its first word
-    (``named_once_inner``): "individual's email address", not "create an account"."""
+    (``named_in_place_inner``): "individual's email address", not "create an account"."""
     toks = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).split()
-    return not any(t.casefold().strip(",.") in _ONCE_INNER for t in toks[1:])
+    return not any(t.casefold().strip(",.") in _IN_PLACE_INNER for t in toks[1:])
 
 
-def named_once(phrase: str, text: str) -> bool:
-    """True when ``phrase`` may stand on a side of a construction that names both sides
-    (``named_once_cue_rules``) although the document names it only there: a name
-    (:func:`~.relations.thing_phrase`), or a lower-case noun phrase of two to four words ("server
-    analytics", "context-aware access controls") — no auxiliary or determiner inside
-    (``named_once_inner``: "create an account" is a clause), not led by a verb form in -ing."""
+def named_in_place(phrase: str, text: str, one_word: bool = False) -> bool:
+    """True when ``phrase`` may stand on a side of a construction that names both sides in place
+    (``named_in_place_cue_rules``) although the document names it only there: a name
+    (:func:`~.relations.thing_phrase`), or a lower-case noun phrase (:func:`~.relations.plain_noun_phrase`)
+    of two to four words ("server analytics", "context-aware access controls", "discussion & lazy
+    consensus"), of one word too when ``one_word`` (a rule of ``named_in_place_one_word``: "with a fallback
+    to a vote") — no determiner or pronoun inside (``named_in_place_inner``: "create an account" is a
+    clause), not led by a verb form in -ing, not a verb phrase after "to" ("… and to host services …")."""
     if thing_phrase(phrase, text, _PERSON_HEADS):
         return True
     p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
     toks = p.split()
-    if (not 2 <= len(toks) <= 4 or not looks_like_name(p) or toks[0].casefold().endswith("ing") or not _noun_phrase(p)
-            or not all(re.fullmatch(r"[\w'’.-]+", t) for t in toks)):  # 'the "share" process': a fragment
+    if (not (1 if one_word else 2) <= len(toks) <= 4 or not plain_noun_phrase(p) or toks[0].casefold().endswith("ing")
+            or not _noun_phrase(p) or not all(re.fullmatch(r"[\w'’.&-]+", t) for t in toks)):  # 'the "share" process'
         return False
     if re.search(r"\bto\s+" + re.escape(p), text, re.I) and not re.search(r"(?<!\bto)\s+" + re.escape(p), text, re.I):
         return False  # "… and to host services rather than …": after "to" it is a verb phrase
-    return thing_phrase(p, f"{p}\n{p}", _PERSON_HEADS)
+    return True
 
 
 def _rename(res: DocResult, eid: str, name: str) -> None:
@@ -686,8 +690,7 @@ class DocumentExtractor:
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
                     f.rule in _PEOPLE_RULES and _is_person(f.x)) and not (  # "ask your manager or the security team"
-                    f.rule in _ONCE_RULES and named_once(f.x, text)) and not (  # "… instead of remote analytics"
-                    _explicit(f) and plain_noun_phrase(f.x)):  # "with a fallback to a vote"
+                    _in_place(f) and named_in_place(f.x, text, f.rule in _IN_PLACE_ONE_WORD)):  # "… instead of remote analytics"
                 continue
             if f.rule in _PASSIVE_RULES and not (roles.get(f.x) or _person_word(f.x)):
                 continue  # the subject of a passive opens the sentence: its capital says nothing
@@ -704,8 +707,7 @@ class DocumentExtractor:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
                 if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not _coded(y, raw(f.block)) and not (
                         xid.startswith("role:") and _is_person(y) and looks_like_name(y)) and not (  # "other people on the team"
-                        f.rule in _ONCE_RULES and not xid.startswith("role:") and _noun_phrase(f.x) and named_once(y, text)) and not (
-                        _explicit(f) and plain_noun_phrase(y)):
+                        _in_place(f) and _noun_phrase(f.x) and named_in_place(y, text, f.rule in _IN_PLACE_ONE_WORD)):
                     continue
                 toks = y.split()
                 ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
