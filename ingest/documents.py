@@ -32,7 +32,7 @@ _OPT_INLINE = [re.compile(p, re.I) for p in words("procedures", "optional_inline
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _DELEGATE_LABEL = regex("roles", "delegate_label", re.I)
 _PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
-_IN_PLACE_RULES = frozenset(words("roles", "named_in_place_cue_rules"))
+_IN_PLACE_RULES = frozenset(words("roles", "named_in_place_cue_rules") + words("roles", "named_in_place_cue_rules_replaced"))
 _IN_PLACE_ONE_WORD = frozenset(words("roles", "named_in_place_one_word"))
 _IN_PLACE_MARKED = frozenset(words("roles", "named_in_place_marked"))
 _IN_PLACE_MARKER = regex("roles", "named_in_place_marker", re.I)
@@ -381,8 +381,14 @@ def optional_list_items(blocks: list) -> list[int]:
 def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
     """``focus(i, block)`` for a list item whose cue leaves X to the context ("If that fails, it
     tries the secondary replica"): the thing named by the previous item of the same list (its
-    emphasised phrase, else the object of its clause) — an ordered chain of fallbacks."""
+    emphasised phrase, else the object of its clause) — an ordered chain of fallbacks; for a table
+    row, the thing its first cell names."""
     def focus(i: int, b) -> str:
+        if b.kind == "row" and not b.header and len(b.cells) >= 2:
+            # a table row is about the thing in its first cell ("|Feature-Policy|… primarily replaced with
+            # `Permissions-Policy`|")
+            first = b.cells[0].strip(" *`_")
+            return first if looks_like_name(first) else ""
         if b.kind != "item" or i == 0:
             return ""
         prev = next((k for k in range(i - 1, -1, -1) if blocks[k].kind == "item" and blocks[k].parent == b.parent), -1)
