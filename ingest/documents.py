@@ -161,6 +161,29 @@ def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[
     return out
 
 
+_PAIR_USE = regex("procedures", "use_named_pair", re.I)
+_REF_LINK_MARK = re.compile(r"!?\[([^\]\n]{1,80})\](?:\([^)\n]*\)|\[[^\]\n]{0,80}\])")
+
+
+def named_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, str, object, int]]:
+    """``(x, y, block, line)`` for each sentence that offers two things the document writes as names — link
+    texts or code spans, inline or reference links — for one use, one or the other (``use_named_pair``:
+    "use [pass](…) or [blackbox](…) to store credentials", "approaches like [feature-flagging][] or [modular
+    architectures][]"). Both sides must read as names; a list of three or more gives nothing."""
+    out = []
+    for b in blocks:
+        if b.kind not in ("paragraph", "item"):
+            continue
+        src = _REF_LINK_MARK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
+        text = unwrap(src)
+        for a, z in sentence_spans(text):
+            for m in _PAIR_USE.finditer(text, a, z):
+                x, y = (m.group(g).strip("⟦⟧`").strip() for g in ("x", "y"))
+                if looks_like_name(x) and looks_like_name(y) and x.casefold() != y.casefold():
+                    out.append((x, y, b, b.line + src.count("\n", 0, m.start())))
+    return out
+
+
 _CONTRAST_LIMIT = regex("procedures", "contrast_limit", re.I)
 _CONTRAST_LEAD = regex("procedures", "contrast_lead", re.I)
 #: a name as a document writes it: a link text (⟦…⟧), a code span, a bold phrase, or capitalized / camel-case words
@@ -738,9 +761,10 @@ class DocumentExtractor:
             res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": cond[0], "symmetric": False},
                                       Provenance(rel, section_of(blk.path), blk.line, "doc.table_standin", 0.8)))
 
-        # "Alternatively, Y" after X; "X does not work on B. However, … Y": things, never roles
+        # "Alternatively, Y" after X; "X does not work on B. However, … Y"; "use ⟦A⟧ or ⟦B⟧": things, never roles
         for pairs, rule in ((alternative_pairs(doc.blocks, raw), "doc.alternatively"),
-                            (contrast_pairs(doc.blocks, raw), "doc.contrast")):
+                            (contrast_pairs(doc.blocks, raw), "doc.contrast"),
+                            (named_pairs(doc.blocks, raw), "doc.named_pair")):
             for x, y, blk, line in pairs:
                 xid = self._party(x, False, roles, res, doc)
                 yid = self._party(y, False, roles, res, doc)

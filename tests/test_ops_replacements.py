@@ -57,3 +57,42 @@ def test_replacements_extracted_from_the_documents(tmp_path):
     assert ("Feature-Policy", "Permissions-Policy") in got
     assert quoted(creds, 46, "organisation as a replacement for their credentials repository")
     assert ("credentials repository", "Bitwarden organisation") in got
+
+
+def test_y_which_you_use_instead_of_x():
+    r = "en.y_which_you_use_instead_of_x"
+    # ops-gdsway standards/monitoring.html.md 22 (as the reader sees it: the link's text)
+    assert _read("Amazon provides a Managed Prometheus service, which you may wish to use instead of hosting Prometheus "
+                 "yourself.", r) == [("Prometheus", "Managed Prometheus service")]
+    # a public Flutter package README
+    assert _read("`MountedState` adds `setMountedState` which you can use instead of `setState`.", r) == [
+        ("setState", "setMountedState")]
+    # the Istio platform-setup guide: "which" may take up the add-on or the engine it is for: nothing
+    assert _read("Huawei offers a managed control plane add-on for the Huawei Cloud Container Engine, which you can use "
+                 "instead of installing Istio manually.", r) == []
+
+
+def test_two_named_things_offered_for_one_use(tmp_path):
+    from threadgraph.ingest.documents import DocumentExtractor, named_pairs
+    from threadgraph.ingest.readers import parse_file
+
+    creds = GDS / "standards" / "storing-credentials.html.md"
+    cd = GDS / "standards" / "continuous-delivery.html.md"
+    malware = GEN / "ops-lullabot" / "docs" / "physical" / "malware.md"
+    dr = GDS / "standards" / "disaster-recovery.html.md"
+    got = {}
+    for f in (creds, cd, malware, dr):
+        d = parse_file(f, f.name)
+        raw = f.read_text(encoding="utf-8").split("\n")
+        got[f.name] = [(x, y, line) for x, y, _, line in
+                       named_pairs(d.blocks, lambda b: "\n".join(raw[b.line - 1:b.end_line]))]
+    assert quoted(creds, 36, "use [pass](https://www.passwordstore.org/) or [blackbox]")
+    assert got[creds.name] == [("pass", "blackbox", 36)]
+    assert quoted(cd, 47, "approaches like [feature-flagging][] or [modular architectures][]")
+    assert got[cd.name] == [("feature-flagging", "modular architectures", 47)]
+    assert quoted(malware, 47, "consider using an extension like [NoScript]")
+    assert got[malware.name] == [("NoScript", "Ghostery", 47)]
+    # "(for example, RubyGems, PyPI or Docker Hub)": examples in a list, no "use", no names written as links
+    assert quoted(dr, 38, "RubyGems, PyPI or Docker Hub") and got[dr.name] == []
+    subs = edge_names(extract_copies(tmp_path, creds, cd), "SUBSTITUTES")
+    assert {("pass", "blackbox"), ("feature-flagging", "modular architectures")} <= subs
