@@ -285,11 +285,10 @@ _NAME_MAX = 80
 _PART_BREAK = regex("procedures", "part_name_break", re.I)
 _PART_DANGLING = frozenset(w.casefold() for w in words("procedures", "part_name_dangling"))
 #: an emphasised phrase that opens a list item or paragraph as its label ("**Clear browser cookies** (optional).",
-#: "**Executive Director** [Chris Holdgraf] …", "**(Optional) Temporarily pause scheduled evaluations.** Because …")
+#: "**Executive Director** […] (typically optional …)", "**(Optional) Temporarily pause scheduled evaluations.** Because …")
 _EMPH_LEAD = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s*)?(?:\[[ xX]?\]\s*)?(\*\*|__|\*|_)(?P<x>[^*_\n]{2,120}?)\1"
                         r"(?:(?=\s*(?:$|[.:;,(\[–—-]))|(?<=[.:!?]\*\*)|(?<=[.:!?]__)|(?<=[.:!?][*_]))")
 _LABEL_LEAD = re.compile(r"^[^\s:]+(?:\s+[^\s:]+){0,4}:\s+")
-_REF_LINK = re.compile(r"\[([^\]\n]{1,80})\](?:\([^)\n]*\)|\[[^\]\n]*\])")
 
 
 def _balanced(s: str) -> bool:
@@ -356,7 +355,7 @@ def part_name(text: str, raw: str = "") -> str:
         return first
     lead = _EMPH_LEAD.match(raw.strip()) if raw else None
     if lead:
-        x = _unmarked(_REF_LINK.sub(lambda m: m.group(1), lead.group("x")).replace("`", "")).rstrip(" .;:,")
+        x = _unmarked(_REF_LINK_MARK.sub(lambda m: m.group(1), lead.group("x")).replace("`", "")).rstrip(" .;:,")
         if x and len(x) <= _NAME_MAX and _balanced(x):
             return x
     one = flat.replace("\n", " ")
