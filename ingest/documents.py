@@ -24,6 +24,7 @@ _OPT_LEAD = regex("procedures", "optional_lead", re.I)
 _OPT_MARK = regex("procedures", "optional_mark", re.I)
 _OPT_REACH = int(ingest_lexicon("procedures")["optional_mark_reach"])
 _OPT_INTRO = regex("procedures", "optional_list_intro", re.I)
+_OPT_PARA = regex("procedures", "optional_paragraph_label", re.I)
 _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _OPT_CLAUSE = re.compile("|".join(words("procedures", "optional_sentence")), re.I)
@@ -31,29 +32,31 @@ _OPT_INLINE = [re.compile(p, re.I) for p in words("procedures", "optional_inline
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _DELEGATE_LABEL = regex("roles", "delegate_label", re.I)
 _PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
-_EXPLICIT_RULES = frozenset(words("roles", "explicit_cue_rules"))
-_MARKED_RULES = frozenset(words("roles", "explicit_cue_rules_marked"))
-_EXPLICIT_MARKER = regex("roles", "explicit_marker", re.I)
+_IN_PLACE_RULES = frozenset(words("roles", "named_in_place_cue_rules") + words("roles", "named_in_place_cue_rules_replaced"))
+_IN_PLACE_ONE_WORD = frozenset(words("roles", "named_in_place_one_word"))
+_IN_PLACE_MARKED = frozenset(words("roles", "named_in_place_marked"))
+_IN_PLACE_MARKER = regex("roles", "named_in_place_marker", re.I)
+_IN_PLACE_INNER = frozenset(w.casefold() for w in words("roles", "named_in_place_inner"))
 _PEOPLE_RULES = frozenset(words("roles", "people_cue_rules") + words("roles", "people_cue_rules_alternation")) | _PASSIVE_RULES
 
 
-def _explicit(f) -> bool:
+def _in_place(f) -> bool:
     """True when found relation ``f`` was read by a construction that names both of its sides in place
-    (``explicit_cue_rules`` of ``lexicon/roles.yaml``), and, for a rule of ``explicit_cue_rules_marked``,
-    the clause after its condition says that another thing is used instead (``explicit_marker``)."""
-    if f.rule not in _EXPLICIT_RULES:
+    (``named_in_place_cue_rules`` of ``lexicon/roles.yaml``), and, for a rule of ``named_in_place_marked``,
+    the clause after its condition says that another thing is used instead (``named_in_place_marker``)."""
+    if f.rule not in _IN_PLACE_RULES:
         return False
-    if f.rule not in _MARKED_RULES:
+    if f.rule not in _IN_PLACE_MARKED:
         return True
     text = unwrap(f.block.text)
     i = text.find(f.cond) if f.cond else -1
     if i < 0:
         return False
     after = re.split(r"[.;!?](?:\s|$)", text[i + len(f.cond):i + len(f.cond) + 200], maxsplit=1)[0]
-    return bool(_EXPLICIT_MARKER.search(after))
+    return bool(_IN_PLACE_MARKER.search(after))
+
+
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
-_ONCE_RULES = frozenset(words("roles", "named_once_cue_rules"))
-_ONCE_INNER = frozenset(w.casefold() for w in words("roles", "named_once_inner"))
 
 
 _NAME_JOINS = frozenset(words("roles", "name_joins"))
@@ -158,6 +161,29 @@ def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[
     return out
 
 
+_PAIR_USE = regex("procedures", "use_named_pair", re.I)
+_REF_LINK_MARK = re.compile(r"!?\[([^\]\n]{1,80})\](?:\([^)\n]*\)|\[[^\]\n]{0,80}\])")
+
+
+def named_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, str, object, int]]:
+    """``(x, y, block, line)`` for each sentence that offers two things the document writes as names — link
+    texts or code spans, inline or reference links — for one use, one or the other (``use_named_pair``:
+    "use [pass](…) or [blackbox](…) to store credentials", "approaches like [feature-flagging][] or [modular
+    architectures][]"). Both sides must read as names; a list of three or more gives nothing."""
+    out = []
+    for b in blocks:
+        if b.kind not in ("paragraph", "item"):
+            continue
+        src = _REF_LINK_MARK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
+        text = unwrap(src)
+        for a, z in sentence_spans(text):
+            for m in _PAIR_USE.finditer(text, a, z):
+                x, y = (m.group(g).strip("⟦⟧`").strip() for g in ("x", "y"))
+                if looks_like_name(x) and looks_like_name(y) and x.casefold() != y.casefold():
+                    out.append((x, y, b, b.line + src.count("\n", 0, m.start())))
+    return out
+
+
 _CONTRAST_LIMIT = regex("procedures", "contrast_limit", re.I)
 _CONTRAST_LEAD = regex("procedures", "contrast_lead", re.I)
 #: a name as a document writes it: a link text (⟦…⟧), a code span, a bold phrase, or capitalized / camel-case words
@@ -215,27 +241,37 @@ def _named_again(phrase: str, text: str) -> bool:
 
 def _noun_phrase(phrase: str) -> bool:
     """True when no determiner or pronoun stands inside ``phrase`` after its first word
-    (``named_once_inner``): "individual's email address", not "create an account"."""
+    (``named_in_place_inner``): "individual's email address", not "create an account"."""
     toks = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).split()
-    return not any(t.casefold().strip(",.") in _ONCE_INNER for t in toks[1:])
+    return not any(t.casefold().strip(",.") in _IN_PLACE_INNER for t in toks[1:])
 
 
-def named_once(phrase: str, text: str) -> bool:
-    """True when ``phrase`` may stand on a side of a construction that names both sides
-    (``named_once_cue_rules``) although the document names it only there: a name
-    (:func:`~.relations.thing_phrase`), or a lower-case noun phrase of two to four words ("server
-    analytics", "context-aware access controls") — no auxiliary or determiner inside
-    (``named_once_inner``: "create an account" is a clause), not led by a verb form in -ing."""
+def named_in_place(phrase: str, text: str, one_word: bool = False) -> bool:
+    """True when ``phrase`` may stand on a side of a construction that names both sides in place
+    (``named_in_place_cue_rules``) although the document names it only there: a name
+    (:func:`~.relations.thing_phrase`), or a lower-case noun phrase (:func:`~.relations.plain_noun_phrase`)
+    of two to four words ("server analytics", "context-aware access controls", "discussion & lazy
+    consensus"), of one word too when ``one_word`` (a rule of ``named_in_place_one_word``: "with a fallback
+    to a vote") — no determiner or pronoun inside (``named_in_place_inner``: "create an account" is a
+    clause), not led by a verb form in -ing, not a verb phrase after "to" ("… and to host services …")."""
     if thing_phrase(phrase, text, _PERSON_HEADS):
         return True
     p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
     toks = p.split()
-    if (not 2 <= len(toks) <= 4 or not looks_like_name(p) or toks[0].casefold().endswith("ing") or not _noun_phrase(p)
-            or not all(re.fullmatch(r"[\w'’.-]+", t) for t in toks)):  # 'the "share" process': a fragment
+    if (not (1 if one_word else 2) <= len(toks) <= 4 or not plain_noun_phrase(p) or toks[0].casefold().endswith("ing")
+            or not _noun_phrase(p) or not all(re.fullmatch(r"[\w'’.&-]+", t) for t in toks)):  # 'the "share" process'
         return False
     if re.search(r"\bto\s+" + re.escape(p), text, re.I) and not re.search(r"(?<!\bto)\s+" + re.escape(p), text, re.I):
         return False  # "… and to host services rather than …": after "to" it is a verb phrase
-    return thing_phrase(p, f"{p}\n{p}", _PERSON_HEADS)
+    return True
+
+
+def _rename(res: DocResult, eid: str, name: str) -> None:
+    """Give entity ``eid`` of ``res`` (a numbered step made optional) the name of an optional part (:func:`part_name`)."""
+    for e in res.entities:
+        if e.id == eid:
+            e.name = name
+            return
 
 
 def _step_name(name: str) -> str:
@@ -245,6 +281,87 @@ def _step_name(name: str) -> str:
 
 _PARENS = re.compile(r"\s*\([^()]{0,200}\)")
 _BOLD = re.compile(r"\*\*([^*\n]{1,80})\*\*|__([^_\n]{1,80})__")
+_NAME_MAX = 80
+_PART_BREAK = regex("procedures", "part_name_break", re.I)
+_PART_DANGLING = frozenset(w.casefold() for w in words("procedures", "part_name_dangling"))
+#: an emphasised phrase that opens a list item or paragraph as its label ("**Clear browser cookies** (optional).",
+#: "**Executive Director** […] (typically optional …)", "**(Optional) Temporarily pause scheduled evaluations.** Because …")
+_EMPH_LEAD = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s*)?(?:\[[ xX]?\]\s*)?(\*\*|__|\*|_)(?P<x>[^*_\n]{2,120}?)\1"
+                        r"(?:(?=\s*(?:$|[.:;,(\[–—-]))|(?<=[.:!?]\*\*)|(?<=[.:!?]__)|(?<=[.:!?][*_]))")
+_LABEL_LEAD = re.compile(r"^[^\s:]+(?:\s+[^\s:]+){0,4}:\s+")
+
+
+def _balanced(s: str) -> bool:
+    """True when ``s`` closes every parenthesis, bracket, code span and quotation it opens."""
+    return (s.count("(") == s.count(")") and s.count("[") == s.count("]") and s.count("`") % 2 == 0
+            and s.count('"') % 2 == 0 and s.count("“") == s.count("”"))
+
+
+def _unmarked(s: str) -> str:
+    """``s`` without the optional marker that opens it (``optional_lead``: "(Optional)", "If applicable,",
+    "Optional, but nice to have:"), the parentheses that hold a marker ("(typically optional unless …)") and a
+    marker word inside it ("… the maintenance message optionally with …"); its first letter in capitals when
+    something was taken from its start."""
+    t = s.strip()
+    m = _OPT_LEAD.match(t)
+    if m:
+        t = t[m.end():].lstrip(" :,;.-–—)]>")
+        if t[:1].islower():
+            t = _LABEL_LEAD.sub("", t, count=1)  # "Optional, but nice to have: backups …"
+    t = _PARENS.sub(lambda p: "" if _OPT_MARK.search(p.group()) else p.group(), t)
+    t = re.sub(r"\s+", " ", "".join(x for x in re.split(_OPT_MARK.pattern, t, flags=re.I) if x is not None)).strip()
+    return t[:1].upper() + t[1:] if m and t[:1].islower() else t
+
+
+def complete_name(s: str) -> str:
+    """``s`` (one sentence or clause) as a complete name of at most 80 characters: whole, else without its
+    parentheses, else cut at the last break of ``part_name_break`` (``lexicon/procedures.yaml``: a clause or
+    an adjunct after the action and its object) that leaves three words or more, ends on no word of
+    ``part_name_dangling`` and closes what it opens; ``""`` when none does: a sentence cut anywhere else
+    is a fragment, never a name."""
+    def ok(h: str) -> bool:
+        toks = h.split()
+        return bool(toks) and len(h) <= _NAME_MAX and toks[-1].casefold().strip(",.;:") not in _PART_DANGLING and _balanced(h)
+    s = re.sub(r"\s+", " ", s).strip().rstrip(" .;:,")
+    if ok(s):
+        return s
+    t = re.sub(r"\s+", " ", _PARENS.sub("", s)).strip().rstrip(" .;:,")
+    if ok(t):
+        return t
+    for m in reversed([m for m in _PART_BREAK.finditer(t) if m.start() <= _NAME_MAX]):
+        head = t[:m.start()].rstrip(" ,;:–—-")
+        if len(head.split()) >= 3 and ok(head):
+            return head
+    return ""
+
+
+def part_name(text: str, raw: str = "") -> str:
+    """The name of an optional part written as ``text`` (a list item, a step, a paragraph; ``raw`` its source
+    with the inline marks): its first line when that line is complete (it ends its sentence, or the text
+    goes on after a hard break) and at most 80 characters, as today; else the emphasised label that opens it
+    ("**Clear browser cookies** (optional). If …" → "Clear browser cookies"); else its first sentence
+    without the optional marker (:func:`complete_name`: "If applicable, use more secure forms of MFA for
+    higher risk accounts. For example, …" → "Use more secure forms of MFA for higher risk accounts"). ``""``
+    when the text holds no complete short name: a line cut mid-way ("If applicable, sync up with the
+    outgoing … to take ownership of") is never one."""
+    t = text.strip()
+    if not t:
+        return ""
+    head = t.split("\n", 1)[0]
+    flat = unwrap(t)
+    first = head.strip()
+    whole = len(head) == len(t) or flat[len(head)] == "\n" or re.search(r"[.!?:;][\"'”’)*_]*$", first)
+    if whole and len(first) <= _NAME_MAX:
+        return first
+    lead = _EMPH_LEAD.match(raw.strip()) if raw else None
+    if lead:
+        x = _unmarked(_REF_LINK_MARK.sub(lambda m: m.group(1), lead.group("x")).replace("`", "")).rstrip(" .;:,")
+        if x and len(x) <= _NAME_MAX and _balanced(x):
+            return x
+    one = flat.replace("\n", " ")
+    spans = sentence_spans(one)
+    sent = one[spans[0][0]:spans[0][1]] if spans else one
+    return complete_name(_unmarked(sent))
 
 
 def optional_text(text: str) -> bool:
@@ -286,8 +403,14 @@ def optional_list_items(blocks: list) -> list[int]:
 def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
     """``focus(i, block)`` for a list item whose cue leaves X to the context ("If that fails, it
     tries the secondary replica"): the thing named by the previous item of the same list (its
-    emphasised phrase, else the object of its clause) — an ordered chain of fallbacks."""
+    emphasised phrase, else the object of its clause) — an ordered chain of fallbacks; for a table
+    row, the thing its first cell names."""
     def focus(i: int, b) -> str:
+        if b.kind == "row" and not b.header and len(b.cells) >= 2:
+            # a table row is about the thing in its first cell ("|Feature-Policy|… primarily replaced with
+            # `Permissions-Policy`|")
+            first = b.cells[0].strip(" *`_")
+            return first if looks_like_name(first) else ""
         if b.kind != "item" or i == 0:
             return ""
         prev = next((k for k in range(i - 1, -1, -1) if blocks[k].kind == "item" and blocks[k].parent == b.parent), -1)
@@ -487,6 +610,7 @@ class DocumentExtractor:
             edges[stid] = t
             return t
 
+        raw = _raw_lines(doc)  # the markers may be written as HTML tags, which the reader drops from the text
         listed = set(optional_list_items(blocks))
         said = set()  # blocks said optional by a sentence inside them ("This step is only required if …")
         for b in blocks:
@@ -512,11 +636,12 @@ class DocumentExtractor:
                 lo = lo + 2 if lo >= 0 else a
                 hi = flat.find(", but ", m.end(), z)
                 name = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", flat[lo:hi if hi > 0 else z]).strip()
+                if len(name) > _NAME_MAX:  # "You can optionally add …" going on for a line and more: its complete head
+                    name = complete_name(_unmarked(name))
                 line = b.line + b.text.count("\n", 0, m.start())
                 stid = entity_id("step", f"{rel}#{line}")
                 if stid not in edges and name:
                     add_optional(stid, name, flat[a:z], b, line, parent_of(b.path), "doc.optional_sentence", 0.75)
-        raw = _raw_lines(doc)  # the markers may be written as HTML tags, which the reader drops from the text
         for b in blocks:
             if b.kind not in ("paragraph", "item"):
                 continue
@@ -531,12 +656,15 @@ class DocumentExtractor:
                     add_optional(stid, name, m.group(), b, line, parent_of(b.path), "doc.optional_inline", 0.75)
         for i, b in enumerate(blocks):
             if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
-                # a paragraph of its own opened by an optional marker ("(Optional) Grafana API Token: …",
-                # "(optional): The issue was fixed by …"): an optional part of its section
+                # a paragraph of its own opened by an optional label ("(Optional) Grafana API Token: …",
+                # "(optional): The issue was fixed by …"): an optional part of its section; "If applicable, …"
+                # opening prose is a condition (``optional_paragraph_label``)
+                if not _OPT_PARA.match(b.text.strip()):
+                    continue
                 stid = entity_id("step", f"{rel}#{b.line}")
-                if stid not in edges:
-                    add_optional(stid, b.text.split("\n", 1)[0], b.text, b, b.line, parent_of(b.path),
-                                 "doc.optional_paragraph", 0.8)
+                name = part_name(b.text, raw(b))
+                if stid not in edges and name:
+                    add_optional(stid, name, b.text, b, b.line, parent_of(b.path), "doc.optional_paragraph", 0.8)
                 continue
             if b.kind == "heading" and b.path and optional_text(b.text):
                 t = edges.get(entity_id("section", f"{rel}#{section_of(b.path)}"))
@@ -547,12 +675,16 @@ class DocumentExtractor:
                 continue
             stid = entity_id("step", f"{rel}#{b.line}")
             t = edges.get(stid)
+            name = part_name(b.text, raw(b))
+            if not name:
+                continue  # its text holds no complete short name: a line cut mid-way names nothing
             if t is None:
                 pid = parent_of(b.path)
                 if b.parent >= 0 and entity_id("step", f"{rel}#{blocks[b.parent].line}") in edges:
                     pid = entity_id("step", f"{rel}#{blocks[b.parent].line}")
-                t = add_optional(stid, b.text.split("\n", 1)[0], b.text, b, b.line, pid, "doc.optional_item", 0.8,
-                                 order=b.order)
+                t = add_optional(stid, name, b.text, b, b.line, pid, "doc.optional_item", 0.8, order=b.order)
+            else:
+                _rename(res, stid, name)
             t.properties["required"] = False
 
     def _read_relations(self, doc: ParsedDocument, res: DocResult, kids: dict[int, list[int]]) -> None:
@@ -577,15 +709,16 @@ class DocumentExtractor:
         for f in read_document(doc.blocks, roles, unanchored=True, focus=_previous_item_thing(doc.blocks)):
             if f.kind == "optional":
                 t = steps.get(entity_id("step", f"{rel}#{f.block.line}"))
-                if t is not None and f.block.ordered:
+                name = part_name(f.block.text, raw(f.block))
+                if t is not None and f.block.ordered and name:
+                    _rename(res, t.object, name)
                     t.properties["required"] = False
                 continue
             if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
                     f.rule in _PEOPLE_RULES and _is_person(f.x)) and not (  # "ask your manager or the security team"
-                    f.rule in _ONCE_RULES and named_once(f.x, text)) and not (  # "… instead of remote analytics"
-                    _explicit(f) and plain_noun_phrase(f.x)):  # "with a fallback to a vote"
+                    _in_place(f) and named_in_place(f.x, text, f.rule in _IN_PLACE_ONE_WORD)):  # "… instead of remote analytics"
                 continue
             if f.rule in _PASSIVE_RULES and not (roles.get(f.x) or _person_word(f.x)):
                 continue  # the subject of a passive opens the sentence: its capital says nothing
@@ -602,8 +735,7 @@ class DocumentExtractor:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
                 if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not _coded(y, raw(f.block)) and not (
                         xid.startswith("role:") and _is_person(y) and looks_like_name(y)) and not (  # "other people on the team"
-                        f.rule in _ONCE_RULES and not xid.startswith("role:") and _noun_phrase(f.x) and named_once(y, text)) and not (
-                        _explicit(f) and plain_noun_phrase(y)):
+                        _in_place(f) and _noun_phrase(f.x) and named_in_place(y, text, f.rule in _IN_PLACE_ONE_WORD)):
                     continue
                 toks = y.split()
                 ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
@@ -628,9 +760,10 @@ class DocumentExtractor:
             res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": cond[0], "symmetric": False},
                                       Provenance(rel, section_of(blk.path), blk.line, "doc.table_standin", 0.8)))
 
-        # "Alternatively, Y" after X; "X does not work on B. However, … Y": things, never roles
+        # "Alternatively, Y" after X; "X does not work on B. However, … Y"; "use ⟦A⟧ or ⟦B⟧": things, never roles
         for pairs, rule in ((alternative_pairs(doc.blocks, raw), "doc.alternatively"),
-                            (contrast_pairs(doc.blocks, raw), "doc.contrast")):
+                            (contrast_pairs(doc.blocks, raw), "doc.contrast"),
+                            (named_pairs(doc.blocks, raw), "doc.named_pair")):
             for x, y, blk, line in pairs:
                 xid = self._party(x, False, roles, res, doc)
                 yid = self._party(y, False, roles, res, doc)

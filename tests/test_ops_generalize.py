@@ -66,7 +66,7 @@ def test_a_list_introduced_as_optional_makes_its_items_optional(tmp_path):
              "- Ensure you can connect to the VPN (needed to connect to Staging etc, which might be useful during an incident).\n")
     res = _doc(tmp_path, "on-call.md", govuk)
     assert _optional_names(res) == {"Add the PagerDuty rota to your calendar",
-                                    "Ensure you can connect to the VPN (needed to connect to Staging etc, which mi..."}
+                                    "Ensure you can connect to the VPN"}  # a complete name: no line or sentence cut mid-way
     pd = ("# Postmortem\n\n## Postmortem Meeting\n\n* Required\n    * Incident Commander.\n* Optional\n"
           "    * Customer Liaison. (Only SEV-1 incidents)\n")
     res = _doc(tmp_path, "pm.md", pd)
@@ -233,7 +233,7 @@ def test_a_sentence_that_makes_the_step_conditional_makes_it_optional(tmp_path):
                "2. **Set up the Google Cloud Key Management Service (KMS)**. This allows you to use your Google Cloud login.\n\n"
                "   ```{note}\n   This step is only required when setting up `sops` for the first time.\n   ```\n")
     assert _optional_names(_doc(tmp_path, "sops.md", compass)) == {
-        "Set up the Google Cloud Key Management Service (KMS). This allows you to use ..."}
+        "Set up the Google Cloud Key Management Service (KMS)"}  # its emphasised label, not a cut sentence
 
 
 def test_a_code_marked_flag_is_a_name(tmp_path):

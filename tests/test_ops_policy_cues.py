@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import edge_names, extract_copies, quoted
-from threadgraph.ingest.documents import named_once
+from threadgraph.ingest.documents import named_in_place
 from threadgraph.knowledge import cues
 
 GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
@@ -80,13 +80,29 @@ def test_if_you_are_unable_to_use_x_you_should_use_y():
 
 def test_named_once_keeps_noun_phrases_not_clauses():
     text = "Consider using server analytics instead of remote analytics."
-    assert named_once("server analytics", text) and named_once("remote analytics", text)
-    assert not named_once("create an account", "create an account with a separate username")  # a clause
-    assert not named_once("only be applied", "Tags will only be applied")  # an auxiliary
-    assert not named_once('share" process', 'use the "share" process')  # a fragment with a quote
+    assert named_in_place("server analytics", text) and named_in_place("remote analytics", text)
+    assert not named_in_place("create an account", "create an account with a separate username")  # a clause
+    assert not named_in_place("only be applied", "Tags will only be applied")  # an auxiliary
+    assert not named_in_place('share" process', 'use the "share" process')  # a fragment with a quote
     # ops-gdsway standards/hosting.html.md 9: "to host services" is a verb phrase
-    assert not named_once("host services", "as core infrastructure and to host services rather than using our own hardware")
-    assert not named_once("text", "plain text")  # one lower-case word needs a second mention
+    assert not named_in_place("host services", "as core infrastructure and to host services rather than using our own hardware")
+    assert not named_in_place("text", "plain text")  # one lower-case word needs a second mention
+
+
+def test_one_gate_for_sides_named_in_place():
+    # the two gates (named once / explicit) are one: the same noun-phrase test, one lower-case word only under the
+    # rules that hold it closely (named_in_place_one_word)
+    # ops-k8s-src security-release-process.md 68 (x_with_fallback_to_y): "&" joins a name, one word is the fallback
+    srp = "The final selection is made by discussion & lazy consensus, with a fallback to a vote."
+    assert named_in_place("discussion & lazy consensus", srp) and named_in_place("vote", srp, one_word=True)
+    # ops-2i2c-compass crm.md 65 (if_x_unavailable_y)
+    crm = "If the passkey isn't available, you can sign in with the username and password instead:"
+    assert named_in_place("passkey", crm, one_word=True) and named_in_place("username and password", crm, one_word=True)
+    # under the other rules (use_y_instead_of_x …) a lone lower-case word needs a second mention
+    assert not named_in_place("vote", srp)
+    # ops-lullabot access/shared_passwords.md 22: what the clause after the condition does is no name
+    assert not named_in_place("access our vaults locally", "If 1Password goes offline, we can still access our vaults "
+                              "locally.", one_word=True)
 
 
 def test_policy_fallbacks_extracted_from_the_documents(tmp_path):
@@ -147,8 +163,11 @@ def test_a_sentence_that_leaves_a_thing_out_is_an_optional_step(tmp_path):
     # ops-govuk manual/purge-cache.html.md 86 and PagerDuty before/different_roles.md 41
     assert "You can optionally use wildcards (*)." in opt
     assert quoted(purge, 86, "You can optionally use wildcards")
-    assert any(o.startswith("Asking all responders if there are strong objections") for o in opt)
+    # PagerDuty: the part left out is a 91-character clause ("Asking all responders if there are strong objections to
+    # posting the external communication"): no complete short name, so no part rather than a fragment cut at 80
+    # characters ("… to posting the external ...") or before its object ("Asking all responders")
     assert quoted(roles, 41, "is a good practice but is not mandatory")
+    assert not any(o.startswith("Asking all responders") for o in opt)
     # "where the complexity of Prometheus is not required" says nothing is left out
     mon = GDS / "standards" / "monitoring.html.md"
     opt = {o for _, o in edge_names(extract_copies(tmp_path / "m", mon) if (tmp_path / "m").mkdir() is None else None,
