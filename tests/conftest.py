@@ -55,6 +55,13 @@ def extract_copies(tmp_path: Path, *files: Path):
     return extract_corpus([tmp_path], root=tmp_path)
 
 
+def cue_pairs(sentence: str, rule: str) -> list[tuple[str, str]]:
+    """``(x, y)`` of the cue readings of ``sentence`` (:func:`threadgraph.knowledge.cues.read`) made by ``rule``."""
+    from threadgraph.knowledge import cues
+
+    return [(c.x, c.y) for c in cues.read(sentence) if c.rule == rule]
+
+
 def edge_names(ex, relation: str, **props) -> set[tuple[str, str]]:
     """``(subject name, object name)`` of the ``relation`` triples of extraction ``ex``
     whose properties include ``props``."""

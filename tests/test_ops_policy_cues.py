@@ -9,17 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import edge_names, extract_copies, quoted
+from conftest import cue_pairs as _read, edge_names, extract_copies, quoted
 from threadgraph.ingest.documents import named_in_place
-from threadgraph.knowledge import cues
 
 GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
 GDS = GEN / "ops-gdsway" / "docs"
 LULLABOT = GEN / "ops-lullabot" / "docs"
-
-
-def _read(sentence: str, rule: str) -> list[tuple[str, str]]:
-    return [(c.x, c.y) for c in cues.read(sentence) if c.rule == rule]
 
 
 def test_where_x_is_not_available_turn_to_y():

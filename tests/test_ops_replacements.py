@@ -6,16 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import edge_names, extract_copies, quoted
-from threadgraph.knowledge import cues
+from conftest import cue_pairs as _read, edge_names, extract_copies, quoted
 
 GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
 GDS = GEN / "ops-gdsway" / "docs"
 GOVUK = GEN / "ops-govuk" / "docs"
-
-
-def _read(sentence: str, rule: str) -> list[tuple[str, str]]:
-    return [(c.x, c.y) for c in cues.read(sentence) if c.rule == rule]
 
 
 def test_x_is_replaced_with_y():
