@@ -260,7 +260,7 @@ def amount_list_paths(doc: ParsedDocument) -> set[tuple[str, ...]]:
     for a document already read as a recipe (:func:`is_recipe`)."""
     groups: dict[tuple[str, ...], list[Block]] = {}
     if doc.language != "zh":
-        return set()  # the step test (looks_like_step) reads Chinese only
+        return _amount_list_paths_en(doc)
     for b in doc.blocks:
         if (b.kind == "item" and b.path and not in_steps(b.path) and section_kind(b.path) == ""
                 and not any(key_kind(heading_words(p)) == "notes" for p in b.path)):
@@ -273,6 +273,36 @@ def amount_list_paths(doc: ParsedDocument) -> set[tuple[str, ...]]:
         for b in items:
             names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
             if _HAS_AMOUNT.search(b.text) and names and plausible_name(names[0]) and not _CATEGORY.search(names[0]):
+                good += 1
+        if good * 3 >= len(items) * 2:
+            out.add(path)
+    return out
+
+
+_EN_LEAD_AMOUNT = regex("amounts", "lead_amount_en", re.I)
+
+
+def _amount_list_paths_en(doc: ParsedDocument) -> set[tuple[str, ...]]:
+    """:func:`amount_list_paths` for English: a list outside procedure and
+    notes sections whose items start with a quantity before a plausible
+    name ("3 Tbsp vegetable or olive oil", "1/4 tsp salt" under a front-matter
+    key ``Dressing:`` or ``Filling:``), at least two items and two thirds of
+    them so, none a sentence ("Bake for 20 minutes. Cool."): the items of a
+    sub-recipe listed beside the ingredients."""
+    groups: dict[tuple[str, ...], list[Block]] = {}
+    for b in doc.blocks:
+        if (b.kind == "item" and b.path and not in_steps(b.path) and section_kind(b.path) == ""
+                and not any(key_kind(heading_words(p)) in ("notes", "meta") for p in b.path)):
+            groups.setdefault(b.path, []).append(b)
+    out: set[tuple[str, ...]] = set()
+    for path, items in groups.items():
+        if len(items) < 2 or any(re.search(r"[.!?]\s+\S", b.text) for b in items):
+            continue
+        good = 0
+        for b in items:
+            m = _EN_LEAD_AMOUNT.match(b.text.strip())
+            names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)] if m else []
+            if names and plausible_name(names[0]) and not is_method(names[0]) and not _CATEGORY.search(names[0]):
                 good += 1
         if good * 3 >= len(items) * 2:
             out.add(path)

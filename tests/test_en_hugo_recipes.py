@@ -1,0 +1,56 @@
+"""English recipes written as a Hugo site or a YAML recipe file: ingredient
+lists, alternatives and optional items as home cooks write them.
+
+Every rule is shown on lines copied from en-ourtable (Hugo front matter:
+ingredients, steps and notes as YAML values) and from at least one other
+English dev corpus (en-ehrensberger, en-wbushey, en-wittkuhn,
+en-communitykitchen, en-baw-drinks); the words are data
+(ingest/lexicon/*.yaml), no dish is named in code.
+"""
+
+from __future__ import annotations
+
+from threadgraph.ingest.pipeline import extract_corpus
+
+
+def _mini(tmp_path, files: dict[str, str]):
+    d = tmp_path / "c"
+    d.mkdir(exist_ok=True)
+    for name, body in files.items():
+        (d / name).write_text(body, encoding="utf-8")
+    return extract_corpus([d], root=d)
+
+
+def _subs(ex) -> set[tuple[str, str]]:
+    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in ex.triples if t.relation == "SUBSTITUTES"}
+
+
+def _contains(ex, recipe: str) -> dict[str, bool]:
+    return {t.object.split(":", 1)[1]: t.properties["required"] for t in ex.triples
+            if t.relation == "CONTAINS" and t.subject == f"recipe:{recipe}"}
+
+
+def test_front_matter_sub_list_with_amounts_is_an_ingredient_list(tmp_path):
+    # en-ourtable: a "Dressing:" key beside "ingredients:" lists the dressing's ingredients
+    ex = _mini(tmp_path, {"salad.md": (
+        '---\ntitle: "Mandarin Orange Tossed Salad"\ningredients:\n  - "1/2 cup slivered almonds"\n'
+        '  - "1/2 head iceberg lettuce"\n\nDressing:\n  - "3 Tbsp orange juice"\n  - "3 Tbsp vegetable or olive oil"\n'
+        '  - "1 Tbsp sugar or honey"\n  - "1 to 2 tsp poppy seeds (optional)"\n  - "1/4 tsp salt"\n\n'
+        'allergens:\n  - "tree nuts"\n  - "dairy"\n\nsteps:\n'
+        '  - "Whisk orange juice, oil, vinegar, sugar or honey, poppy seeds, and salt until emulsified."\n---\n')})
+    got = _contains(ex, "Mandarin Orange Tossed Salad")
+    assert got["poppy seed"] is False and got["orange juice"] is True and got["salt"] is True
+    assert "tree nut" not in got and "dairy" not in got  # a list of words, no amounts: not ingredients
+    assert {("vegetable oil", "olive oil"), ("sugar", "honey")} <= _subs(ex)
+
+
+def test_sub_list_lines_of_another_corpus_read_the_same(tmp_path):
+    # en-ehrensberger lists its "Topping:" inside the ingredients block; the same lines under a key of their
+    # own are still the recipe's ingredients, and its steps (no leading amount) stay steps
+    ex = _mini(tmp_path, {"cake.md": (
+        '---\ntitle: Heavenly apple cake\ningredients:\n  - 2 eggs\n  - 8-10 tart apples\nTopping:\n'
+        '  - ¼ cup butter (50 g)\n  - ½ teaspoon vanilla extract\n  - ½ teaspoon almond extract\n  - 2 tablespoons flour\n'
+        'Base:\n  - Cream together the butter and white sugar\n  - Add the eggs to the butter and sugar\n---\n')})
+    got = _contains(ex, "Heavenly apple cake")
+    assert {"butter", "vanilla extract", "almond extract", "flour"} <= set(got)
+    assert not any("cream together" in n or "add the egg" in n for n in got)
