@@ -877,7 +877,7 @@ def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternat
 _FORMS_EN = frozenset(words("names", "forms_en"))
 
 
-_SHARED_HEADS_EN = frozenset(words("names", "shared_heads_en"))
+_SHARED_HEADS_EN = frozenset(words("names", "shared_heads_en")) | frozenset(words("names", "shared_heads_liquids_en"))
 _FORM_BEARERS_EN = frozenset(words("names", "form_bearers_en"))
 
 

@@ -54,3 +54,18 @@ def test_sub_list_lines_of_another_corpus_read_the_same(tmp_path):
     got = _contains(ex, "Heavenly apple cake")
     assert {"butter", "vanilla extract", "almond extract", "flour"} <= set(got)
     assert not any("cream together" in n or "add the egg" in n for n in got)
+
+
+def test_or_between_kinds_of_a_liquid_shares_its_head(tmp_path):
+    # en-ourtable: "chicken or vegetable broth" is chicken broth or vegetable broth, not chicken
+    ex = _mini(tmp_path, {"curry.md": (
+        '---\ntitle: "Curried Chickpeas with Vegetables"\ningredients:\n  - "2 cups cauliflower florets"\n'
+        '  - "1 cup chicken or vegetable broth"\n  - "1/2 cup plain yogurt"\n---\n'),
+        "morels.md": (
+        '---\ntitle: "Chicken and Morels"\ningredients:\n  - "4 Tbsp butter (55g/2oz)"\n'
+        '  - "3/4 cup heavy or whipping cream (175 ml/6oz)"\n---\n'),
+        # en-wbushey: the same written as a YAML mapping
+        "soup.md": "---\ntitle: Tomato Soup\ningredients:\n  chicken or veg broth : 2 cups\n  butter: 2 tablespoons\n---\n"})
+    subs = _subs(ex)
+    assert {("chicken broth", "vegetable broth"), ("heavy cream", "whipping cream"), ("chicken broth", "veg broth")} <= subs
+    assert not any(x in ("chicken", "heavy") for x, _ in subs)
