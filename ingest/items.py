@@ -138,6 +138,8 @@ _Y_CAN_REPLACE = re.compile(_NOTE_CUES["y_can_replace"])
 _Y_ALSO_OK = re.compile(_NOTE_CUES["y_also_fine"])
 _EN_IF_NOT = re.compile(_NOTE_CUES["if_missing_use_en"], re.I)
 _EN_OR = re.compile(_NOTE_CUES["or_en"], re.I)
+AMOUNT_AGAIN_EN = regex("alternatives", "amount_again_en", re.I)
+"""An English "or" phrase that restates the amount ("or about 2 bananas", "or more as needed")."""
 _CONDITION_ONLY = regex("alternatives", "condition_only", re.I)
 _DIRECTIONAL_OR = lexicon("alternatives")["directional_or"]
 _ITEM_OR_EN = regex("alternatives", "item_or_en", re.I)
@@ -247,7 +249,13 @@ def _alts_from_note(note: str) -> list[Alternative]:
     there). Use :func:`note_clauses` for a whole parenthesised note."""
     m = _SYM_ALT.match(note)
     if m:
-        return [Alternative(p, True) for p in split_top(m.group(1), "/／、")]
+        y = m.group(1)
+        if not has_cjk(note):
+            me = _EN_OR.match(note)
+            if not me or AMOUNT_AGAIN_EN.match(me.group("y")):
+                return []  # "(or about 2 bananas)", "(or more as needed)": the amount again, no other thing
+            y = me.group("y")  # "(or try spinach)", "(or substitute black grapes)": the thing, not the verb
+        return [Alternative(p, True) for p in split_top(y, "/／、")]
     m = _NO_X_USE_Y.search(note)
     if m:
         cond = m.group("cond").strip()

@@ -19,7 +19,7 @@ from ..knowledge.text import DictLinker, has_cjk, simplified
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
-from .items import (OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
+from .items import (AMOUNT_AGAIN_EN, OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
                     form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases,
                     ends_in_tool_word)
 from .normalize import Normalizer, clean_name
@@ -826,6 +826,8 @@ class RecipeExtractor:
                     add_sub(x, " + ".join(p.strip() for p in tools_both), f.rule in _SYMMETRIC_RULES, cond, f.block,
                             min(f.confidence, self.TEXT_CONF + 0.1), f"cue.{f.rule}")
                     continue
+                if not has_cjk(y0) and AMOUNT_AGAIN_EN.match(y0):
+                    continue  # "(or about 2 bananas)": the amount again
                 y = self.known_thing(y0, f.confidence)
                 if not y:
                     continue

@@ -69,3 +69,32 @@ def test_or_between_kinds_of_a_liquid_shares_its_head(tmp_path):
     subs = _subs(ex)
     assert {("chicken broth", "vegetable broth"), ("heavy cream", "whipping cream"), ("chicken broth", "veg broth")} <= subs
     assert not any(x in ("chicken", "heavy") for x, _ in subs)
+
+
+def _alts(text: str) -> list[str]:
+    from threadgraph.ingest.items import parse_item
+    from threadgraph.ingest.normalize import clean_name
+    return [clean_name(a.raw) for ip in parse_item(text) for a in ip.alternatives]
+
+
+def test_or_note_names_the_thing_not_the_verb():
+    # en-ourtable: "(or try Y)", "(or substitute Y)" offer Y
+    assert _alts("1/2 head romaine or leafy lettuce (or try spinach)") == ["spinach", "leafy lettuce"]
+    assert _alts("1 11 oz can mandarin oranges, drained and sliced (or substitute black grapes)") == ["black grape"]
+
+
+def test_or_note_that_restates_the_amount_is_no_alternative(tmp_path):
+    # en-ourtable
+    assert _alts("1 cup mashed banana (or about 2 bananas)") == []
+    assert _alts("1 cup mayonnaise (or more as needed)") == []
+    # en-ehrensberger, en-wittkuhn
+    assert _alts("1 Green Chili (or more if you like it spicy)") == []
+    assert _alts("2 tsp ginger grated (or more to taste)") == []
+    ex = _mini(tmp_path, {"cookies.md": (
+        '---\ntitle: "Banana Oatmeal Cookies"\ningredients:\n  - "1 1/2 cups flour"\n'
+        '  - "1 cup mashed banana (or about 2 bananas)"\n  - "1 cup chocolate chips"\n---\n'),
+        "salad.md": (
+        '---\ntitle: "Chicken Salad Appetizers"\ningredients:\n  - "2 qts chopped cooked chicken"\n'
+        '  - "1 cup mayonnaise (or more as needed)"\n  - "2 tsp seasoned salt"\n---\n'),
+        "curry.md": "# Curry\n\n## Ingredients\n\n- 1 Green Chili (or more if you like it spicy)\n- 1 onion\n"})
+    assert _subs(ex) == set()
