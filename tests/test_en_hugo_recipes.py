@@ -98,3 +98,20 @@ def test_or_note_that_restates_the_amount_is_no_alternative(tmp_path):
         '  - "1 cup mayonnaise (or more as needed)"\n  - "2 tsp seasoned salt"\n---\n'),
         "curry.md": "# Curry\n\n## Ingredients\n\n- 1 Green Chili (or more if you like it spicy)\n- 1 onion\n"})
     assert _subs(ex) == set()
+
+
+def test_if_using_after_a_list_in_a_step_is_about_its_last_thing(tmp_path):
+    # en-ourtable: "sugar" is the superfine sugar of the list; salt, named before it, stays required
+    ex = _mini(tmp_path, {"quiche.md": (
+        '---\ntitle: "Quiche Lorraine"\ningredients:\n  - "1 1/4 cups all-purpose flour, plus more if needed (175g/6 oz)"\n'
+        '  - "1/2 tsp salt"\n  - "1 tsp superfine sugar (optional)"\n  - "3-8 Tbsp iced water"\nsteps:\n'
+        '  - "In a large bowl, sift together the flour, salt and sugar (if using). Pulse the ingredients in a food processor."\n---\n'),
+        # en-wittkuhn: the thing right before the marker is the optional one, the one before it stays required
+        "dal.md": ("# Indian Dal with Red Lentils\n\n## Ingredients\n\n-   [ ] 250 ml coconut milk \n"
+                   "-   [ ] 250 ml pureed tomatoes or chopped tomatoes (optional) \n-   [ ] 1 onion\n\n## Procedure\n\n"
+                   "3.  Then add coconut milk and pureed tomatoes (if using) and simmer for another 5-10 minutes, or until "
+                   "the lentils are cooked.\n")})
+    q = _contains(ex, "Quiche Lorraine")
+    assert q["salt"] is True and q["superfine sugar"] is False and q["all-purpose flour"] is True
+    d = _contains(ex, "Indian Dal with Red Lentils")
+    assert d["coconut milk"] is True and d["pureed tomato"] is False
