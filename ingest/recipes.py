@@ -96,6 +96,7 @@ _BOTH_ZH = regex("alternatives", "both")
 _COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
 _COMPOUND_EN = lexicon("alternatives")["compound_en"]
 _SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
+_OPTIONAL_LIST_EN = regex("alternatives", "optional_list_label_en", re.I)
 _PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
 _STEP_ADD_RULES = frozenset(words("alternatives", "step_addition_rules"))
 """Rules of an addition ("可加入 X"): in a step they add more of a listed ingredient, never make it optional."""
@@ -758,6 +759,18 @@ class RecipeExtractor:
             if b.kind in ("paragraph", "item"):
                 for surface, name in tool_phrases(b.text):
                     tools.add(surface, name)
+        for b in blocks:
+            # "Optional garnishes: thinly sliced green onions and sesame seeds" (a note or a paragraph, not a list
+            # item, not a step): each thing it lists is optional
+            m = _OPTIONAL_LIST_EN.match(b.text) if b.kind == "paragraph" and not has_cjk(b.text) else None
+            if m is None or in_steps(b.path):
+                continue
+            for part in line_items(m.group("list")):
+                t = by_name.get(clean_name(part, "ingredient"))
+                if t is not None:
+                    t.properties["required"] = False
+                elif self.known_thing(part, 0.85):
+                    add_contains(part, False, "", b, self.LIST_CONF, "recipe.optional_list_label", False)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9)), heads=tools):
             if f.kind == "optional" and f.rule in _LIST_RULES:

@@ -115,3 +115,21 @@ def test_if_using_after_a_list_in_a_step_is_about_its_last_thing(tmp_path):
     assert q["salt"] is True and q["superfine sugar"] is False and q["all-purpose flour"] is True
     d = _contains(ex, "Indian Dal with Red Lentils")
     assert d["coconut milk"] is True and d["pureed tomato"] is False
+
+
+def test_optional_label_line_lists_optional_things(tmp_path):
+    # en-ourtable: a note "Optional garnishes: A and B" (things the list does not name)
+    ex = _mini(tmp_path, {"chicken.md": (
+        '---\ntitle: "Orange Ginger Chicken Chicken Entrée"\ningredients:\n  - "1/3 cup all-purpose flour"\n'
+        '  - "2 Tbsp honey"\n  - "1 tsp ground ginger"\nsteps:\n'
+        '  - "Sprinkle with garnishes, if desired, and serve."\n'
+        'notes: "Optional garnishes: thinly sliced green onions and sesame seeds"\n---\n'),
+        # en-ehrensberger's label "Optional: grated apple" written as a note; en-communitykitchen's
+        # "Optional: Roll in sugar while hot. Serve warm." is a step, no list
+        "pancakes.md": ("---\ntitle: Pancakes\ningredients:\n  - 2 cups flour\n  - 2 eggs\n  - 1 cup sugar\n"
+                        "notes: |-\n  Optional: grated apple\n\n  Optional: Roll in sugar while hot. Serve warm.\n---\n")})
+    c = _contains(ex, "Orange Ginger Chicken Chicken Entrée")
+    assert c["green onion"] is False and c["sesame seed"] is False and c["honey"] is True
+    p = _contains(ex, "Pancakes")
+    assert p["grated apple"] is False and p["sugar"] is True
+    assert not any("roll" in n for n in p)
