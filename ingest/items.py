@@ -841,6 +841,18 @@ def slash_split(text: str) -> list[str]:
     return out
 
 
+def _listed_thing(part: str) -> bool:
+    """True when one comma part of an English "A, B, C or D" item names a thing
+    outright: one or two plain words, at least one not a qualifier
+    (``modifiers`` of cues.yaml), none a participle ("diced", "sliced")."""
+    w = part.strip().split()
+    if not 1 <= len(w) <= 2 or not all(re.fullmatch(r"[A-Za-z][a-z-]*", t) for t in w):
+        return False
+    if any(t.casefold().endswith("ed") or t.casefold() in _METHOD_EN for t in w):
+        return False
+    return any(t.casefold() not in _MODIFIERS for t in w)
+
+
 def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternative]]:
     """English names that share their head noun: "cooked/canned garbanzo beans"
     → cooked garbanzo beans / canned garbanzo beans, "French or Italian bread"
@@ -866,6 +878,12 @@ def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternat
             if tail:
                 out = [Alternative(f"{p} {tail}", True) for p in listed[1:]] + out
                 x = listed[0]
+        elif len(listed) > 1 and len(out) == 1 and out[0].symmetric and all(_listed_thing(p) for p in [*listed, out[0].raw]):
+            # "poultry stock, chicken broth, vegetable stock or vegetable broth": one of four things, each a name
+            # of its own (two words at most and a head noun each); a participle or a note after a comma
+            # ("onion, diced", "beef, thinly sliced") is no name
+            out = [Alternative(p, True) for p in listed[1:]] + out
+            x = listed[0]
         words_ = x.split()
         if words_ and words_[-1].casefold() in _MODIFIERS and "," not in x:
             other = out[0].raw.split(",")[0].split()

@@ -133,3 +133,17 @@ def test_optional_label_line_lists_optional_things(tmp_path):
     p = _contains(ex, "Pancakes")
     assert p["grated apple"] is False and p["sugar"] is True
     assert not any("roll" in n for n in p)
+
+
+def test_comma_list_of_things_before_or_offers_each():
+    from threadgraph.ingest.items import parse_item
+    # en-ourtable: four stocks, any one of them
+    ip = parse_item("6 cups poultry stock, chicken broth, vegetable stock or vegetable broth")[0]
+    assert ip.name == "poultry stock"
+    assert [a.raw for a in ip.alternatives] == ["chicken broth", "vegetable stock", "vegetable broth"]
+    # en-wittkuhn, en-wbushey: a preparation, a preference or a quality after the comma is no list of things
+    assert _alts("150 g to 200 g ricotta salata, grated (alternatively pecorino or parmesan)") == ["pecorino", "parmesan"]
+    assert _alts("2 eggs, preferably organic or free-range, beaten") == []
+    ip = parse_item("1/3 cup (76g) butter, unsalted or salted, melted")[0]
+    assert ip.alternatives == [] and ip.kinds == [("unsalted butter", "salted butter")]
+    assert _alts("garlic: 2 cloves, minced or presses") == []
