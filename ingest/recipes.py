@@ -841,6 +841,13 @@ class RecipeExtractor:
                     continue
                 if not has_cjk(y0) and AMOUNT_AGAIN_EN.match(y0):
                     continue  # "(or about 2 bananas)": the amount again
+                combo = _measured_compound(y0)
+                if combo:
+                    # "Replace blueberries with 2 cups pitted sweet cherries and 2 cups pitted sour cherries": both
+                    # together, one stand-in (add_sub keeps the whole combination in the condition)
+                    add_sub(x, combo, f.rule in _SYMMETRIC_RULES, cond, f.block,
+                            min(f.confidence, self.TEXT_CONF + 0.1), f"cue.{f.rule}")
+                    continue
                 y = self.known_thing(y0, f.confidence)
                 if not y:
                     continue
@@ -856,6 +863,27 @@ class RecipeExtractor:
 
 _VERB_EDGE = re.compile(rf"(?:{alternation('steps', 'add_verbs')})?")
 _METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')})?")
+
+
+def _measured_compound(y: str) -> str:
+    """An English stand-in made of two or more measured parts ("2 cups pitted sweet
+    cherries and 2 cups pitted sour cherries") as ``"A + B"`` (the names,
+    amounts left out), each part a plausible name of at most four words; ``""``
+    for any other phrase ("milk and lemon juice" is read by the vocabulary)."""
+    if has_cjk(y):
+        return ""
+    parts = [p.strip() for p in re.split(r"\s+(?:and|plus|\+)\s+", y) if p.strip()]
+    if len(parts) < 2:
+        return ""
+    names = []
+    for p in parts:
+        m = _EN_LEAD_AMOUNT.match(p)
+        n = m.group("name").strip() if m else ""
+        c = clean_name(n, "ingredient") if n else ""
+        if not c or not plausible_name(c) or len(c.split()) > 4 or is_method(c):
+            return ""
+        names.append(n)
+    return " + ".join(names)
 
 
 def _explicit_name(x: str) -> bool:

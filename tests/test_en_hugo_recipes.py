@@ -147,3 +147,21 @@ def test_comma_list_of_things_before_or_offers_each():
     ip = parse_item("1/3 cup (76g) butter, unsalted or salted, melted")[0]
     assert ip.alternatives == [] and ip.kinds == [("unsalted butter", "salted butter")]
     assert _alts("garlic: 2 cloves, minced or presses") == []
+
+
+def test_measured_parts_of_a_stand_in_are_one_combination(tmp_path):
+    from threadgraph.ingest.recipes import _measured_compound
+    # en-ourtable
+    assert _measured_compound("2 cups pitted sweet cherries and 2 cups pitted sour cherries") == \
+        "pitted sweet cherries + pitted sour cherries"
+    # en-communitykitchen, en-wbushey: no measured parts, nothing combined here
+    assert _measured_compound("Equal parts ugu (pumpkin) and water leaves") == ""
+    assert _measured_compound("roughly what I use") == ""
+    ex = _mini(tmp_path, {"cobbler.md": (
+        '---\ntitle: "Blueberry Cobbler"\ningredients:\n  - "4 cups fresh or frozen blueberries"\n  - "1/2 cup sugar"\n'
+        '  - "1/2 tsp cinnamon (optional)"\n  - "1/2 sweet, red onion, sliced into rings"\n'
+        'notes: "Alternate versions: Cherry Cobbler - Replace blueberries with 2 cups pitted sweet cherries and 2 cups '
+        'pitted sour cherries, increase sugar to 2/3 cup."\n---\n')})
+    subs = _subs(ex)
+    assert ("blueberry", "pitted sweet cherry") in subs
+    assert not any(y == "sweet" for _, y in subs)
