@@ -507,7 +507,7 @@ class RecipeExtractor:
         self.vocab = vocabulary if vocabulary is not None else DictLinker()
         self.alone = alone  # names the corpus lists alone (no alternative): see alone_names
 
-    def known_thing(self, name: str, confidence: float, *, strict: bool = False) -> str:
+    def known_thing(self, name: str, confidence: float, *, strict: bool = False, long_ok: bool = False) -> str:
         """The thing a phrase read from a sentence names, or ``""``.
 
         A name of the corpus vocabulary (see :func:`recipe_vocabulary`) or a
@@ -522,7 +522,9 @@ class RecipeExtractor:
             return ""
         if self.vocab.get(c):
             return name
-        short = len(c) <= 4 if has_cjk(c) else len(c.split()) <= 2
+        # a construction that names both sides in full ("replace X with Y", confidence ≥ 0.9) beside a thing
+        # the recipe lists (``long_ok``) may name a longer English thing ("shredded Italian cheese blend")
+        short = len(c) <= 4 if has_cjk(c) else len(c.split()) <= (4 if long_ok and confidence >= 0.9 else 2)
         new_ok = not strict and confidence >= 0.85 and short and _explicit_name(c)
         hits = self.vocab.scan(c, min_len=2)
         if hits:
@@ -772,7 +774,7 @@ class RecipeExtractor:
                 elif self.known_thing(part, 0.85):
                     add_contains(part, False, "", b, self.LIST_CONF, "recipe.optional_list_label", False)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
-                               explicit=lambda x: bool(self.known_thing(x, 0.9)), heads=tools):
+                               explicit=lambda x: bool(self.known_thing(x, 0.9)) or len(_listed_parts(x, surfaces)) > 1, heads=tools):
             if f.kind == "optional" and f.rule in _LIST_RULES:
                 # "You can enhance the cake with orange zest, ground nuts, …, or cherries": each named thing
                 # the recipe does not list is an optional addition (one it lists gets an extra amount)
@@ -828,11 +830,17 @@ class RecipeExtractor:
                         add_sub(f.x, y0, True, f.cond, f.block, f.confidence, f"cue.{f.rule}")
                 continue
             # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists
-            x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
-            if not x:
-                continue
+            parts = _listed_parts(f.x, surfaces) if not f.anchored else []
+            if len(parts) > 1:
+                xs = parts  # "replace the mozzarella and Parmesan with …": each of them, both listed
+            else:
+                x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
+                if not x:
+                    continue
+                xs = [x]
             cond = "；".join(c for c in (f.cond, f.ratio) if c)
-            for y0 in f.ys:
+            listed = f.anchored or len(xs) > 1
+            for x, y0 in ((x, y0) for x in xs for y0 in f.ys):
                 tools_both = [p for p in _BOTH_ZH.split(y0) if p.strip()] if has_cjk(y0) else []
                 if len(tools_both) > 1 and all(is_tool(clean_name(p, "ingredient")) for p in tools_both):
                     # "可改用平底鑊及焗盤": the tools together stand in (one edge, the whole set in its condition)
@@ -848,7 +856,7 @@ class RecipeExtractor:
                     add_sub(x, combo, f.rule in _SYMMETRIC_RULES, cond, f.block,
                             min(f.confidence, self.TEXT_CONF + 0.1), f"cue.{f.rule}")
                     continue
-                y = self.known_thing(y0, f.confidence)
+                y = self.known_thing(y0, f.confidence, long_ok=listed)
                 if not y:
                     continue
                 # "fresh lemon or lime juice": lemon juice, when the corpus knows it
@@ -863,6 +871,31 @@ class RecipeExtractor:
 
 _VERB_EDGE = re.compile(rf"(?:{alternation('steps', 'add_verbs')})?")
 _METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')})?")
+
+
+def _names_listed(name: str, listed: set[str]) -> bool:
+    """True when ``name`` is one of the ``listed`` cleaned names or a whole
+    word group of one ("mozzarella" of "mozzarella cheese")."""
+    if not name:
+        return False
+    rx = re.compile(rf"(?:^|\s){re.escape(name)}(?:\s|$)")
+    return any(n == name or rx.search(n) for n in listed)
+
+
+def _listed_parts(x: str, listed: set[str]) -> list[str]:
+    """The parts of an English compound X ("the mozzarella and Parmesan") when
+    each names a thing the recipe lists (:func:`_names_listed`), else ``[]``."""
+    if not x or has_cjk(x):
+        return []
+    parts = compound_parts(x)
+    if len(parts) < 2 or not all(_names_listed(clean_name(p, "ingredient"), listed) for p in parts):
+        return []
+    out = []
+    for p in parts:  # the listed name a short part stands for when only one holds it ("mozzarella cheese")
+        c = clean_name(p, "ingredient")
+        hold = [n for n in listed if _names_listed(c, {n})]
+        out.append(hold[0] if len(hold) == 1 else p)
+    return out
 
 
 def _measured_compound(y: str) -> str:

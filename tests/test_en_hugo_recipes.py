@@ -165,3 +165,25 @@ def test_measured_parts_of_a_stand_in_are_one_combination(tmp_path):
     subs = _subs(ex)
     assert ("blueberry", "pitted sweet cherry") in subs
     assert not any(y == "sweet" for _, y in subs)
+
+
+def test_replace_two_listed_things_with_a_named_blend(tmp_path):
+    # en-ourtable: both listed cheeses, and a stand-in of three words the list does not hold
+    ex = _mini(tmp_path, {"lasagna.md": (
+        '---\ntitle: "Skillet Lasagna"\ningredients:\n  - "1 pound meatloaf mix"\n'
+        '  - "1/2 cup mozzarella cheese, shredded (see note)"\n  - "1/4 cup grated Parmesan cheese (see note)"\n'
+        '  - "3/4 cup whole-milk ricotta cheese"\n'
+        'notes: "To make things go even quicker, you can replace the mozzarella and Parmesan with 3/4 cup of '
+        'shredded Italian cheese blend."\n---\n'),
+        # en-ourtable: a role a step gives a mixture is no stand-in; en-wbushey: a stand-in that names nothing
+        "soup.md": ('---\ntitle: "Cream of Asparagus Soup"\ningredients:\n  - "2 onions diced"\n  - "1/3 cup of flour"\n'
+                    'steps:\n  - "Next add 1/2 cup of water and the 1/3 cup of flour to the onion and combine well. This '
+                    'step will create the base of the soup and will act as a \\"thinking agent\\"."\n---\n'),
+        "bread.md": ("---\ntitle: Banana Bread\ningredients:\n  flour mix: 2 cups\n  bananas: 3\n---\n\n"
+                     "Notes: Also works as muffins! And you can add chocolate too. I replaced the 2 cups gf flour mix "
+                     "with roughly what I use.\n")})
+    subs = _subs(ex)
+    assert {("mozzarella cheese", "shredded italian cheese blend"),
+            ("grated parmesan cheese", "shredded italian cheese blend")} <= subs
+    assert not any("thinking agent" in x or "base of the soup" in y for x, y in subs)
+    assert not any(x == "flour mix" for x, _ in subs)
