@@ -697,8 +697,14 @@ class RecipeExtractor:
                     if not t:
                         continue
                     for alt in ip.alternatives:
+                        n_subs = len(subs)
                         add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
                                 "recipe.item_alternative", t)
+                        if (not req and len(subs) > n_subs and alt.symmetric and not has_cjk(alt.raw)
+                                and not alt.condition):
+                            # "Whipped butter or whipped cream, optional": whichever is used, it may be left out
+                            # (only a stand-in read as a thing: "almonds, sliced or grated" offers none)
+                            add_contains(alt.raw, False, "", b, conf, rule, item_tool)
                     for ka, kb in ip.kinds:  # "beef (sirloin or flank)": one kind or the other
                         add_sub(ka, kb, True, "", b, self.LIST_CONF, "recipe.item_kinds", t)
         # 1a) the rows of an ingredient table: name cell, amount/unit, notes, substitute and

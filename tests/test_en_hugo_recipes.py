@@ -187,3 +187,22 @@ def test_replace_two_listed_things_with_a_named_blend(tmp_path):
             ("grated parmesan cheese", "shredded italian cheese blend")} <= subs
     assert not any("thinking agent" in x or "base of the soup" in y for x, y in subs)
     assert not any(x == "flour mix" for x, _ in subs)
+
+
+def test_both_sides_of_an_optional_or_item_are_optional(tmp_path):
+    ex = _mini(tmp_path, {
+        # en-ourtable
+        "pancakes.md": ('---\ntitle: "Sweet Potato Pancakes with Caramel Sauce"\ningredients:\n'
+                        '  - "2 cups all-purpose flour"\n  - "Whipped butter or whipped cream, optional"\n---\n'),
+        # en-wittkuhn
+        "sarmale.md": ("# Romanian Sarmale\n\n## Ingredients\n\n- [ ] 1 kg sauerkraut\n"
+                       "- [ ] 1 smoked pork hock or a few slices of smoked bacon (optional)\n"),
+        # en-ehrensberger: two preparations of one thing, no second thing to leave out
+        "bars.md": ("---\ntitle: Coconut-almond bars\ningredients: |-\n  1 c. flour\n"
+                    "  1 c. almonds, sliced or grated (70 g) - optional\n---\n\nMix.\n")})
+    p = _contains(ex, "Sweet Potato Pancakes with Caramel Sauce")
+    assert p["whipped butter"] is False and p["whipped cream"] is False and p["all-purpose flour"] is True
+    s = _contains(ex, "Romanian Sarmale")
+    assert s["smoked pork hock"] is False and s["smoked bacon"] is False
+    b = _contains(ex, "Coconut-almond bars")
+    assert b["almond"] is False and "grated" not in b
