@@ -139,6 +139,8 @@ _Y_CAN_REPLACE = re.compile(_NOTE_CUES["y_can_replace"])
 _Y_ALSO_OK = re.compile(_NOTE_CUES["y_also_fine"])
 _EN_IF_NOT = re.compile(_NOTE_CUES["if_missing_use_en"], re.I)
 _EN_OR = re.compile(_NOTE_CUES["or_en"], re.I)
+AMOUNT_AGAIN_EN = regex("alternatives", "amount_again_en", re.I)
+"""An English "or" phrase that restates the amount ("or about 2 bananas", "or more as needed")."""
 _CONDITION_ONLY = regex("alternatives", "condition_only", re.I)
 _DIRECTIONAL_OR = lexicon("alternatives")["directional_or"]
 _ITEM_OR_EN = regex("alternatives", "item_or_en", re.I)
@@ -248,7 +250,13 @@ def _alts_from_note(note: str) -> list[Alternative]:
     there). Use :func:`note_clauses` for a whole parenthesised note."""
     m = _SYM_ALT.match(note)
     if m:
-        return [Alternative(p, True) for p in split_top(m.group(1), "/／、")]
+        y = m.group(1)
+        if not has_cjk(note):
+            me = _EN_OR.match(note)
+            if not me or AMOUNT_AGAIN_EN.match(me.group("y")):
+                return []  # "(or about 2 bananas)", "(or more as needed)": the amount again, no other thing
+            y = me.group("y")  # "(or try spinach)", "(or substitute black grapes)": the thing, not the verb
+        return [Alternative(p, True) for p in split_top(y, "/／、")]
     m = _NO_X_USE_Y.search(note)
     if m:
         cond = m.group("cond").strip()
@@ -886,6 +894,18 @@ def slash_split(text: str) -> list[str]:
     return out
 
 
+def _listed_thing(part: str) -> bool:
+    """True when one comma part of an English "A, B, C or D" item names a thing
+    outright: one or two plain words, at least one not a qualifier
+    (``modifiers`` of cues.yaml), none a participle ("diced", "sliced")."""
+    w = part.strip().split()
+    if not 1 <= len(w) <= 2 or not all(re.fullmatch(r"[A-Za-z][a-z-]*", t) for t in w):
+        return False
+    if any(t.casefold().endswith("ed") or t.casefold() in _METHOD_EN for t in w):
+        return False
+    return any(t.casefold() not in _MODIFIERS for t in w)
+
+
 def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternative]]:
     """English names that share their head noun: "cooked/canned garbanzo beans"
     → cooked garbanzo beans / canned garbanzo beans, "French or Italian bread"
@@ -911,6 +931,12 @@ def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternat
             if tail:
                 out = [Alternative(f"{p} {tail}", True) for p in listed[1:]] + out
                 x = listed[0]
+        elif len(listed) > 1 and len(out) == 1 and out[0].symmetric and all(_listed_thing(p) for p in [*listed, out[0].raw]):
+            # "poultry stock, chicken broth, vegetable stock or vegetable broth": one of four things, each a name
+            # of its own (two words at most and a head noun each); a participle or a note after a comma
+            # ("onion, diced", "beef, thinly sliced") is no name
+            out = [Alternative(p, True) for p in listed[1:]] + out
+            x = listed[0]
         words_ = x.split()
         if words_ and words_[-1].casefold() in _MODIFIERS and "," not in x:
             other = out[0].raw.split(",")[0].split()
@@ -930,7 +956,7 @@ def _share_heads(name: str, alts: list[Alternative]) -> tuple[str, list[Alternat
 _FORMS_EN = frozenset(words("names", "forms_en"))
 
 
-_SHARED_HEADS_EN = frozenset(words("names", "shared_heads_en"))
+_SHARED_HEADS_EN = frozenset(words("names", "shared_heads_en")) | frozenset(words("names", "shared_heads_liquids_en"))
 _FORM_BEARERS_EN = frozenset(words("names", "form_bearers_en"))
 
 

@@ -60,7 +60,7 @@ _QUALIFIERS_EN = re.compile(rf"\b(?:{alternation('amounts', 'qualifiers_en')})\b
 _PUNCT = " \t\r\n、，,。.;；:：!！?？*~～-—–_\"'“”‘’`|/=≥≤<>＜＞"
 
 _NOT_NAMES = lexicon("names")["not_names"]
-_NOT_WHOLE = frozenset(name_key(w) for w in _NOT_NAMES["whole"])
+_NOT_WHOLE = frozenset(name_key(w) for w in [*_NOT_NAMES["whole"], *_NOT_NAMES.get("whole_amount_en", [])])
 _QTY_NOUN_ZH = re.compile("(?:%s)[是为在约]?$" % "|".join(map(re.escape, _NOT_NAMES["quantity_nouns_zh"])))
 # quantity nouns that are not quantity suffixes themselves ("质量" must not lose its "量")
 _QTY_NOUN_END_ZH = re.compile("(?:%s)$" % "|".join(

@@ -19,7 +19,7 @@ from ..knowledge.text import DictLinker, has_cjk, simplified
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
-from .items import (OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
+from .items import (AMOUNT_AGAIN_EN, OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
                     form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases,
                     ends_in_tool_word)
 from .normalize import Normalizer, clean_name
@@ -96,6 +96,7 @@ _BOTH_ZH = regex("alternatives", "both")
 _COMPOUND_ZH = lexicon("alternatives")["compound_zh"]
 _COMPOUND_EN = lexicon("alternatives")["compound_en"]
 _SYMMETRIC_RULES = frozenset(words("alternatives", "symmetric_cue_rules"))
+_OPTIONAL_LIST_EN = regex("alternatives", "optional_list_label_en", re.I)
 _PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
 _STEP_ADD_RULES = frozenset(words("alternatives", "step_addition_rules"))
 """Rules of an addition ("可加入 X"): in a step they add more of a listed ingredient, never make it optional."""
@@ -260,7 +261,7 @@ def amount_list_paths(doc: ParsedDocument) -> set[tuple[str, ...]]:
     for a document already read as a recipe (:func:`is_recipe`)."""
     groups: dict[tuple[str, ...], list[Block]] = {}
     if doc.language != "zh":
-        return set()  # the step test (looks_like_step) reads Chinese only
+        return _amount_list_paths_en(doc)
     for b in doc.blocks:
         if (b.kind == "item" and b.path and not in_steps(b.path) and section_kind(b.path) == ""
                 and not any(key_kind(heading_words(p)) == "notes" for p in b.path)):
@@ -273,6 +274,36 @@ def amount_list_paths(doc: ParsedDocument) -> set[tuple[str, ...]]:
         for b in items:
             names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
             if _HAS_AMOUNT.search(b.text) and names and plausible_name(names[0]) and not _CATEGORY.search(names[0]):
+                good += 1
+        if good * 3 >= len(items) * 2:
+            out.add(path)
+    return out
+
+
+_EN_LEAD_AMOUNT = regex("amounts", "lead_amount_en", re.I)
+
+
+def _amount_list_paths_en(doc: ParsedDocument) -> set[tuple[str, ...]]:
+    """:func:`amount_list_paths` for English: a list outside procedure and
+    notes sections whose items start with a quantity before a plausible
+    name ("3 Tbsp vegetable or olive oil", "1/4 tsp salt" under a front-matter
+    key ``Dressing:`` or ``Filling:``), at least two items and two thirds of
+    them so, none a sentence ("Bake for 20 minutes. Cool."): the items of a
+    sub-recipe listed beside the ingredients."""
+    groups: dict[tuple[str, ...], list[Block]] = {}
+    for b in doc.blocks:
+        if (b.kind == "item" and b.path and not in_steps(b.path) and section_kind(b.path) == ""
+                and not any(key_kind(heading_words(p)) in ("notes", "meta") for p in b.path)):
+            groups.setdefault(b.path, []).append(b)
+    out: set[tuple[str, ...]] = set()
+    for path, items in groups.items():
+        if len(items) < 2 or any(re.search(r"[.!?]\s+\S", b.text) for b in items):
+            continue
+        good = 0
+        for b in items:
+            m = _EN_LEAD_AMOUNT.match(b.text.strip())
+            names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)] if m else []
+            if names and plausible_name(names[0]) and not is_method(names[0]) and not _CATEGORY.search(names[0]):
                 good += 1
         if good * 3 >= len(items) * 2:
             out.add(path)
@@ -476,7 +507,7 @@ class RecipeExtractor:
         self.vocab = vocabulary if vocabulary is not None else DictLinker()
         self.alone = alone  # names the corpus lists alone (no alternative): see alone_names
 
-    def known_thing(self, name: str, confidence: float, *, strict: bool = False) -> str:
+    def known_thing(self, name: str, confidence: float, *, strict: bool = False, long_ok: bool = False) -> str:
         """The thing a phrase read from a sentence names, or ``""``.
 
         A name of the corpus vocabulary (see :func:`recipe_vocabulary`) or a
@@ -491,7 +522,9 @@ class RecipeExtractor:
             return ""
         if self.vocab.get(c):
             return name
-        short = len(c) <= 4 if has_cjk(c) else len(c.split()) <= 2
+        # a construction that names both sides in full ("replace X with Y", confidence ≥ 0.9) beside a thing
+        # the recipe lists (``long_ok``) may name a longer English thing ("shredded Italian cheese blend")
+        short = len(c) <= 4 if has_cjk(c) else len(c.split()) <= (4 if long_ok and confidence >= 0.9 else 2)
         new_ok = not strict and confidence >= 0.85 and short and _explicit_name(c)
         hits = self.vocab.scan(c, min_len=2)
         if hits:
@@ -664,8 +697,14 @@ class RecipeExtractor:
                     if not t:
                         continue
                     for alt in ip.alternatives:
+                        n_subs = len(subs)
                         add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
                                 "recipe.item_alternative", t)
+                        if (not req and len(subs) > n_subs and alt.symmetric and not has_cjk(alt.raw)
+                                and not alt.condition):
+                            # "Whipped butter or whipped cream, optional": whichever is used, it may be left out
+                            # (only a stand-in read as a thing: "almonds, sliced or grated" offers none)
+                            add_contains(alt.raw, False, "", b, conf, rule, item_tool)
                     for ka, kb in ip.kinds:  # "beef (sirloin or flank)": one kind or the other
                         add_sub(ka, kb, True, "", b, self.LIST_CONF, "recipe.item_kinds", t)
         # 1a) the rows of an ingredient table: name cell, amount/unit, notes, substitute and
@@ -728,8 +767,20 @@ class RecipeExtractor:
             if b.kind in ("paragraph", "item"):
                 for surface, name in tool_phrases(b.text):
                     tools.add(surface, name)
+        for b in blocks:
+            # "Optional garnishes: thinly sliced green onions and sesame seeds" (a note or a paragraph, not a list
+            # item, not a step): each thing it lists is optional
+            m = _OPTIONAL_LIST_EN.match(b.text) if b.kind == "paragraph" and not has_cjk(b.text) else None
+            if m is None or in_steps(b.path):
+                continue
+            for part in line_items(m.group("list")):
+                t = by_name.get(clean_name(part, "ingredient"))
+                if t is not None:
+                    t.properties["required"] = False
+                elif self.known_thing(part, 0.85):
+                    add_contains(part, False, "", b, self.LIST_CONF, "recipe.optional_list_label", False)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
-                               explicit=lambda x: bool(self.known_thing(x, 0.9)), heads=tools):
+                               explicit=lambda x: bool(self.known_thing(x, 0.9)) or len(_listed_parts(x, surfaces)) > 1, heads=tools):
             if f.kind == "optional" and f.rule in _LIST_RULES:
                 # "You can enhance the cake with orange zest, ground nuts, …, or cherries": each named thing
                 # the recipe does not list is an optional addition (one it lists gets an extra amount)
@@ -785,18 +836,33 @@ class RecipeExtractor:
                         add_sub(f.x, y0, True, f.cond, f.block, f.confidence, f"cue.{f.rule}")
                 continue
             # an X the sentence names outright ("没有 X，只能用 Y 代替") may be new to the lists
-            x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
-            if not x:
-                continue
+            parts = _listed_parts(f.x, surfaces) if not f.anchored else []
+            if len(parts) > 1:
+                xs = parts  # "replace the mozzarella and Parmesan with …": each of them, both listed
+            else:
+                x = f.x if f.anchored else self.known_thing(f.x, f.confidence, strict=f.confidence < 0.9)
+                if not x:
+                    continue
+                xs = [x]
             cond = "；".join(c for c in (f.cond, f.ratio) if c)
-            for y0 in f.ys:
+            listed = f.anchored or len(xs) > 1
+            for x, y0 in ((x, y0) for x in xs for y0 in f.ys):
                 tools_both = [p for p in _BOTH_ZH.split(y0) if p.strip()] if has_cjk(y0) else []
                 if len(tools_both) > 1 and all(is_tool(clean_name(p, "ingredient")) for p in tools_both):
                     # "可改用平底鑊及焗盤": the tools together stand in (one edge, the whole set in its condition)
                     add_sub(x, " + ".join(p.strip() for p in tools_both), f.rule in _SYMMETRIC_RULES, cond, f.block,
                             min(f.confidence, self.TEXT_CONF + 0.1), f"cue.{f.rule}")
                     continue
-                y = self.known_thing(y0, f.confidence)
+                if not has_cjk(y0) and AMOUNT_AGAIN_EN.match(y0):
+                    continue  # "(or about 2 bananas)": the amount again
+                combo = _measured_compound(y0)
+                if combo:
+                    # "Replace blueberries with 2 cups pitted sweet cherries and 2 cups pitted sour cherries": both
+                    # together, one stand-in (add_sub keeps the whole combination in the condition)
+                    add_sub(x, combo, f.rule in _SYMMETRIC_RULES, cond, f.block,
+                            min(f.confidence, self.TEXT_CONF + 0.1), f"cue.{f.rule}")
+                    continue
+                y = self.known_thing(y0, f.confidence, long_ok=listed)
                 if not y:
                     continue
                 # "fresh lemon or lime juice": lemon juice, when the corpus knows it
@@ -811,6 +877,52 @@ class RecipeExtractor:
 
 _VERB_EDGE = re.compile(rf"(?:{alternation('steps', 'add_verbs')})?")
 _METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')})?")
+
+
+def _names_listed(name: str, listed: set[str]) -> bool:
+    """True when ``name`` is one of the ``listed`` cleaned names or a whole
+    word group of one ("mozzarella" of "mozzarella cheese")."""
+    if not name:
+        return False
+    rx = re.compile(rf"(?:^|\s){re.escape(name)}(?:\s|$)")
+    return any(n == name or rx.search(n) for n in listed)
+
+
+def _listed_parts(x: str, listed: set[str]) -> list[str]:
+    """The parts of an English compound X ("the mozzarella and Parmesan") when
+    each names a thing the recipe lists (:func:`_names_listed`), else ``[]``."""
+    if not x or has_cjk(x):
+        return []
+    parts = compound_parts(x)
+    if len(parts) < 2 or not all(_names_listed(clean_name(p, "ingredient"), listed) for p in parts):
+        return []
+    out = []
+    for p in parts:  # the listed name a short part stands for when only one holds it ("mozzarella cheese")
+        c = clean_name(p, "ingredient")
+        hold = [n for n in listed if _names_listed(c, {n})]
+        out.append(hold[0] if len(hold) == 1 else p)
+    return out
+
+
+def _measured_compound(y: str) -> str:
+    """An English stand-in made of two or more measured parts ("2 cups pitted sweet
+    cherries and 2 cups pitted sour cherries") as ``"A + B"`` (the names,
+    amounts left out), each part a plausible name of at most four words; ``""``
+    for any other phrase ("milk and lemon juice" is read by the vocabulary)."""
+    if has_cjk(y):
+        return ""
+    parts = [p.strip() for p in re.split(r"\s+(?:and|plus|\+)\s+", y) if p.strip()]
+    if len(parts) < 2:
+        return ""
+    names = []
+    for p in parts:
+        m = _EN_LEAD_AMOUNT.match(p)
+        n = m.group("name").strip() if m else ""
+        c = clean_name(n, "ingredient") if n else ""
+        if not c or not plausible_name(c) or len(c.split()) > 4 or is_method(c):
+            return ""
+        names.append(n)
+    return " + ".join(names)
 
 
 def _explicit_name(x: str) -> bool:

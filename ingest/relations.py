@@ -219,6 +219,12 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             return hit, True
         return (c.x, False) if explicit is not None and c.confidence >= 0.75 and explicit(c.x) else None
     if c.kind == "optional":
+        if c.head and not own and not has_cjk(c.head):
+            hits = anchors.scan(c.head)
+            if hits and re.match(r"\s*(?:,|&|and\b)\s*[^\W\d_]", c.head[hits[-1].end:]):
+                # "sift together the flour, salt and sugar (if using)": the marker is about the last thing
+                # ("sugar", which the list names otherwise), never the one named before it
+                return None
         if c.head:
             hit = _last(anchors, c.head)
             if hit:
