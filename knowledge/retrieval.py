@@ -89,6 +89,42 @@ def substitutes(graph: GraphStore, item_ids: list[str], context_id: str | None =
     return out[:limit]
 
 
+def replaced_by(graph: GraphStore, cand_ids: list[str], context_id: str | None = None, *, limit: int = 12) -> list[Fact]:
+    """What any of ``cand_ids`` is recorded to replace: directed SUBSTITUTES edges ``X -> Y``
+    with ``Y`` among ``cand_ids`` ("Y can replace X"), and symmetric edges ``Y -> X`` read the
+    same way (subject ``X``, object ``Y``): the evidence for "can I use Y (instead of X)?" when
+    the question names only ``Y``. Ordered as :func:`substitutes` (the context's first, then
+    general ones, then other contexts)."""
+    if not cand_ids:
+        return []
+    rows = graph.query(
+        f"MATCH (a:Entity)-[r:SUBSTITUTES]->(b:Entity) WHERE b.id IN $ids AND NOT a.id IN $ids RETURN {_SUB_COLS}",
+        {"ids": cand_ids},
+    )
+    flipped = graph.query(
+        "MATCH (b:Entity)-[r:SUBSTITUTES]->(a:Entity) WHERE b.id IN $ids AND NOT a.id IN $ids AND r.symmetric "
+        f"RETURN {_SUB_COLS}",
+        {"ids": cand_ids},
+    )
+    facts = [_sub_fact(r) for r in rows]
+    for r in flipped:  # the symmetric edge Y -> X read from X's side
+        r = dict(r)
+        r["s"], r["sn"], r["o"], r["obn"] = r["o"], r["obn"], r["s"], r["sn"]
+        facts.append(_sub_fact(r))
+
+    def rank(f: Fact) -> tuple:
+        ctx = f.properties.get("context", "")
+        return (0 if (context_id and ctx == context_id) else 1 if not ctx else 2, -f.confidence, f.subject, f.id)
+
+    out, seen = [], set()
+    for f in sorted(facts, key=rank):
+        key = (f.subject_id, f.properties.get("context", ""))
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out[:limit]
+
+
 def replaceable_by(graph: GraphStore, item_id: str) -> list[Fact]:
     """The reverse of :func:`substitutes`: directed SUBSTITUTES edges ``X -> item_id``,
     i.e. the things ``item_id`` can replace (for a role: the roles it can take

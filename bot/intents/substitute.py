@@ -76,8 +76,19 @@ class Substitute(Intent):
         plus the recipe's own CONTAINS edge for the item; nothing for a question asking
         which kind of item the recipe takes (its lines answer, see ``reads_item_lines``)."""
         item, ctx = c.item, c.ctx
+        cand = c.q.candidate
+        if not item and cand is not None and cand.id and not c.q.kind:
+            # "can I use Y (in R)?" naming no X: the edges recording what Y replaces answer
+            found = R.replaced_by(c.graph, [cand.id], ctx.id if ctx else None)
+            return Draft(facts=found[:1], parts={"replaces": found}) if found else Draft()
         if not (item and item.id) or (c.q.kind and ctx):
             return None
+        if cand is None and len(c.q.items) > 1:
+            # "no X, Y ok?": two items named, the recorded edge between them says which is proposed
+            named = self._proposed(c)
+            if named is not None:
+                c.q.candidate, c.q.items = named
+                item, cand = c.item, c.q.candidate
         subs = R.substitutes(c.graph, c.item_ids, ctx.id if ctx else None)
         subs = c.screen.keep_items(subs, lambda f: f.object_id)  # never propose what the thread's constraints forbid
         uses = R.contains_edge(c.graph, ctx.id, c.item_ids) if ctx and ctx.id else []
@@ -89,16 +100,37 @@ class Substitute(Intent):
                 # nothing recorded to replace it, but the recipe can do without it
                 return Draft(facts=optional[:1], parts={"optional_only": True})
             return Draft()
-        cand = c.q.candidate
         if cand is not None:
             confirmed = [f for f in subs if f.object_id == cand.id or f.object == cand.name]
             return Draft(facts=confirmed or subs, parts={"subs": subs, "confirmed": confirmed})
         return Draft(facts=uses[:1] + subs, parts={"subs": subs, "uses": uses})
 
+    @staticmethod
+    def _proposed(c: Context):
+        """``(candidate, items)`` when one named item is recorded as a substitute for another
+        (``X -> Y``, or a symmetric edge): ``Y`` becomes the candidate and the rest the items
+        ("no maple syrup, honey ok??"); ``None`` when no edge joins them."""
+        linked = [m for m in c.q.items if m.id]
+        for x in linked:
+            others = [m for m in linked if m is not x]
+            ids = {m.id: m for m in others}
+            got = R.substitutes_from(c.graph, c.expand_items([x], c.ctx), list(ids))
+            if got:
+                y = ids[got[0].object_id]
+                return y, [m for m in c.q.items if m is not y]
+        return None
+
     def compose(self, c: Context, d: Draft) -> None:
         """The substitutes, or the verdict on the proposed candidate."""
         item, ctx, lang = c.item, c.ctx, c.lang
         recipe = ctx.name if ctx else None
+        if "replaces" in d.parts:
+            f = d.parts["replaces"][0]
+            d.text = candidate_text(lang, f.subject, f.object, recipe, d.parts["replaces"][:1], [])
+            line = source_line(f, d.hits)
+            if line and line not in d.text:
+                d.text += t(lang, f"\n（原文：“{line}”）", f'\n(The recipe: "{line}")')
+            return
         if d.parts.get("optional_only"):
             written = c.written_names(d.facts).get(d.facts[0].object_id, item.name)
             d.text = t(lang, f"没有记录{written}的替代品，不过{written}在{recipe}里是可选的，可以不放。",
