@@ -125,3 +125,21 @@ def test_link_references_never_lead(line, expected):
     from threadgraph.bot.sentences import candidate
 
     assert candidate(quoted(*line)) is expected
+
+
+def test_a_follow_up_leads_with_the_line_that_answers_it_not_the_rota(tmp_path):
+    """ops-govuk: "and if I'm on-call when I need it?" after "Who has to approve my Temporary
+    Production Admin pull request?" leads with rules-for-getting-production-access.html.md:104's
+    "If you're on-call, you will probably need to ask the other on-call person." (regressed to
+    the on-call rota passage when the lexical lead passage was added)."""
+    from conftest import bot_over
+
+    manual = GEN / "ops-govuk/docs/manual"
+    ask = bot_over(tmp_path, {"manual/rules-for-getting-production-access.html.md": manual / "rules-for-getting-production-access.html.md",
+                              "manual/on-call.html.md": manual / "on-call.html.md"})
+    ask("Who has to approve my Temporary Production Admin pull request?", thread="tpa")
+    a = ask("and if I'm on-call when I need it?", thread="tpa")
+    want = quoted(manual / "rules-for-getting-production-access.html.md", 104,
+                  "If you're on-call, you will probably need to ask the other on-call person.")
+    assert a.found and a.answer.startswith(want), a.answer
+    assert a.passages[0].doc == "manual/rules-for-getting-production-access.html.md"
