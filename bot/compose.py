@@ -187,10 +187,11 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "",
     """Answer an open question with the best passages, answer first: whole
     sentences of the lead passage starting at the one that answers the
     question, then a shorter excerpt of the next passage with its section.
-    ``ranked`` is :func:`threadgraph.bot.sentences.rank_passages`'s choice (each
-    passage's best sentence, best first): the answer leads with the best one and
-    each excerpt starts at its passage's best sentence; without it the lead is
-    :func:`lead_passage`'s and excerpts start where most question terms are.
+    ``ranked`` is ``(passage index, sentence index, score)`` of sentences chosen by
+    meaning, best first (:func:`threadgraph.bot.sentences.lead_sentence`): the answer
+    leads with the first one's passage, and each listed passage's excerpt starts at
+    its sentence; without it the lead is :func:`lead_passage`'s and excerpts start
+    where most question terms are.
     The full passages travel in ``Answer.passages``."""
     shown = list(passages[:limit])
     if not shown:
