@@ -94,12 +94,15 @@ def best_sentence(sentences: list[str], question: str) -> tuple[int, int]:
     return (best, scores[best]) if scores[best] else (0, 0)
 
 
-def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: int | None = None) -> str:
+def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: int | None = None,
+            at_least: int = 1) -> str:
     """Whole sentences of ``text``, at most ``limit`` characters (see
     :func:`whole_sentences`), starting at the sentence that shares most terms
     with ``question`` — the query-biased snippet of search engines (Tombros &
     Sanderson, 1998) — or at the start when nothing matches; at sentence ``start``
-    (an index of :func:`sentences_of`) when it is given."""
+    (an index of :func:`sentences_of`) when it is given. At least ``at_least``
+    sentences are shown (the chosen one and its next neighbours) when they fit
+    :data:`NEIGHBOUR_CHARS` together."""
     sentences = sentences_of(text)
     i = best_sentence(sentences, question)[0] if start is None or not 0 <= start < len(sentences) else start
     i = _list_start(sentences, i)
@@ -109,6 +112,11 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
             i -= 1  # … from its start when that is a wrapped line's continuation
     out = whole_sentences(sentences[i:], limit)
     shown = _count(sentences[i:], out)
+    if shown < at_least <= len(sentences) - i:
+        need = sum(len(" ".join(x.split())) + 1 for x in sentences[i:i + at_least])
+        if need <= NEIGHBOUR_CHARS:
+            out = whole_sentences(sentences[i:], max(limit, need))
+            shown = _count(sentences[i:], out)
     rest = sentences[i + shown:]
     if shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
             any(_LIST_ITEM.match(x) for x in sentences[i:i + shown])
@@ -118,6 +126,8 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
     return out
 
 
+#: Characters the sentences an excerpt must show at least (its chosen sentence and next neighbours) may take.
+NEIGHBOUR_CHARS = 560
 #: Characters an excerpt may grow by to finish a list it stops inside.
 LIST_EXTRA = 320
 #: List items an excerpt starting inside a numbered list may step back to reach its first item.
@@ -201,7 +211,8 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "",
     order = [lead] + [i for i in range(min(limit, len(passages))) if i != lead][:limit - 1] if lead \
         else list(range(len(shown)))
     shown = [passages[i] for i in order]
-    paras = [named_excerpt(excerpt(shown[0].text, question, 320, starts.get(order[0])), shown[0].section or "")]
+    paras = [named_excerpt(excerpt(shown[0].text, question, 320, starts.get(order[0]), LEAD_SENTENCES),
+                           shown[0].section or "")]
     for i, p in zip(order[1:], shown[1:]):
         where = (p.section or "").split(" > ")[-1].strip()
         body = excerpt(p.text, question, 200, starts.get(i))
@@ -211,6 +222,9 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "",
     return "\n\n".join(x for x in paras if x)
 
 
+#: Sentences an open answer's lead excerpt shows at least: the one that answers and the next (within
+#: :data:`NEIGHBOUR_CHARS`): "… an entire AWS region. In such cases, the service could be recreated …".
+LEAD_SENTENCES = 2
 #: Passages (best first) whose sentences an open answer may lead with.
 LEAD_FROM = 3
 #: How many more question terms a later passage's best sentence must share to lead instead of the first passage.

@@ -143,3 +143,32 @@ def test_a_follow_up_leads_with_the_line_that_answers_it_not_the_rota(tmp_path):
                   "If you're on-call, you will probably need to ask the other on-call person.")
     assert a.found and a.answer.startswith(want), a.answer
     assert a.passages[0].doc == "manual/rules-for-getting-production-access.html.md"
+
+
+def test_the_lead_excerpt_shows_the_answering_sentence_with_its_next_neighbour():
+    """ops-gdsway disaster-recovery.html.md:76: the sentence naming the AWS region is followed by
+    the one that answers ("In such cases, the service could be recreated in another hosting
+    provider or in an alternative region"); the two together pass the 320-character lead, and
+    are shown whole."""
+    from threadgraph.bot.answer import Passage
+    from threadgraph.bot.compose import passages_text
+
+    dr = GEN / "ops-gdsway/docs/standards/disaster-recovery.html.md"
+    p = Passage(id="d", doc="disaster-recovery.html.md", section="Decide on manual or automatic recovery", text=_lines(dr, 76, 76))
+    text = passages_text("en", [p], question="If a whole AWS region goes down, where could the service be recreated?")
+    assert text.startswith(quoted(dr, 76, "For example, a service may be designed to withstand a failure in a single availability zone")), text
+    assert quoted(dr, 76, "the service could be recreated in another hosting provider or in an alternative region") in text, text
+
+
+def test_at_least_two_sentences_within_the_neighbour_budget():
+    """ops-lullabot hard-drive-encryption.md:14: with a 60-character limit, asking for two
+    sentences shows "For macOS users, …" and the one after it, whole; the default shows one."""
+    from threadgraph.bot.compose import excerpt
+
+    hd = GEN / "ops-lullabot/docs/physical/hard-drive-encryption.md"
+    text = _lines(hd, 14, 14)
+    first = quoted(hd, 14, "For macOS users, FileVault is generally enabled by default.")
+    one = excerpt(text, "Is FileVault enabled by default for macOS users?", 60)
+    two = excerpt(text, "Is FileVault enabled by default for macOS users?", 60, at_least=2)
+    assert one == first
+    assert two.startswith(first + " Confirm that it is by following"), two
