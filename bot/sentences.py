@@ -4,18 +4,21 @@ sentence-window retrieval: rank small units, show them with their surroundings).
 The passage search ranks whole chunks; the sentence that answers an open question is often
 not the one of the top chunk that shares most words with it, but a sentence later in that
 chunk or in the next one ("Service teams are free to use a different tool such as …" under a
-paragraph listing the tool the question names). :func:`rank_passages` scores every sentence
-of the first few retrieved passages by the cosine of its embedding with the question's (the
-vector the passage search already computed) plus the share of the question's terms it holds,
-and returns each passage's best sentence, best passage first. The answer then leads with that
-sentence and its neighbours in the same passage (:func:`threadgraph.bot.compose.passages_text`).
+paragraph listing the tool the question names). :func:`sentence_scores` scores the sentences
+of the first few retrieved passages that hold a term of the question by the cosine of their
+embedding with the question's (the vector the passage search already computed, standardised
+among the candidates) plus their IDF-weighted share of the question's terms, minus a penalty
+per passage rank; :func:`lead_sentence` lets the best one lead the answer, with its next
+neighbour (:func:`threadgraph.bot.compose.passages_text`), when it clearly beats the lexical
+choice.
 
-Sentence vectors are computed at query time, not at ingest: a question looks at a few dozen
-sentences (~1 ms each with e5-small on 2 cores, less when repeated: an in-process LRU keyed by
-the model and the text keeps the last :data:`CACHE_SIZE`), while storing every sentence of a
-corpus would multiply the ingest's embedding work and the LanceDB size for sentences that are
-never a candidate. Without an embedder (or without a question vector) nothing is ranked and
-the answer keeps the lexical choice (:func:`threadgraph.bot.compose.lead_passage`).
+Sentence vectors are computed at query time, not at ingest: an open question embeds the ~10-20
+candidate sentences of three passages (measured on the dev corpora's open turns: ~0.3 s of CPU
+at p50 on a loaded 2-core machine, ~1.5 ms when they are in the in-process LRU keyed by model and
+text), while embedding every sentence of a corpus at ingest would multiply the ingest's
+embedding work (~15 sentences per chunk) for sentences that are never a candidate. Without an
+embedder (or without a question vector) nothing is ranked and the answer keeps the lexical
+choice (:func:`threadgraph.bot.compose.lead_passage`).
 """
 
 from __future__ import annotations
@@ -34,8 +37,10 @@ from .compose import best_sentence, lead_passage, sentences_of
 RANK_FROM = 3
 #: Sentences of one passage ranked at most (the first ones; a long passage's tail is not read).
 SENTENCES_PER_PASSAGE = 24
-#: Characters of a sentence embedded (its start; the model's cost grows with length).
+#: Characters and model tokens of a sentence embedded (its start: the model's cost, ~1 ms of CPU per
+#: token with e5-small on 2 cores, grows with length, and a sentence's start says what it is about).
 EMBED_CHARS = 300
+EMBED_TOKENS = 48
 #: The cosines of one question's candidate sentences are standardised (z-scores: minus their
 #: mean, over their standard deviation), so that the weights below hold for any model (e5's
 #: cosines of an answering and an unrelated sentence differ by a few hundredths, a static
@@ -75,7 +80,7 @@ def sentence_vectors(embedder, texts: list[str]) -> np.ndarray:
                 out[k] = v
     todo = list(dict.fromkeys(k for k in keys if k not in out))
     if todo:
-        vecs = embedder.embed_passages([k[1] for k in todo])
+        vecs = embedder.embed_passages([k[1] for k in todo], max_tokens=EMBED_TOKENS)
         with _cache_lock:
             for k, v in zip(todo, vecs):
                 out[k] = v
@@ -111,7 +116,8 @@ def lexical_shares(sentences: list[str], terms: list[str]) -> list[float]:
 
 def sentence_scores(passages, question: str, qvec, embedder, among: int = RANK_FROM) -> dict[tuple[int, int], float]:
     """``{(passage index, sentence index): score}`` for the candidate sentences (:func:`candidate`,
-    the first :data:`SENTENCES_PER_PASSAGE` of each) of the first ``among`` ``passages``:
+    the first :data:`SENTENCES_PER_PASSAGE` of each, holding at least one term of the question;
+    ``{}`` when fewer than two do) of the first ``among`` ``passages``:
     the cosine of the sentence's vector with ``qvec`` standardised among the candidates (a
     z-score), plus :data:`LEX_WEIGHT` × its share of the question's terms (:func:`lexical_shares`), minus :data:`RANK_PENALTY` × its passage's rank.
     Sentence indexes are those of :func:`~threadgraph.bot.compose.sentences_of`. ``{}`` when
@@ -127,10 +133,16 @@ def sentence_scores(passages, question: str, qvec, embedder, among: int = RANK_F
                 texts.append(" ".join(s.split()))
     if not texts:
         return {}
+    lex = lexical_shares(texts, content_words(question) + cjk_bigrams(question))
+    # only sentences holding a term of the question are embedded: half the model's work (the
+    # embedding is the cost), for as many right leads on the dev corpora's open turns
+    keep = [i for i, x in enumerate(lex) if x > 0]
+    if len(keep) < 2:
+        return {}
+    where, texts, lex = [where[i] for i in keep], [texts[i] for i in keep], [lex[i] for i in keep]
     q = np.asarray(qvec, dtype=np.float32)
     cos = sentence_vectors(embedder, texts) @ (q / (np.linalg.norm(q) or 1.0))
     cos = (cos - cos.mean()) / max(float(cos.std()), 1e-6)
-    lex = lexical_shares(texts, content_words(question) + cjk_bigrams(question))
     return {k: float(c) + LEX_WEIGHT * x - RANK_PENALTY * k[0] for k, c, x in zip(where, cos, lex)}
 
 

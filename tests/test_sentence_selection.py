@@ -102,9 +102,9 @@ def test_the_test_model_ranks_and_sentence_vectors_are_computed_once(tiny):
     class Counting:
         name, dim, calls = tiny.name, tiny.dim, 0
 
-        def embed_passages(self, texts):
+        def embed_passages(self, texts, max_tokens=None):
             Counting.calls += len(texts)
-            return tiny.embed_passages(texts)
+            return tiny.embed_passages(texts, max_tokens=max_tokens)
 
     q = "Who should I talk to if I'm unclear about the acceptable use policy?"
     qv = tiny.embed_query(q)
