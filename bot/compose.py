@@ -94,13 +94,17 @@ def best_sentence(sentences: list[str], question: str) -> tuple[int, int]:
     return (best, scores[best]) if scores[best] else (0, 0)
 
 
-def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
+def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: int | None = None,
+            at_least: int = 1) -> str:
     """Whole sentences of ``text``, at most ``limit`` characters (see
     :func:`whole_sentences`), starting at the sentence that shares most terms
     with ``question`` — the query-biased snippet of search engines (Tombros &
-    Sanderson, 1998) — or at the start when nothing matches."""
+    Sanderson, 1998) — or at the start when nothing matches; at sentence ``start``
+    (an index of :func:`sentences_of`) when it is given. At least ``at_least``
+    sentences are shown (the chosen one and its next neighbours) when they fit
+    :data:`NEIGHBOUR_CHARS` together."""
     sentences = sentences_of(text)
-    i, _ = best_sentence(sentences, question)
+    i = best_sentence(sentences, question)[0] if start is None or not 0 <= start < len(sentences) else start
     i = _list_start(sentences, i)
     if 0 < i < len(sentences) and _leads_with_pronoun(sentences[i]):
         i -= 1  # "It can do …": the sentence before names what "it" is
@@ -108,6 +112,11 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
             i -= 1  # … from its start when that is a wrapped line's continuation
     out = whole_sentences(sentences[i:], limit)
     shown = _count(sentences[i:], out)
+    if shown < at_least <= len(sentences) - i:
+        need = sum(len(" ".join(x.split())) + 1 for x in sentences[i:i + at_least])
+        if need <= NEIGHBOUR_CHARS:
+            out = whole_sentences(sentences[i:], max(limit, need))
+            shown = _count(sentences[i:], out)
     rest = sentences[i + shown:]
     if shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
             any(_LIST_ITEM.match(x) for x in sentences[i:i + shown])
@@ -117,6 +126,8 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS) -> str:
     return out
 
 
+#: Characters the sentences an excerpt must show at least (its chosen sentence and next neighbours) may take.
+NEIGHBOUR_CHARS = 560
 #: Characters an excerpt may grow by to finish a list it stops inside.
 LIST_EXTRA = 320
 #: List items an excerpt starting inside a numbered list may step back to reach its first item.
@@ -181,27 +192,39 @@ def named_excerpt(text: str, section: str) -> str:
     return text
 
 
-def passages_text(lang: str, passages, limit: int = 2, question: str = "") -> str:
+def passages_text(lang: str, passages, limit: int = 2, question: str = "",
+                  ranked: list[tuple[int, int, float]] | None = None) -> str:
     """Answer an open question with the best passages, answer first: whole
-    sentences of the first passage starting at the one that matches the
+    sentences of the lead passage starting at the one that answers the
     question, then a shorter excerpt of the next passage with its section.
+    ``ranked`` is ``(passage index, sentence index, score)`` of sentences chosen by
+    meaning, best first (:func:`threadgraph.bot.sentences.lead_sentence`): the answer
+    leads with the first one's passage, and each listed passage's excerpt starts at
+    its sentence; without it the lead is :func:`lead_passage`'s and excerpts start
+    where most question terms are.
     The full passages travel in ``Answer.passages``."""
     shown = list(passages[:limit])
     if not shown:
         return ""
-    lead = lead_passage(passages, question) if question else 0
-    if lead:
-        shown = [passages[lead]] + [p for i, p in enumerate(passages[:limit]) if i != lead][:limit - 1]
-    paras = [named_excerpt(excerpt(shown[0].text, question, 320), shown[0].section or "")]
-    for p in shown[1:]:
+    starts: dict[int, int] = {pi: si for pi, si, _ in ranked or []}
+    lead = ranked[0][0] if ranked else lead_passage(passages, question) if question else 0
+    order = [lead] + [i for i in range(min(limit, len(passages))) if i != lead][:limit - 1] if lead \
+        else list(range(len(shown)))
+    shown = [passages[i] for i in order]
+    paras = [named_excerpt(excerpt(shown[0].text, question, 320, starts.get(order[0]), LEAD_SENTENCES),
+                           shown[0].section or "")]
+    for i, p in zip(order[1:], shown[1:]):
         where = (p.section or "").split(" > ")[-1].strip()
-        body = excerpt(p.text, question, 200)
+        body = excerpt(p.text, question, 200, starts.get(i))
         if body and body not in paras[0]:
             paras.append(t(lang, f"另见「{where}」：{body}" if where else f"另见：{body}",
                            f"See also “{where}”: {body}" if where else f"See also: {body}"))
     return "\n\n".join(x for x in paras if x)
 
 
+#: Sentences an open answer's lead excerpt shows at least: the one that answers and the next (within
+#: :data:`NEIGHBOUR_CHARS`): "… an entire AWS region. In such cases, the service could be recreated …".
+LEAD_SENTENCES = 2
 #: Passages (best first) whose sentences an open answer may lead with.
 LEAD_FROM = 3
 #: How many more question terms a later passage's best sentence must share to lead instead of the first passage.

@@ -67,7 +67,8 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     with them first), identifiers in the question (passages containing all of
     them first) and an asked term (definitions first). At most 3 hits when
     graph facts were found (``has_facts``), else 4. A long question is searched by its start
-    (:func:`query_text`) and for at most :data:`MAX_IDENTIFIERS` identifiers."""
+    (:func:`query_text`) and for at most :data:`MAX_IDENTIFIERS` identifiers. The question's
+    vector is kept in ``q.vector`` (answers from passages rank their sentences by it)."""
     names = [m.name for m in q.ctx + q.items + q.roles + q.excluded if m.name]
     text = query_text(f"{q.context_text} {q.text}" if q.context_text else q.text)
     if q.from_memory:
@@ -80,7 +81,7 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
             docs = R.docs_of(kb.graph, ids, limit=6) if ids else []
     vec = None
     if kb.embedder is not None:
-        vec = kb.embedder.embed_query(text)
+        vec = q.vector = kb.embedder.embed_query(text)
     limit = 3 if has_facts else retrieval_limit
     if q.definition and mode == "hybrid":
         limit = max(limit, 16)

@@ -70,6 +70,9 @@ class Query:
     #: entities the answer itself named (not the question): the one recipe a "which recipes use X"
     #: answer lists is what a following "它" / "it" refers to
     answered: list[Mention] = field(default_factory=list)
+    #: the question's embedding, as the passage search computed it (``None`` until then, or
+    #: without an embedder): answers read from passages rank sentences by it
+    vector: object = None
 
     def named(self) -> list[Mention]:
         """The linked mentions in slot order: contexts, items, roles."""

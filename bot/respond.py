@@ -17,8 +17,9 @@ from ..knowledge import retrieval as R
 from . import constraints, intents, reader, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
-from .compose import excerpt, family_text, not_found_text, passages_text, t
+from .compose import excerpt, family_text, lead_passage, not_found_text, passages_text, t
 from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, query_text, question_support, search_passages
+from .sentences import lead_sentence
 from .linker import Mention
 from .intents import Context, Draft
 from .words import asks_quantity, states_quantity
@@ -75,12 +76,12 @@ def compose(c: Context, d: Draft) -> Answer:
     if not d.found and h.open_ended and d.passages and mode != "graph":
         good = [p for p in d.passages if mode != "vector" or p.score >= VECTOR_FOUND_MIN]
         if good and passages_support(q, d.hits):
-            d.text = passages_text(lang, good, question=h.excerpt_question(c))
+            d.text = _open_text(c, h, d, good)
             d.found = True
     if mode == "vector" and d.passages:
         good = [p for p in d.passages if p.score >= VECTOR_FOUND_MIN]
         if good:
-            d.text = passages_text(lang, good, question=h.excerpt_question(c))
+            d.text = _open_text(c, h, d, good)
             d.found = True
     if h.open_ended:
         _optional_step(c, d)
@@ -92,7 +93,7 @@ def compose(c: Context, d: Draft) -> Answer:
     if not d.found and mode == "hybrid" and d.passages and not d.facts and _passages_answer(c, d):
         # a runbook question whose relation the graph does not hold (no stand-in, no fallback
         # recorded): the passages that state it answer, as they would without the graph
-        d.text = passages_text(lang, d.passages, question=h.excerpt_question(c))
+        d.text = _open_text(c, h, d, d.passages)
         d.found = True
     if d.found and not d.facts and asks_quantity(q.text) and not states_quantity(d.text):
         # "how long do we keep recordings?" answered by passages that state no amount or
@@ -118,6 +119,27 @@ def compose(c: Context, d: Draft) -> Answer:
         entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
         sources=citations(c.kb, c.settings, facts, d.passages),
     )
+
+
+def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage]) -> str:
+    """An open answer from ``passages`` (:func:`passages_text`), led by the sentence that
+    answers best by meaning and words when it clearly beats the lexical choice
+    (:func:`lead_sentence`, with the question's vector the passage search computed, or computed
+    once here when the passages came without a search); the lead passage becomes
+    ``d.passages``' first, so the answer's first citation is it."""
+    question = h.excerpt_question(c)
+    ranked = []
+    # a definition question's passages come defining ones first (the search's own order)
+    emb = c.kb.embedder if question and passages and not c.q.definition else None
+    if emb is not None:
+        if c.q.vector is None:
+            c.q.vector = emb.embed_query(query_text(c.q.text))
+        ranked = lead_sentence(passages, question, c.q.vector, emb)
+    first = ranked[0][0] if ranked else lead_passage(passages, question) if question else 0
+    if first:
+        lead = passages[first]
+        d.passages = [lead] + [p for p in d.passages if p is not lead]
+    return passages_text(c.lang, passages, question=question, ranked=ranked or None)
 
 
 #: Longest surface (characters) taken as the written form of a name.

@@ -147,11 +147,12 @@ class Embedder:
         ``"passage@N"`` when passages are cut at ``N`` tokens."""
         return "passage" if self.passage_tokens >= 512 else f"passage@{self.passage_tokens}"
 
-    def embed_passages(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
-        """Embed passages, each cut at ``passage_tokens`` tokens (its heading
-        path and beginning: the model's cost grows faster than linearly with
+    def embed_passages(self, texts: Sequence[str], batch_size: int = 16, max_tokens: int | None = None) -> np.ndarray:
+        """Embed passages, each cut at ``passage_tokens`` tokens (or ``max_tokens`` when that is
+        fewer: its heading path and beginning; the model's cost grows faster than linearly with
         length); returns an array of shape ``(len(texts), dim)``, float32."""
-        return self._embed([self.passage_prefix + t for t in texts], batch_size, self.passage_tokens)
+        cut = min(self.passage_tokens, max_tokens) if max_tokens else self.passage_tokens
+        return self._embed([self.passage_prefix + t for t in texts], batch_size, max(8, cut))
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query; returns shape ``(dim,)``, float32."""

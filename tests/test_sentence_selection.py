@@ -1,0 +1,174 @@
+"""Sentence-level answer selection for open answers (bot/sentences.py), with the real e5 model
+beside the checkout and the 4 MB test model. Passages are copied line ranges of dev-corpus
+documents; expected values are literals of those lines:
+
+* ops-gdsway standards/tracking-dependencies.html.md:34 "Service teams are free to use a
+  different tool such as [Snyk](https://snyk.io/)" (the top passage, lines 19-30, lists Dependabot)
+* ops-lullabot physical/acceptable_use.md:12 "Should any employee be unclear on the policy or how
+  it impacts their role they should speak to their manager or IT security officer."
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import E5_PATH, REPO, TINY_MODEL, TINY_NAME, quoted
+
+GEN = REPO / "benchmarks" / "generalization"
+DEPS = GEN / "ops-gdsway/docs/standards/tracking-dependencies.html.md"
+AUP = GEN / "ops-lullabot/docs/physical/acceptable_use.md"
+needs_e5 = pytest.mark.skipif(not (E5_PATH / "model.onnx").exists(), reason="multilingual-e5-small-int8 not beside the checkout")
+
+
+def _lines(path: Path, first: int, last: int) -> str:
+    return "\n".join(path.read_text(encoding="utf-8").splitlines()[first - 1:last])
+
+
+@pytest.fixture(scope="module")
+def e5():
+    from threadgraph.knowledge.embeddings import Embedder
+
+    return Embedder("intfloat/multilingual-e5-small", E5_PATH)
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    from threadgraph.knowledge.embeddings import Embedder
+
+    return Embedder(TINY_NAME, TINY_MODEL)
+
+
+def _deps():
+    from threadgraph.bot.answer import Passage
+
+    return [Passage(id="a", doc="tracking-dependencies.html.md", section="Update dependencies frequently", text=_lines(DEPS, 19, 30)),
+            Passage(id="b", doc="tracking-dependencies.html.md", section="Update dependencies frequently", text=_lines(DEPS, 32, 34))]
+
+
+def _aup():
+    from threadgraph.bot.answer import Passage
+
+    return [Passage(id="c", doc="acceptable_use.md", section="Acceptable Use Policy > Compliance", text=_lines(AUP, 12, 16)),
+            Passage(id="p", doc="acceptable_use.md", section="Acceptable Use Policy > Policy", text=_lines(AUP, 4, 6))]
+
+
+@needs_e5
+def test_the_answering_sentence_of_the_second_passage_leads(e5):
+    """The top passage lists Dependabot and shares the question's words; the sentence that
+    answers "something other than Dependabot" is in the next passage, and now leads."""
+    from threadgraph.bot.compose import passages_text
+    from threadgraph.bot.sentences import lead_sentence
+
+    q = "Can my team use something other than Dependabot for dependency updates?"
+    snyk = quoted(DEPS, 34, "Service teams are free to use a different tool such as [Snyk](https://snyk.io/)")
+    assert snyk not in passages_text("en", _deps(), question=q).split("\n\n")[0]  # the lexical choice
+    ranked = lead_sentence(_deps(), q, e5.embed_query(q), e5)
+    assert ranked and ranked[0][0] == 1, ranked
+    lead = passages_text("en", _deps(), question=q, ranked=ranked).split("\n\n")[0]
+    assert snyk in lead, lead
+    assert lead.startswith("The COD Cyber Security team will review the repositories"), lead  # whole sentences
+
+
+@needs_e5
+def test_a_later_sentence_of_the_first_passage_leads(e5):
+    from threadgraph.bot.compose import passages_text
+    from threadgraph.bot.sentences import lead_sentence
+
+    q = "Who should I talk to if I'm unclear about the acceptable use policy?"
+    ranked = lead_sentence(_aup(), q, e5.embed_query(q), e5)
+    text = passages_text("en", _aup(), question=q, ranked=ranked)
+    want = quoted(AUP, 12, "Should any employee be unclear on the policy or how it impacts their role they should "
+                           "speak to their manager or IT security officer.")
+    assert text.startswith(want), text
+    assert not passages_text("en", _aup(), question=q).startswith(want)  # the lexical choice
+
+
+def test_without_an_embedder_or_a_question_vector_the_lexical_choice_stays(tiny):
+    from threadgraph.bot.sentences import lead_sentence, rank_passages
+
+    q = "Can my team use something other than Dependabot for dependency updates?"
+    assert lead_sentence(_deps(), q, None, tiny) == []
+    assert lead_sentence(_deps(), q, tiny.embed_query(q), None) == []
+    assert rank_passages(_deps(), "", tiny.embed_query(q), tiny) == []
+
+
+def test_the_test_model_ranks_and_sentence_vectors_are_computed_once(tiny):
+    """With the token-overlap test model the ranking runs (one best sentence per passage, best
+    first); a second ranking of the same sentences embeds nothing (the LRU)."""
+    from threadgraph.bot import sentences as S
+
+    class Counting:
+        name, dim, calls = tiny.name, tiny.dim, 0
+
+        def embed_passages(self, texts, max_tokens=None):
+            Counting.calls += len(texts)
+            return tiny.embed_passages(texts, max_tokens=max_tokens)
+
+    q = "Who should I talk to if I'm unclear about the acceptable use policy?"
+    qv = tiny.embed_query(q)
+    S._cache.clear()
+    ranked = S.rank_passages(_aup(), q, qv, Counting())
+    assert sorted(pi for pi, _, _ in ranked) == [0, 1]
+    first = Counting.calls
+    assert first > 0
+    assert S.rank_passages(_aup(), q, qv, Counting()) == ranked
+    assert Counting.calls == first
+
+
+@pytest.mark.parametrize("line, expected", [
+    ((DEPS, 87, "[Snyk]: https://snyk.io/"), False),
+    ((AUP, 9, "This policy applies to all Lullabot employees and contractors."), True),
+])
+def test_link_references_never_lead(line, expected):
+    from threadgraph.bot.sentences import candidate
+
+    assert candidate(quoted(*line)) is expected
+
+
+def test_a_follow_up_leads_with_the_line_that_answers_it_not_the_rota(tmp_path):
+    """ops-govuk: "and if I'm on-call when I need it?" after "Who has to approve my Temporary
+    Production Admin pull request?" leads with rules-for-getting-production-access.html.md:104's
+    "If you're on-call, you will probably need to ask the other on-call person." (regressed to
+    the on-call rota passage when the lexical lead passage was added)."""
+    from conftest import bot_over
+
+    manual = GEN / "ops-govuk/docs/manual"
+    ask = bot_over(tmp_path, {"manual/rules-for-getting-production-access.html.md": manual / "rules-for-getting-production-access.html.md",
+                              "manual/on-call.html.md": manual / "on-call.html.md"})
+    ask("Who has to approve my Temporary Production Admin pull request?", thread="tpa")
+    a = ask("and if I'm on-call when I need it?", thread="tpa")
+    want = quoted(manual / "rules-for-getting-production-access.html.md", 104,
+                  "If you're on-call, you will probably need to ask the other on-call person.")
+    assert a.found and a.answer.startswith(want), a.answer
+    assert a.passages[0].doc == "manual/rules-for-getting-production-access.html.md"
+
+
+def test_the_lead_excerpt_shows_the_answering_sentence_with_its_next_neighbour():
+    """ops-gdsway disaster-recovery.html.md:76: the sentence naming the AWS region is followed by
+    the one that answers ("In such cases, the service could be recreated in another hosting
+    provider or in an alternative region"); the two together pass the 320-character lead, and
+    are shown whole."""
+    from threadgraph.bot.answer import Passage
+    from threadgraph.bot.compose import passages_text
+
+    dr = GEN / "ops-gdsway/docs/standards/disaster-recovery.html.md"
+    p = Passage(id="d", doc="disaster-recovery.html.md", section="Decide on manual or automatic recovery", text=_lines(dr, 76, 76))
+    text = passages_text("en", [p], question="If a whole AWS region goes down, where could the service be recreated?")
+    assert text.startswith(quoted(dr, 76, "For example, a service may be designed to withstand a failure in a single availability zone")), text
+    assert quoted(dr, 76, "the service could be recreated in another hosting provider or in an alternative region") in text, text
+
+
+def test_at_least_two_sentences_within_the_neighbour_budget():
+    """ops-lullabot hard-drive-encryption.md:14: with a 60-character limit, asking for two
+    sentences shows "For macOS users, …" and the one after it, whole; the default shows one."""
+    from threadgraph.bot.compose import excerpt
+
+    hd = GEN / "ops-lullabot/docs/physical/hard-drive-encryption.md"
+    text = _lines(hd, 14, 14)
+    first = quoted(hd, 14, "For macOS users, FileVault is generally enabled by default.")
+    one = excerpt(text, "Is FileVault enabled by default for macOS users?", 60)
+    two = excerpt(text, "Is FileVault enabled by default for macOS users?", 60, at_least=2)
+    assert one == first
+    assert two.startswith(first + " Confirm that it is by following"), two
