@@ -32,6 +32,7 @@ import numpy as np
 
 from ..knowledge.text import cjk_bigrams, content_words
 from .compose import best_sentence, lead_passage, sentences_of
+from .words import asks_quantity, states_quantity
 
 #: Passages (best first) whose sentences are ranked.
 RANK_FROM = 3
@@ -56,6 +57,11 @@ RANK_PENALTY = 1.0
 #: to lead instead: measured on the dev corpora's open turns, a smaller lead changes as many
 #: right answers into wrong ones as the other way round.
 LEAD_MARGIN = 0.5
+#: How close (in score) the previous sentence of the same passage must come to the chosen one to
+#: lead instead (with the chosen one as its next neighbour): the sentence stating what is asked
+#: ("… 300华氏度+风吹烤两个小时") is often just before one that shares more of the question's words
+#: ("… 烤箱提升温度到480华氏度 …").
+STEP_BACK = 0.75
 #: Sentence vectors kept in memory (LRU, by model and text).
 CACHE_SIZE = 4096
 
@@ -174,5 +180,26 @@ def lead_sentence(passages, question: str, qvec, embedder, among: int = RANK_FRO
     mine = best_sentence(sentences_of(passages[lp].text or ""), question)[0]
     lexical = scores.get((lp, mine))
     if lexical is None or ranked[0][2] - lexical > LEAD_MARGIN:
-        return ranked[:1]
-    return []
+        pi, si, sc = ranked[0]
+        return [(pi, step_back(passages, question, scores, pi, si), sc)]
+    back = step_back(passages, question, scores, lp, mine)
+    return [(lp, back, lexical)] if back != mine else []
+
+
+def step_back(passages, question: str, scores: dict[tuple[int, int], float], pi: int, si: int) -> int:
+    """The sentence index an answer leading with sentence ``si`` of passage ``pi`` should start
+    at: the previous sentence of the same passage (shown with ``si`` as its next neighbour) when it
+    is a :func:`candidate` that scores within :data:`STEP_BACK` of ``si``, or when the question asks
+    a quantity (:func:`~threadgraph.bot.words.asks_quantity`) and that previous sentence states
+    one (:func:`~threadgraph.bot.words.states_quantity`); ``si`` otherwise."""
+    if si <= 0 or (pi, si) not in scores:
+        return si
+    sentences = sentences_of(passages[pi].text or "")
+    if si >= len(sentences) or not candidate(sentences[si - 1]):
+        return si
+    prev = scores.get((pi, si - 1))
+    if prev is not None and prev >= scores[(pi, si)] - STEP_BACK:
+        return si - 1
+    if asks_quantity(question) and states_quantity(sentences[si - 1]):
+        return si - 1
+    return si

@@ -172,3 +172,46 @@ def test_at_least_two_sentences_within_the_neighbour_budget():
     two = excerpt(text, "Is FileVault enabled by default for macOS users?", 60, at_least=2)
     assert one == first
     assert two.startswith(first + " Confirm that it is by following"), two
+
+
+JZ = GEN / "zh-jzkitchen/docs/2015-01-12-鑄鐵鍋慢煮咖喱-泰式慢煮紅咖喱菠蘿雞–Thai Chicken and-Pineapple-Red-Curry.md"
+SR = GEN / "zh-seraphroy/docs/2023-01-13-脆皮烧肉.md"
+
+
+@needs_e5
+@pytest.mark.parametrize("path, parts, q, want, also", [
+    # zh-jzkitchen: the baking line, not "如果咖喱汁不能蓋過雞腿，要20-30分鐘把雞反轉" after it
+    (JZ, [(26, 32, "材料："), (37, 43, "步驟："), (17, 20, "")], "泰式慢煮紅咖喱菠蘿雞要焗多久？",
+     (41, "把整鍋放入已預熱至 160 C 的焗爐中焗 60－70分鐘。"), (41, "如果咖喱汁不能蓋過雞腿")),
+    # zh-seraphroy: the 300°F line, not the 480°F line after it
+    (SR, [(31, 31, "结果"), (20, 27, "步骤"), (14, 16, "原材料")], "脆皮烧肉第二天烤箱要开多少度？",
+     (26, "第二天拿出来放在网架上300华氏度+风吹烤两个小时"), (27, "拿出来，烤箱提升温度到480华氏度，烤40分钟")),
+])
+def test_a_quantity_answer_starts_at_the_sentence_before_the_ranked_one(e5, path, parts, q, want, also):
+    """A quantity question (the search's three passages of the recipe) ranks the sentence right
+    after the one stating the asked quantity best; the answer starts one sentence earlier (that
+    sentence states a quantity), and shows both."""
+    from threadgraph.bot.answer import Passage
+    from threadgraph.bot.compose import passages_text
+    from threadgraph.bot.sentences import lead_sentence, sentence_scores
+
+    p = [Passage(id=str(a), doc=path.name, section=sec, text=_lines(path, a, b)) for a, b, sec in parts]
+    qv = e5.embed_query(q)
+    ranked = lead_sentence(p, q, qv, e5)
+    assert ranked and ranked[0][0] == 1, ranked
+    scores = sentence_scores(p, q, qv, e5)
+    assert scores[(1, ranked[0][1] + 1)] > scores.get((1, ranked[0][1]), float("-inf"))  # ranked after
+    lead = passages_text("zh", p, question=q, ranked=ranked).split("\n\n")[0]
+    assert lead.lstrip("-*0123456789. ").startswith(quoted(path, *want)), lead
+    assert quoted(path, *also) in lead, lead
+
+
+def test_no_step_back_without_a_quantity_or_a_close_score():
+    """step_back keeps the chosen sentence when the question asks no quantity and the previous
+    sentence is not scored; ops-gdsway tracking-dependencies.html.md lines 32-34."""
+    from threadgraph.bot.answer import Passage
+    from threadgraph.bot.sentences import step_back
+
+    p = [Passage(id="b", doc="tracking-dependencies.html.md", section="", text=_lines(DEPS, 32, 34))]
+    assert step_back(p, "Can my team use something other than Dependabot?", {(0, 1): 3.0}, 0, 1) == 1
+    assert step_back(p, "Can my team use something other than Dependabot?", {(0, 0): 2.5, (0, 1): 3.0}, 0, 1) == 0
