@@ -18,7 +18,9 @@ at p50 on a loaded 2-core machine, ~1.5 ms when they are in the in-process LRU k
 text), while embedding every sentence of a corpus at ingest would multiply the ingest's
 embedding work (~15 sentences per chunk) for sentences that are never a candidate. Without an
 embedder (or without a question vector) nothing is ranked and the answer keeps the lexical
-choice (:func:`threadgraph.bot.compose.lead_passage`).
+choice (:func:`threadgraph.bot.compose.lead_passage`). Either choice starts one sentence earlier
+when the sentence before it scores nearly as high or states the quantity a quantity question asks
+(:func:`step_back`): the answering line often sits just before the one sharing most words.
 """
 
 from __future__ import annotations
