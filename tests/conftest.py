@@ -62,6 +62,29 @@ def cue_pairs(sentence: str, rule: str) -> list[tuple[str, str]]:
     return [(c.x, c.y) for c in cues.read(sentence) if c.rule == rule]
 
 
+def mini_corpus(tmp_path: Path, files: dict[str, str]):
+    """The rule extraction (``extract_corpus``) of a folder ``tmp_path/c`` holding ``files``
+    (name → text)."""
+    from threadgraph.ingest.pipeline import extract_corpus
+
+    d = tmp_path / "c"
+    d.mkdir(exist_ok=True)
+    for name, body in files.items():
+        (d / name).write_text(body, encoding="utf-8")
+    return extract_corpus([d], root=d)
+
+
+def sub_pairs(ex) -> set[tuple[str, str]]:
+    """``(subject key, object key)`` (ids without their type prefix) of extraction ``ex``'s SUBSTITUTES triples."""
+    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in ex.triples if t.relation == "SUBSTITUTES"}
+
+
+def contains_required(ex, recipe: str) -> dict[str, bool]:
+    """``{ingredient key: required}`` of the CONTAINS triples of recipe ``recipe`` in extraction ``ex``."""
+    return {t.object.split(":", 1)[1]: t.properties["required"] for t in ex.triples
+            if t.relation == "CONTAINS" and t.subject == f"recipe:{recipe}"}
+
+
 def edge_names(ex, relation: str, **props) -> set[tuple[str, str]]:
     """``(subject name, object name)`` of the ``relation`` triples of extraction ``ex``
     whose properties include ``props``."""

@@ -10,24 +10,7 @@ en-communitykitchen, en-baw-drinks); the words are data
 
 from __future__ import annotations
 
-from threadgraph.ingest.pipeline import extract_corpus
-
-
-def _mini(tmp_path, files: dict[str, str]):
-    d = tmp_path / "c"
-    d.mkdir(exist_ok=True)
-    for name, body in files.items():
-        (d / name).write_text(body, encoding="utf-8")
-    return extract_corpus([d], root=d)
-
-
-def _subs(ex) -> set[tuple[str, str]]:
-    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in ex.triples if t.relation == "SUBSTITUTES"}
-
-
-def _contains(ex, recipe: str) -> dict[str, bool]:
-    return {t.object.split(":", 1)[1]: t.properties["required"] for t in ex.triples
-            if t.relation == "CONTAINS" and t.subject == f"recipe:{recipe}"}
+from conftest import contains_required as _contains, mini_corpus as _mini, sub_pairs as _subs
 
 
 def test_front_matter_sub_list_with_amounts_is_an_ingredient_list(tmp_path):

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from threadgraph.ingest.items import comma_or, line_items, or_parts_en, parse_item
 from threadgraph.ingest.normalize import clean_name, is_entity_name
-from threadgraph.ingest.pipeline import extract_corpus
 from threadgraph.knowledge.text import singular
+from conftest import contains_required as _contains, mini_corpus as _mini, sub_pairs as _subs
 
 
 def _one(text: str):
@@ -24,23 +24,6 @@ def _one(text: str):
 
 def _alts(text: str) -> list[str]:
     return [clean_name(a.raw) for ip in parse_item(text) for a in ip.alternatives]
-
-
-def _mini(tmp_path, files: dict[str, str]):
-    d = tmp_path / "c"
-    d.mkdir(exist_ok=True)
-    for name, body in files.items():
-        (d / name).write_text(body, encoding="utf-8")
-    return extract_corpus([d], root=d)
-
-
-def _subs(ex) -> set[tuple[str, str]]:
-    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in ex.triples if t.relation == "SUBSTITUTES"}
-
-
-def _contains(ex, recipe: str) -> dict[str, bool]:
-    return {t.object.split(":", 1)[1]: t.properties["required"] for t in ex.triples
-            if t.relation == "CONTAINS" and t.subject == f"recipe:{recipe}"}
 
 
 def test_or_to_taste_is_about_the_amount():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from threadgraph.ingest.items import is_method, parse_item
 from threadgraph.ingest.pipeline import extract_corpus
+from conftest import sub_pairs as _subs
 
 
 def _one(text: str):
@@ -20,10 +21,6 @@ def _mini(tmp_path, name, body):
     d.mkdir(exist_ok=True)
     (d / name).write_text(body, encoding="utf-8")
     return extract_corpus([d], root=d)
-
-
-def _subs(ex) -> set[tuple[str, str]]:
-    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in ex.triples if t.relation == "SUBSTITUTES"}
 
 
 def _req(ex) -> dict[str, bool]:
