@@ -15,6 +15,7 @@ from ..knowledge.text import DictLinker, has_cjk, lexicon, name_key, sentence_sp
 from .blocks import DocResult, children, section_of
 from .cues import alternation, lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
+from .named_alternatives import named_alternative_pairs
 from .relations import looks_like_name, plain_noun_phrase, read_document, thing_phrase, unwrap
 from .tables import classify_column, split_alternatives as split_cell
 from .roles import RoleBook
@@ -773,6 +774,8 @@ class DocumentExtractor:
                 res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
                                           Provenance(rel, section_of(blk.path), line, rule, 0.7)))
 
+        self._named_alternatives(doc, res, roles, have, raw)
+
         for x, y, blk in chain_pairs(doc.blocks):
             xid = self._party(x, bool(roles.get(x)), roles, res, doc)
             yid = self._party(y, bool(roles.get(y)), roles, res, doc)
@@ -781,6 +784,22 @@ class DocumentExtractor:
             have.add((xid, yid))
             res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": False},
                                       Provenance(rel, section_of(blk.path), blk.line, "doc.chain", 0.7)))
+
+    def _named_alternatives(self, doc: ParsedDocument, res: DocResult, roles: DictLinker[str],
+                            have: set[tuple[str, str]], raw: Callable[[object], str]) -> None:
+        """``SUBSTITUTES`` (symmetric) between two named things a policy sentence offers one for the other
+        (:func:`~.named_alternatives.named_alternative_pairs`: "Post to Slack in #bot-support or email team@…",
+        "request either a Guest or Member account"); two known roles are left to the role rules."""
+        for x, y, blk, line, rule in named_alternative_pairs(doc.blocks, raw):
+            if roles.get(x) and roles.get(y):
+                continue
+            xid = self._party(x, bool(roles.get(x)), roles, res, doc)
+            yid = self._party(y, bool(roles.get(y)), roles, res, doc)
+            if not xid or not yid or xid == yid or (xid, yid) in have or (yid, xid) in have:
+                continue
+            have.add((xid, yid))
+            res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": "", "symmetric": True},
+                                      Provenance(doc.rel, section_of(blk.path), line, rule, 0.75)))
 
     @staticmethod
     def _party(name: str, anchored: bool, roles: DictLinker[str], res: DocResult, doc: ParsedDocument,

@@ -31,7 +31,7 @@ def _leaves(v):
 
 
 def test_the_data_files_are_there():
-    assert FILES == ["alternatives", "amounts", "columns", "markup", "names", "procedures", "roles", "sections", "steps",
+    assert FILES == ["alternatives", "amounts", "columns", "markup", "names", "policy", "procedures", "roles", "sections", "steps",
                      "tools"]
 
 

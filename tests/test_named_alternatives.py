@@ -1,0 +1,102 @@
+"""Alternatives between named things in policy prose (ingest/named_alternatives.py, ingest/lexicon/policy.yaml):
+each cue read from sentences of at least two corpora (the 18F handbook, the GDS Way, Lullabot's security policy,
+2i2c's infrastructure guide, GOV.UK's developer docs), and the sentences that must give nothing (a list of
+examples, a noun that looks like a contact verb, an "or" inside a link text, pairs given "respectively")."""
+from __future__ import annotations
+
+from threadgraph.ingest.named_alternatives import (_LINK, also_contact_pairs, contact_or_pairs, either_or_pairs,
+                                                    written_names)
+
+from conftest import edge_names, mini_corpus
+
+
+def _md(s: str) -> str:
+    """The sentence as the reader sees it: Markdown links written ⟦text⟧."""
+    return _LINK.sub(lambda m: f"⟦{m.group(1)}⟧", s)
+
+
+def test_written_names_drop_the_capital_of_the_sentence():
+    got = [n.text for n in written_names(_md("Contact GDS [Information Security][] or the security architects in the "
+                                               "[CO:D Cyber Security team][]"))]
+    assert got == ["GDS", "Information Security", "CO:D Cyber Security team"]
+    got = [(n.text, n.kind) for n in written_names("Post to Slack in #bot-support or email team@lullabot.com")]
+    assert got == [("Slack", "p"), ("#bot-support", "h"), ("team@lullabot.com", "e")]
+
+
+def test_contact_a_or_b():
+    # 18F handbook, general-information-and-resources/software.md
+    assert contact_or_pairs("Also reach out in #infrastructure in Slack or by emailing tts-software@gsa.gov "
+                            "for more information") == [("#infrastructure", "tts-software@gsa.gov")]
+    # Lullabot, physical/lost-devices.md and communications/cloud.md
+    assert contact_or_pairs("Post to Slack in #bot-support or email team@lullabot.com to let the team know you lost a "
+                            "device.") == [("#bot-support", "team@lullabot.com")]
+    assert contact_or_pairs("Finally, if at all in doubt (or you just want help doing the above), ask in #security in "
+                            "Slack, or email security@lullabot.com.") == [("#security", "security@lullabot.com")]
+    # GDS Way, standards/web-application-firewall.html.md: a chain of three contacts
+    s = _md("Contact GDS [Information Security][] or the security architects in the [CO:D Cyber Security team][] or "
+            "use the [#cyber-security-help Slack channel](https://gds.slack.com/messages/CCMPJKFDK/)")
+    assert contact_or_pairs(s) == [("Information Security", "CO:D Cyber Security team"),
+                                   ("CO:D Cyber Security team", "#cyber-security-help Slack channel")]
+
+
+def test_contact_or_gives_nothing_without_a_contact():
+    # GDS Way, manuals/security-overview-for-websites.html.md: "email" is an example of a record, not a verb
+    assert contact_or_pairs("Consider using longer TTLs for other records (such as email, MX or TXT records) - the "
+                            "recommended value is 24 hours or 86,400 seconds.") == []
+    # 2i2c infrastructure, howto/features/login-page.md: the "or" ends a list of examples
+    assert contact_or_pairs("`https://<domain-of-the-hub>/hub/oauth_login` will ask the user to log in if necessary, "
+                            "and send them to the default configured experience for the hub (such as a profile list, "
+                            "JupyterLab, or RStudio).") == []
+    # 2i2c team compass, code-of-conduct/response-protocol.md: "the report" is a noun
+    assert contact_or_pairs("If yes, the Director will determine whether they are the best person to respond to the "
+                            "situation, or if it is more appropriate to hand off the report to another Director or "
+                            "Steering Council member.") == []
+    # GOV.UK developer docs, manual/investigate-when-search-is-down.html.md: the "or" is inside a link text
+    assert contact_or_pairs(_md("If you are confident there is an outage caused by GCP or Discovery Engine, skip to "
+                                "[How to contact Google if there is a critical issue with GCP or Discovery Engine]"
+                                "(#how-to-contact-google).")) == []
+
+
+def test_you_can_also_reach_it_another_way():
+    # 18F handbook, getting-started/how-to-log-in.md
+    s = _md("Any integration beyond basic requires a [GSA IT Help Desk ticket](https://servicedesk.gsa.gov), you can "
+            "also start a ticket by emailing `itservicedesk@gsa.gov`.")
+    assert also_contact_pairs(s, "") == [("GSA IT Help Desk ticket", "itservicedesk@gsa.gov")]
+    # GDS Way, standards/incident-management.html.md: X is named by the sentence before
+    s = _md("You can also use the [#cyber-security-help Slack channel](https://gds.slack.com/messages/CCMPJKFDK/) to "
+            "contact CO:D Cyber within normal working hours.")
+    assert also_contact_pairs(s, _md("The [CO:D Cyber Security team].")) == [
+        ("CO:D Cyber Security team", "#cyber-security-help Slack channel")]
+    # 2i2c team compass, engineering/secrets.md: an "instead of" sentence is read by the sentence cues
+    assert also_contact_pairs("You can also use the `-d` flag instead of `--decrypt`.", "Run `sops --decrypt`.") == []
+    # "also use" without saying it reaches somebody offers no contact
+    assert also_contact_pairs("You can also use the `Slack` app on your phone.", "Install [Zoom](https://zoom.us).") == []
+
+
+def test_either_a_or_b():
+    # 18F handbook, tools/mural.md
+    assert either_or_pairs("You can request either a Guest or Member account by posting in the channel.") == [
+        ("Guest", "Member")]
+    # 2i2c infrastructure, howto/manage-alerts/index.md
+    assert either_or_pairs("This can be improved by bumping either the `iops` or the `throughput` variables for the "
+                           "home directory disk in Terraform.") == [("iops", "throughput")]
+    # 2i2c infrastructure, topic/infrastructure/config.md: one to one, not one or the other
+    assert either_or_pairs("describe the helm chart values specific to either `staging` or `prod` with a "
+                           "`staging.values.yaml` or `prod.values.yaml` file respectively.") == []
+    # GOV.UK, manual/data-gov-uk-2nd-line.html.md: quoted status values are no names
+    assert either_or_pairs("A user can be a member of one or more publishing organisations, with either the 'Admin' "
+                           "or 'Editor' role for each organisation.") == []
+    # lower-case words are no names
+    assert either_or_pairs("You can either use your personal account or create a new account.") == []
+
+
+def test_named_alternatives_are_symmetric_edges(tmp_path):
+    ex = mini_corpus(tmp_path, {
+        "software.md": "# Software\n\nAlso reach out in #infrastructure in Slack or by emailing tts-software@gsa.gov "
+                       "for more information.\n",
+        "lost.md": "# Lost devices\n\nPost to Slack in #bot-support or email team@lullabot.com to let the team know "
+                   "you lost a device.\n\nYou can send a direct message to a single person or a group of people.\n"})
+    assert edge_names(ex, "SUBSTITUTES", symmetric=True) >= {("#infrastructure", "tts-software@gsa.gov"),
+                                                             ("#bot-support", "team@lullabot.com")}
+    # "a single person or a group of people" names no thing: the named-alternatives reader reads nothing there
+    assert not any("person" in a or "person" in b for a, b in edge_names(ex, "SUBSTITUTES", symmetric=True))
