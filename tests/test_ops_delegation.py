@@ -119,6 +119,17 @@ def test_ask_x_or_y_joins_no_things(tmp_path):
     assert _cues("Contact the user via email if possible, letting them know about the token leak.", "en.ask_x_or_y") == []
 
 
+def test_ask_x_or_y_needs_the_verb_not_the_noun():
+    r = "en.ask_x_or_y"
+    # ops-18f tools/slack/notifications-general-communication.md 15: "message" is a noun after "a direct"
+    assert _cues("You can send a direct message (DM) to a single person or a group of people.", r) == []
+    # ops-lullabot appendix/links.md 12: "email" is a noun after "the"
+    assert _cues("This article describes a scam where someone is able to emulate the email address of the CEO or "
+                 "another senior executive, either by hacking their email account or using a look-alike domain.", r) == []
+    # the verb still reads (ops-lullabot communications/data_classification.md 20)
+    assert _cues("If in doubt, ask your manager or the security team.", r) == [("manager", "security team")]
+
+
 def test_backup_as_a_modifier_is_no_fallback():
     # ops-lullabot physical/lost-devices.md 98: "Backup services like CrashPlan" is a kind of service
     assert [c for c in cues.read("Backup services like CrashPlan, Carbonite, and so on") if c.rule == "en.fallback_y"] == []
