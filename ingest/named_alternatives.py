@@ -90,6 +90,8 @@ def _rules() -> dict:
         "also_purpose": regex("policy", "also_use_purpose", re.I),
         "also_skip": regex("policy", "also_contact_skip", re.I),
         "either": regex("policy", "either_or", re.I, thing=_NAME_SLOT),
+        "different": regex("policy", "different_kind", re.I),
+        "different_words": int(data["different_kind_words"]),
     }
 
 
@@ -193,6 +195,35 @@ def either_or_pairs(s: str) -> list[tuple[str, str]]:
     return out
 
 
+def _unmark(name: str) -> str:
+    """``name`` without its Markdown marks (⟦link⟧, `code`, **bold**) and a leading article."""
+    name = re.sub(r"[⟦⟧`]|\*\*", "", name).strip()
+    return re.sub(r"^(?:the|a|an)\s+", "", name, flags=re.I).strip()
+
+
+def different_kind_pairs(s: str, previous: str) -> list[tuple[str, str]]:
+    """``(x, y)`` for each named thing sentence ``s`` offers as a different one of a kind (``different_kind``: "free
+    to use a different tool such as [Snyk](…)", "in another format, like a Word doc or fillable PDF"): X is the name
+    written last before the cue in ``s``, else in ``previous``; each Y is a part of the list after the cue (up to
+    the end of its clause, split at "or") that holds a written name and has at most ``different_kind_words`` words."""
+    r = _rules()
+    m = r["different"].search(s)
+    if not m:
+        return []
+    before = [n for n in written_names(s) if n.end <= m.start()] or written_names(previous)
+    if not before:
+        return []
+    x = before[-1].text
+    tail = re.split(r"[,;:!?()]|\.(?:\s|$)|\s(?:but|and|if|when|to)\s", s[m.end():], maxsplit=1)[0]
+    out = []
+    for part in re.split(r"\s+or\s+", tail):
+        y = _unmark(part)
+        if (written_names(part) and 1 <= len(y.split()) <= r["different_words"] and looks_like_name(y)
+                and _distinct(x, y)):
+            out.append((x, y))
+    return out
+
+
 def named_alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, str, object, int, str]]:
     """``(x, y, block, line, rule)`` for every alternative between two named things the paragraphs and list items
     of a document state (:func:`contact_or_pairs`, :func:`also_contact_pairs`, :func:`either_or_pairs`); ``raw``
@@ -208,7 +239,7 @@ def named_alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[
             s = _LIST_MARK.sub("", text[a:z])
             line = b.line + src.count("\n", 0, a)
             for rule, pairs in (("doc.contact_or", contact_or_pairs(s)), ("doc.also_contact", also_contact_pairs(s, prev)),
-                                ("doc.either_or", either_or_pairs(s))):
+                                ("doc.either_or", either_or_pairs(s)), ("doc.different_kind", different_kind_pairs(s, prev))):
                 out.extend((x, y, b, line, rule) for x, y in pairs)
             prev = s
     return out

@@ -4,8 +4,8 @@ each cue read from sentences of at least two corpora (the 18F handbook, the GDS 
 examples, a noun that looks like a contact verb, an "or" inside a link text, pairs given "respectively")."""
 from __future__ import annotations
 
-from threadgraph.ingest.named_alternatives import (_LINK, also_contact_pairs, contact_or_pairs, either_or_pairs,
-                                                    written_names)
+from threadgraph.ingest.named_alternatives import (_LINK, also_contact_pairs, contact_or_pairs, different_kind_pairs,
+                                                    either_or_pairs, written_names)
 
 from conftest import edge_names, mini_corpus
 
@@ -88,6 +88,24 @@ def test_either_a_or_b():
                            "or 'Editor' role for each organisation.") == []
     # lower-case words are no names
     assert either_or_pairs("You can either use your personal account or create a new account.") == []
+
+
+def test_a_different_tool_such_as_y():
+    # GDS Way, standards/tracking-dependencies.html.md: X is named by the sentence before
+    s = _md("Service teams are free to use a different tool such as [Snyk](https://snyk.io/), but will need to add a "
+            "`no-dependabot` tag to their repository for monitoring purposes.")
+    prev = ("The COD Cyber Security team will review the repositories that do not have dependency management in use "
+            "and will turn on Dependabot where required.")
+    assert different_kind_pairs(s, prev) == [("Dependabot", "Snyk")]
+    # 18F handbook, tools/google-drive.md: X is named earlier in the sentence, two Ys joined by "or"
+    s = ("In the case that you intend to involve those agencies in an initiative where a Google Form is being used, "
+         "it's smart to create a version in another format, like a Word doc or fillable PDF.")
+    assert different_kind_pairs(s, "") == [("Google Form", "Word doc"), ("Google Form", "fillable PDF")]
+    # 2i2c infrastructure, howto/features/binderhub-ui.md: "another resource" is no kind of tool
+    assert different_kind_pairs(_md("Give access to the binder service from another resource, such as [live "
+                                    "computation with a MyST website](https://mystmd.org/guide)."), "") == []
+    # "other tools such as …" adds examples, it replaces nothing
+    assert different_kind_pairs("We use Dependabot and other tools such as Snyk.", "") == []
 
 
 def test_named_alternatives_are_symmetric_edges(tmp_path):
