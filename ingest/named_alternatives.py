@@ -91,6 +91,8 @@ def _rules() -> dict:
         "also_skip": regex("policy", "also_contact_skip", re.I),
         "either": regex("policy", "either_or", re.I, thing=_NAME_SLOT),
         "different": regex("policy", "different_kind", re.I),
+        "channel_or": regex("policy", "channel_or", re.I, thing=_NAME_SLOT),
+        "channel_word": re.compile(r"(?:" + "|".join(words("policy", "channel_words")) + r")", re.I),
         "different_words": int(data["different_kind_words"]),
     }
 
@@ -198,7 +200,7 @@ def either_or_pairs(s: str) -> list[tuple[str, str]]:
 def _unmark(name: str) -> str:
     """``name`` without its Markdown marks (⟦link⟧, `code`, **bold**) and a leading article."""
     name = re.sub(r"[⟦⟧`]|\*\*", "", name).strip()
-    return re.sub(r"^(?:the|a|an)\s+", "", name, flags=re.I).strip()
+    return re.sub(r"^(?:the|a|an)\s+", "", name, flags=re.I).strip().rstrip(".:'’")
 
 
 def different_kind_pairs(s: str, previous: str) -> list[tuple[str, str]]:
@@ -224,6 +226,19 @@ def different_kind_pairs(s: str, previous: str) -> list[tuple[str, str]]:
     return out
 
 
+def channel_or_pairs(s: str) -> list[tuple[str, str]]:
+    """``(x, y)`` for two means of communication sentence ``s`` offers one for the other (``channel_or``: "via Slack or
+    email", "using an online form or by email", "on video or phone"): each side a channel word or a written name, at
+    least one a channel word (two products after "using" are read by the sentence cues)."""
+    r = _rules()
+    out = []
+    for m in r["channel_or"].finditer(s):
+        x, y = (_unmark(m.group(g)) for g in ("x", "y"))
+        if any(r["channel_word"].fullmatch(v) for v in (x, y)) and _distinct(x, y):
+            out.append((x, y))
+    return out
+
+
 def named_alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, str, object, int, str]]:
     """``(x, y, block, line, rule)`` for every alternative between two named things the paragraphs and list items
     of a document state (:func:`contact_or_pairs`, :func:`also_contact_pairs`, :func:`either_or_pairs`); ``raw``
@@ -239,7 +254,8 @@ def named_alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[
             s = _LIST_MARK.sub("", text[a:z])
             line = b.line + src.count("\n", 0, a)
             for rule, pairs in (("doc.contact_or", contact_or_pairs(s)), ("doc.also_contact", also_contact_pairs(s, prev)),
-                                ("doc.either_or", either_or_pairs(s)), ("doc.different_kind", different_kind_pairs(s, prev))):
+                                ("doc.either_or", either_or_pairs(s)), ("doc.different_kind", different_kind_pairs(s, prev)),
+                                ("doc.channel_or", channel_or_pairs(s))):
                 out.extend((x, y, b, line, rule) for x, y in pairs)
             prev = s
     return out

@@ -4,8 +4,8 @@ each cue read from sentences of at least two corpora (the 18F handbook, the GDS 
 examples, a noun that looks like a contact verb, an "or" inside a link text, pairs given "respectively")."""
 from __future__ import annotations
 
-from threadgraph.ingest.named_alternatives import (_LINK, also_contact_pairs, contact_or_pairs, different_kind_pairs,
-                                                    either_or_pairs, written_names)
+from threadgraph.ingest.named_alternatives import (_LINK, also_contact_pairs, channel_or_pairs, contact_or_pairs,
+                                                    different_kind_pairs, either_or_pairs, written_names)
 
 from conftest import edge_names, mini_corpus
 
@@ -106,6 +106,24 @@ def test_a_different_tool_such_as_y():
                                     "computation with a MyST website](https://mystmd.org/guide)."), "") == []
     # "other tools such as …" adds examples, it replaces nothing
     assert different_kind_pairs("We use Dependabot and other tools such as Snyk.", "") == []
+
+
+def test_two_means_of_communication():
+    # 18F handbook, travel-and-leave/going-out-of-office.md
+    assert channel_or_pairs("Tell team members or partners via Slack or email, and make sure your work is covered.") == [
+        ("Slack", "email")]
+    # GDS Way, standards/user-support.html.md and standards/alerting.html.md
+    assert channel_or_pairs("users might contact 1st line support using an online form or by email") == [
+        ("online form", "email")]
+    assert channel_or_pairs("You can also configure these tools to send alert notifications using email or Slack.") == [
+        ("email", "Slack")]
+    # Lullabot, communications/email.md and physical/lost-devices.md
+    assert channel_or_pairs("Verbally exchange information on video or phone.") == [("video", "phone")]
+    assert channel_or_pairs("Get on a phone or video call with a member of the admin team to confirm the lost "
+                            "device.") == [("phone", "video call")]
+    # two names without a channel word are left to the sentence cues; a channel word must be the whole side
+    assert channel_or_pairs("link accounts to Google using OAuth or OIDC.") == []
+    assert channel_or_pairs("Share alerts from AWS or GCP with all engineers via our Slack support channel.") == []
 
 
 def test_named_alternatives_are_symmetric_edges(tmp_path):
