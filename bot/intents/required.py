@@ -25,6 +25,25 @@ class Required(Intent):
     reads_item_lines = True
     needs = ("ingredient", "recipe")
 
+    def read(self, u, match, body, linker) -> None:
+        """The pattern's slots, then :meth:`asks_action`: a Chinese item slot that holds an
+        action ("要先泡吗", "一定要自己调吗") asks how to do something, not whether an ingredient is
+        needed: the question is read as ``general`` (answered from the passages)."""
+        super().read(u, match, body, linker)
+        if self.asks_action(u):
+            u.intent, u.rule = "general", f"{u.rule}>general"
+            u.mentions = [m for m in u.mentions if m.type != "unknown"]
+
+    def asks_action(self, u) -> bool:
+        """The item slot of a Chinese question holds an action rather than a thing: no
+        ingredient or tool was linked inside it and it matches an ``action_slot`` cue of the
+        data file (an adverb of manner or time before a verb, "干嘛", "会…")."""
+        text = u.slot_texts.get("item", "")
+        cue = (self.data.get("action_slot") or {}).get(u.language)
+        if not text or not cue or not re.search(cue, text):
+            return False
+        return not any(m.type in ("ingredient", "tool") and m.surface and m.surface in text for m in u.mentions)
+
     def retrieve(self, c: Context) -> Draft | None:
         """The recipe's CONTAINS edge to the item (or a variant) and the
         item's substitutes in this recipe or in general; without the edge, the
