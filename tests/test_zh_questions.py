@@ -75,3 +75,27 @@ def test_action_cue_leaves_ingredient_slots_alone():
                                        slot_texts={"item": "干嘛 会苦"}))
     assert h.asks_action(Understanding(text="照烧鸡排饭的照烧汁一定要自己调吗", intent="required", language="zh",
                                        slot_texts={"item": "自己调"}))
+
+
+# -- "最后可以加点X提鲜": a finishing touch is optional, also in a step ------------------------------------------------
+def test_finishing_touch_is_optional(tmp_path):
+    from conftest import CORPORA, cue_pairs, contains_required, extract_copies
+
+    s1 = _quoted(MENU / "vegetable" / "丝瓜炒蛋.md", 21, "最后可以加点生抽提鲜")
+    assert cue_pairs(s1, "zh.finish_add_x") == [("生抽", "")]
+    fish = CORPORA / "howtocook" / "dishes" / "meat_dish" / "清蒸鳜鱼" / "清蒸鳜鱼.md"
+    s2 = _quoted(fish, 37, "鳜鱼身上打上花刀，放姜片，有条件的可以放点猪油，装盘在下面垫一个筷子")
+    assert cue_pairs(s2, "zh.finish_add_x") == [("猪油", "")]
+    # the rest of an ingredient used in an earlier step, put on as decoration, is no optional item (zh-jzkitchen)
+    curry = next(p for p in (GEN / "zh-jzkitchen" / "docs").glob("2015-01-12*"))
+    s3 = _quoted(curry, 43, "最後可放上剩餘的青檸葉及辣椒絲作裝飾")
+    assert cue_pairs(s3, "zh.finish_add_x") == []
+    ex = extract_copies(tmp_path, MENU / "vegetable" / "丝瓜炒蛋.md")
+    assert contains_required(ex, "丝瓜炒蛋")["生抽"] is False
+    assert contains_required(ex, "丝瓜炒蛋")["丝瓜"] is True
+
+
+def test_finishing_touch_answers_required_question(ask):
+    a = ask("丝瓜炒蛋最后要加生抽吗？", thread="soy")
+    assert a.intent == "required"
+    assert "可选" in a.answer and "生抽" in a.answer
