@@ -99,3 +99,99 @@ def test_finishing_touch_answers_required_question(ask):
     a = ask("丝瓜炒蛋最后要加生抽吗？", thread="soy")
     assert a.intent == "required"
     assert "可选" in a.answer and "生抽" in a.answer
+
+
+# -- Chinese dish titles: the names a question uses for them -------------------------------------------------------
+def test_cjk_title_variants():
+    from threadgraph.bot.linker import cjk_title_variants
+
+    soup = _quoted(GEN / "zh-drinks" / "docs" / "drinks" / "soup" / "sweet-soup.md", 1, "养生甜汤制作指南")
+    assert "养生甜汤" in cjk_title_variants(soup)
+    teri = _quoted(MEOW / "照烧鸡排饭.md", 1, "日式照烧鸡排饭")
+    assert "照烧鸡排饭" in cjk_title_variants(teri)
+    jz = GEN / "zh-jzkitchen" / "docs"
+    pork = _quoted(jz / "2017-01-01-減鹽食譜-檸檬洋蔥豬柳.md", 4, "減鹽食譜 - 檸檬洋蔥豬柳")
+    assert "檸檬洋蔥豬柳" in cjk_title_variants(pork) and "減鹽食譜" not in cjk_title_variants(pork)
+    wings = _quoted(jz / "2014-09-16-水牛城雞翼-Buffalo-Chicken-Wings-吃完一口立即有衝動想吃多一口.md", 4,
+                    "水牛城雞翼 Buffalo Chicken Wings – 吃完一口立即有衝動想吃多一口")
+    got = cjk_title_variants(wings)
+    assert "水牛城雞翼" in got and "Buffalo Chicken Wings" in got
+    assert not any("一口" in v for v in got)  # the tagline after the dish is no name of it
+    lox = _quoted(GEN / "zh-seraphroy" / "docs" / "2025-08-24-生腌三文鱼gravlax-lox.md", 2, "生腌三文鱼Gravlax/Lox")
+    assert "Gravlax" in cjk_title_variants(lox)
+
+
+# -- "R没有X可以用什么？" / "R不想吃X可以换成什么？": a substitute question without 代替 ---------------------------------
+@pytest.fixture(scope="module")
+def ask2(tmp_path_factory):
+    """A real bot over recipes of zh-hidetoshi, zh-mymenu, zh-meow and zh-seraphroy (test model)."""
+    root = tmp_path_factory.mktemp("zhq2")
+    return bot_over(root, {
+        "新疆马肠子抓饭.md": HIDE / "staple-dishes" / "新疆马肠子抓饭.md",
+        "咖喱牛肉饭.md": MENU / "staple" / "咖喱牛肉饭.md",
+        "照烧鸡排饭.md": MEOW / "照烧鸡排饭.md",
+        "gravlax.md": GEN / "zh-seraphroy" / "docs" / "2025-08-24-生腌三文鱼gravlax-lox.md",
+    })
+
+
+def test_what_to_use_without_substitute_word(ask2):
+    broth = _quoted(HIDE / "staple-dishes" / "新疆马肠子抓饭.md", 46, "倒入跟大米1:1比例的肉汤或者清水")
+    a = ask2("马肠子抓饭没有肉汤可以用什么？", thread="broth")
+    assert a.intent == "substitute" and a.found
+    assert "清水" in broth and "清水" in a.answer
+    rice = _quoted(MENU / "staple" / "咖喱牛肉饭.md", 4, "熟米饭/面条也行")
+    b = ask2("咖喱牛肉饭不想吃米饭可以换成什么？", thread="rice")
+    assert b.intent == "substitute" and b.found
+    assert "面条" in rice and "面条" in b.answer
+
+
+def test_dish_named_by_title_variant(ask2):
+    sauce = _quoted(MEOW / "照烧鸡排饭.md", 5, "也可用现成的 Teriyaki 汁代替")
+    a = ask2("照烧鸡排饭的照烧汁一定要自己调吗？", thread="teri")
+    assert a.found and "日式照烧鸡排饭" in [e.name for e in a.entities]
+    assert "Teriyaki" in sauce and any("Teriyaki" in p.text for p in a.passages)
+    b = ask2("gravlax 要腌几天啊", thread="lox")
+    assert b.found and "生腌三文鱼Gravlax/Lox" in [e.name for e in b.entities]
+
+
+# -- a dish named without the middle of its name ("咖喱饭" for 咖喱牛肉饭) ---------------------------------------------
+def _recipe_linker(titles: list[str]):
+    from threadgraph.bot.linker import Linker
+    from threadgraph.knowledge.kb import EntityName
+
+    return Linker([EntityName(f"recipe:{t}", t, "recipe", t, f"{t}.md") for t in titles])
+
+
+def test_abbreviated_dish_name():
+    from threadgraph.bot.query import CTX_TYPES
+
+    curry = _quoted(MENU / "staple" / "咖喱牛肉饭.md", 1, "# 咖喱牛肉饭").lstrip("# ")
+    lk = _recipe_linker([curry, "番茄炒蛋", "蛋炒饭"])
+    assert lk.link("咖喱饭", CTX_TYPES).name == curry
+    # HowToCook's tomato dishes: "西红柿牛腩" names one of them, "西红柿鸡蛋" is left to the fuzzy matcher
+    from conftest import CORPORA
+
+    dishes = CORPORA / "howtocook" / "dishes"
+    titles = sorted({p.stem for p in dishes.rglob("西红柿*.md")})
+    assert {"西红柿土豆炖牛肉", "西红柿炒鸡蛋", "西红柿鸡蛋汤"} <= set(titles)
+    lk2 = _recipe_linker(titles)
+    assert lk2.link("西红柿炖牛肉", CTX_TYPES).name == "西红柿土豆炖牛肉"
+    assert lk2.link("西红柿鸡蛋", CTX_TYPES).name == "西红柿炒鸡蛋"  # not 西红柿鸡蛋汤 / 西红柿鸡蛋挂面
+    # two dishes it could shorten (zh-meow's 咖喱鸡腿饭 beside zh-mymenu's): none
+    assert _recipe_linker([curry, "咖喱鸡腿饭"])._abbreviated_dish("咖喱饭", CTX_TYPES) is None
+
+
+def test_abbreviated_dish_and_item_of_the_recipe(ask3):
+    rice = _quoted(MENU / "staple" / "咖喱牛肉饭.md", 4, "熟米饭/面条也行")
+    a = ask3("咖喱饭 没米饭了 能用啥", thread="curry")
+    assert a.intent == "substitute" and a.found
+    assert a.answer.startswith("做咖喱牛肉饭时，熟米饭可以用面条代替")
+    assert "面条" in rice
+
+
+@pytest.fixture(scope="module")
+def ask3(tmp_path_factory):
+    """A real bot over zh-mymenu's curry recipe and a neighbour (test model)."""
+    root = tmp_path_factory.mktemp("zhq3")
+    return bot_over(root, {"咖喱牛肉饭.md": MENU / "staple" / "咖喱牛肉饭.md",
+                           "香辣鸡翅.md": MENU / "meat" / "香辣鸡翅.md"})
