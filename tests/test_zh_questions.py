@@ -195,3 +195,57 @@ def ask3(tmp_path_factory):
     root = tmp_path_factory.mktemp("zhq3")
     return bot_over(root, {"咖喱牛肉饭.md": MENU / "staple" / "咖喱牛肉饭.md",
                            "香辣鸡翅.md": MENU / "meat" / "香辣鸡翅.md"})
+
+
+# -- "那陈醋放多少？" / "它的土豆要注意什么？": an item of the remembered recipe ------------------------------------------
+@pytest.fixture(scope="module")
+def ask4(tmp_path_factory):
+    """A real bot over zh-mymenu's 干锅花菜 and 青椒小炒肉 (both use 陈醋) and zh-zehua's borscht
+    and potato dishes (test model)."""
+    root = tmp_path_factory.mktemp("zhq4")
+    return bot_over(root, {"干锅花菜.md": MENU / "vegetable" / "干锅花菜.md",
+                           "青椒小炒肉.md": MENU / "meat" / "青椒小炒肉.md",
+                           "borscht.md": ZEHUA / "recipes" / "borscht.md",
+                           "potato.md": ZEHUA / "recipes" / "shredded-potato.md"})
+
+
+def test_follow_on_item_keeps_the_recipe(ask4):
+    vinegar = _quoted(MENU / "vegetable" / "干锅花菜.md", 31, "加入2克陈醋")
+    ask4("干锅花菜要准备什么调料？", thread="v")
+    a = ask4("那陈醋放多少？", thread="v")
+    assert a.found and "干锅花菜" in [e.name for e in a.entities]
+    assert all(p.doc == "干锅花菜.md" for p in a.passages)
+    assert any(vinegar in p.text for p in a.passages)
+    soak = _quoted(ZEHUA / "recipes" / "borscht.md", 32, "土豆一定要用水泡")
+    ask4("罗宋汤要放哪些菜？", thread="b")
+    b = ask4("它的土豆要注意什么？", thread="b")
+    assert "罗宋汤" in [e.name for e in b.entities]
+    assert any(soak in p.text for p in b.passages)
+
+
+# -- a "required" verdict quotes the recipe's own line saying the item must not be left out ------------------------
+def test_required_quotes_must_line(tmp_path):
+    salt = _quoted(ZEHUA / "recipes" / "garlic-spaghetti.md", 39, "盐, 胡椒粉不能少, 不然没味")
+    oil = _quoted(CPQ / "chaoshan-suantoulao.md", 27, "食用油会用的比较多，你可以理解为芝麻香油那样的作用，所以油是少不了的。")
+    ask = bot_over(tmp_path, {"garlic-spaghetti.md": ZEHUA / "recipes" / "garlic-spaghetti.md",
+                              "chaoshan-suantoulao.md": CPQ / "chaoshan-suantoulao.md"})
+    a = ask("蒜香意面的盐和胡椒粉能省掉吗？", thread="s")
+    assert a.intent == "required" and a.answer.startswith("最好别省")
+    assert salt in a.answer
+    b = ask("潮汕蒜头朥一定要放食用油吗？", thread="o")
+    assert b.intent == "required" and oil in b.answer
+
+
+# -- "哪个汤不用放生抽？": which dish of a kind goes without X --------------------------------------------------------
+def test_which_kind_goes_without(tmp_path):
+    soy = _quoted(MENU / "soup" / "番茄蛋汤.md", 8, "- 生抽")
+    gin = _quoted(GEN / "zh-drinks" / "docs" / "drinks" / "cocktail" / "martini.md", 15, "金酒 60ml")
+    rum = _quoted(GEN / "zh-drinks" / "docs" / "drinks" / "cocktail" / "mojito.md", 15, "白朗姆酒 60ml")
+    ask = bot_over(tmp_path, {"玉米排骨汤.md": MENU / "soup" / "玉米排骨汤.md", "番茄蛋汤.md": MENU / "soup" / "番茄蛋汤.md",
+                              "drinks/cocktail/martini.md": GEN / "zh-drinks" / "docs" / "drinks" / "cocktail" / "martini.md",
+                              "drinks/cocktail/mojito.md": GEN / "zh-drinks" / "docs" / "drinks" / "cocktail" / "mojito.md"})
+    a = ask("哪个汤不用放生抽？", thread="s")
+    assert a.intent == "exclude" and "玉米排骨汤" in a.answer and "番茄蛋汤" not in a.answer
+    assert soy and gin and rum
+    b = ask("哪款鸡尾酒不用金酒？", thread="c")
+    assert b.intent == "exclude" and "莫吉托" in b.answer and "马天尼" not in b.answer
