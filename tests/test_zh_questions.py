@@ -249,3 +249,43 @@ def test_which_kind_goes_without(tmp_path):
     assert soy and gin and rum
     b = ask("哪款鸡尾酒不用金酒？", thread="c")
     assert b.intent == "exclude" and "莫吉托" in b.answer and "马天尼" not in b.answer
+
+
+# -- "要用哪些香料？" lists the recipe's ingredients; "哪些菜用到X" counts the kinds of X ("熏X") -------------------------
+@pytest.fixture(scope="module")
+def ask5(tmp_path_factory):
+    """A real bot over zh-hidetoshi and HowToCook recipes (test model)."""
+    from conftest import CORPORA
+
+    htc = CORPORA / "howtocook" / "dishes"
+    root = tmp_path_factory.mktemp("zhq5")
+    return bot_over(root, {"大盘鸡.md": HIDE / "other-dishes" / "大盘鸡.md",
+                           "马肠子纳仁面.md": HIDE / "noodle-dishes" / "马肠子纳仁面.md",
+                           "新疆马肠子抓饭.md": HIDE / "staple-dishes" / "新疆马肠子抓饭.md",
+                           "茶叶蛋.md": htc / "breakfast" / "茶叶蛋.md",
+                           "脆皮豆腐.md": htc / "vegetable_dish" / "脆皮豆腐.md",
+                           "西红柿豆腐汤羹.md": htc / "vegetable_dish" / "西红柿豆腐汤羹" / "西红柿豆腐汤羹.md"})
+
+
+def test_spices_question_lists_ingredients(ask5):
+    from conftest import CORPORA
+
+    a = ask5("大盘鸡要用哪些香料？", thread="d")
+    assert a.intent == "contains"
+    for spice, n in (("桂皮", 30), ("香叶", 31), ("草果", 32)):
+        assert _quoted(HIDE / "other-dishes" / "大盘鸡.md", n, spice) in a.answer
+    b = ask5("茶叶蛋要用哪些香料？", thread="e")
+    assert b.intent == "contains"
+    egg = CORPORA / "howtocook" / "dishes" / "breakfast" / "茶叶蛋.md"
+    assert _quoted(egg, 12, "八角") in b.answer and _quoted(egg, 13, "香叶") in b.answer
+
+
+def test_used_in_counts_chinese_kinds(ask5):
+    from conftest import CORPORA
+
+    _quoted(HIDE / "staple-dishes" / "新疆马肠子抓饭.md", 16, "熏马肠子 适量")
+    a = ask5("马肠子可以做哪些菜", thread="m")
+    assert "新疆马肠子抓饭" in a.answer and "马肠子纳仁面" in a.answer
+    _quoted(CORPORA / "howtocook" / "dishes" / "vegetable_dish" / "脆皮豆腐.md", 11, "老豆腐")
+    b = ask5("哪些菜用到豆腐？", thread="t")
+    assert "脆皮豆腐" in b.answer and "西红柿豆腐汤羹" in b.answer
