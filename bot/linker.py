@@ -159,6 +159,9 @@ class Linker:
         self.by_surface: dict[str, list] = {}
         self.by_type: dict[str, list[str]] = {}
         self.fuzzy_threshold = fuzzy_threshold
+        #: surfaces registered from Chinese title variants: exact names only, never fuzzy-matched
+        #: ("汕牛肉丸改良版" must not pull "牛肉丸改良版" to one of two dishes ending so)
+        self._title_variants: set[str] = set()
         for n in names:
             s = n.surface.casefold().strip()
             if not s:
@@ -225,8 +228,10 @@ class Linker:
         for n in names:
             if n.type == "recipe" and has_cjk(n.surface):
                 for v in cjk_title_variants(n.surface):
-                    if v.casefold() not in things:
+                    key = " ".join(v.split()).strip(" -–—,:;").casefold()
+                    if v.casefold() not in things and key not in self.by_surface:
                         offer(v, n)
+                        self._title_variants.add(key)
         for group in _bilingual_groups():
             keys = [g.casefold() for g in group]
             hits = {(h.id, h.name, h.type, h.doc) for k in keys for h in self.by_surface.get(k, [])}
@@ -336,7 +341,8 @@ class Linker:
         if choices and len(slot) >= 2:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
             # overlaps (WRatio scores a short word inside a long two-word name at 90)
-            res = process.extractOne(slot.casefold(), choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
+            pool = [c for c in choices if c not in self._title_variants]
+            res = process.extractOne(slot.casefold(), pool, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
             if res is not None and (len(slot) >= 4 or not has_cjk(slot)):
                 hit = self._pick(res[0], types)
                 if hit is not None:
