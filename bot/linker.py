@@ -85,6 +85,65 @@ def is_pronoun(value: str) -> bool:
     return v in words.pronouns("zh") or v in words.pronouns("en")
 
 
+def cjk_title_variants(title: str) -> list[str]:
+    """Other ways a question names the dish of a Chinese recipe title (``title_variants`` of
+    ``bot/lexicon/words.yaml``): the title without a trailing "guide"/"recipe" word
+    ("养生甜汤制作指南" → "养生甜汤"), the part after a lead-in separator ("減鹽食譜 - 檸檬洋蔥豬柳" →
+    "檸檬洋蔥豬柳"), the Chinese side of a "中文/English" title ("三文鱼糖/Candied Salmon" → "三文鱼糖"),
+    and the trailing parts of at least ``zh_tail_chars`` characters ("日式照烧鸡排饭" → "照烧鸡排饭",
+    "烧鸡排饭", "鸡排饭"). The caller keeps a variant only when it names one entity."""
+    data = words.lexicon()["title_variants"]
+    suffixes = sorted(data["zh_suffixes"], key=len, reverse=True)
+    out: list[str] = []
+
+    def add(v: str) -> None:
+        v = v.strip(" -–—,，:：!！?？")
+        if len(v) >= 2 and v != title and v not in out:
+            out.append(v)
+
+    def bare(v: str) -> str:
+        for sfx in suffixes:
+            if v.endswith(sfx) and len(v) - len(sfx) >= 2:
+                return v[: -len(sfx)]
+        return v
+
+    parts = [p.strip() for p in re.split(data["zh_separators"], title) if p.strip()]
+    # the dish is named after a lead-in ("肉嫩惹味！花椒酒香豬肋骨"): the last part with Chinese in it
+    # (the part glossed in English when one is: "水牛城雞翼 Buffalo Chicken Wings – 吃完一口…")
+    gloss_re = r"^([\u4e00-\u9fff]{2,})\s*/?\s*([A-Za-z][^\u4e00-\u9fff]*)$"
+    glossed = [p for p in parts if re.match(gloss_re, p)]
+    last = glossed[-1] if glossed else next((p for p in reversed(parts) if has_cjk(p)), "")
+    names = []
+    gloss = re.match(gloss_re, last)
+    if gloss:
+        names.append(gloss.group(1))  # "烈酒京蔥炆雞 Chicken Stew …", "三文鱼糖/Candied Salmon": the Chinese name
+        for side in gloss.group(2).split("/"):
+            if len(side.strip()) >= 5:
+                out.append(side.strip())  # and its English name ("Gravlax", "Candied Salmon")
+    elif "/" in last:
+        names.append(last.split("/")[0].strip())  # "茄汁龙利鱼/虾滑": the first dish
+    if len(parts) > 1 and re.fullmatch(r"[\u4e00-\u9fff]+", last):
+        names.append(last)
+    names.append(title)
+    dishes = []
+    for v in names:
+        b = bare(v)
+        if re.fullmatch(r"[\u4e00-\u9fff]+", b):
+            dishes.append(b)
+            add(b)
+    k = int(data["zh_tail_chars"])
+    for v in dishes:
+        for i in range(1, len(v) - k + 1):
+            add(v[i:])
+    return out
+
+
+def _in_order(short: str, long: str) -> bool:
+    """The characters of ``short`` occur in ``long`` in the same order."""
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
 #: Characters a Chinese slot needs to be read as the end of a longer dish name.
 CJK_TAIL_CHARS = 4
 
@@ -100,6 +159,9 @@ class Linker:
         self.by_surface: dict[str, list] = {}
         self.by_type: dict[str, list[str]] = {}
         self.fuzzy_threshold = fuzzy_threshold
+        #: surfaces registered from Chinese title variants: exact names only, never fuzzy-matched
+        #: ("汕牛肉丸改良版" must not pull "牛肉丸改良版" to one of two dishes ending so)
+        self._title_variants: set[str] = set()
         for n in names:
             s = n.surface.casefold().strip()
             if not s:
@@ -160,6 +222,16 @@ class Linker:
         for t, ids in tails.items():
             if len(ids) == 1 and t not in self.by_surface:
                 extra.setdefault(t, set()).update(ids)
+        # a variant inside the name of an ingredient or tool ("豬肋骨" of "新鮮豬肋骨") names that thing, not the dish
+        things = "\n".join(s for s, lst in self.by_surface.items() if has_cjk(s)
+                            and any(x.type not in ("recipe", "document") for x in lst))
+        for n in names:
+            if n.type == "recipe" and has_cjk(n.surface):
+                for v in cjk_title_variants(n.surface):
+                    key = " ".join(v.split()).strip(" -–—,:;").casefold()
+                    if v.casefold() not in things and key not in self.by_surface:
+                        offer(v, n)
+                        self._title_variants.add(key)
         for group in _bilingual_groups():
             keys = [g.casefold() for g in group]
             hits = {(h.id, h.name, h.type, h.doc) for k in keys for h in self.by_surface.get(k, [])}
@@ -263,15 +335,36 @@ class Linker:
             if len(ends) == 1:
                 hit = next(iter(ends.values()))
                 return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
+        short = self._abbreviated_dish(slot, types)
+        if short is not None:
+            return short
         if choices and len(slot) >= 2:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
             # overlaps (WRatio scores a short word inside a long two-word name at 90)
-            res = process.extractOne(slot.casefold(), choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
+            pool = [c for c in choices if c not in self._title_variants]
+            res = process.extractOne(slot.casefold(), pool, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
             if res is not None and (len(slot) >= 4 or not has_cjk(slot)):
                 hit = self._pick(res[0], types)
                 if hit is not None:
                     return Mention(slot, hit.name, hit.type, hit.id, 0, "fuzzy", hit.doc, float(res[1]))
         return Mention(slot, slot, "unknown", None, 0, "unknown", score=0.0)
+
+    def _abbreviated_dish(self, slot: str, types: tuple[str, ...] | None) -> Mention | None:
+        """A Chinese dish named without the middle of its name ("咖喱饭" for "咖喱牛肉饭"): a slot
+        of at least 3 Chinese characters, asked as a recipe, whose characters occur in order in
+        exactly one recipe name that starts with its first character and ends with its last."""
+        if not types or "recipe" not in types or len(slot) < 3 or not all("\u4e00" <= ch <= "\u9fff" for ch in slot):
+            return None
+        found = {}
+        for c in self.by_type.get("recipe", []):
+            if len(c) > len(slot) and c[0] == slot[0] and c[-1] == slot[-1] and _in_order(slot, c):
+                hit = self._pick(c, ("recipe",))
+                if hit is not None:
+                    found[hit.id] = hit
+        if len(found) != 1:
+            return None
+        hit = next(iter(found.values()))
+        return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 90.0)
 
     def suggest(self, slot: str, types: tuple[str, ...] | None = None, limit: int = 3) -> list[str]:
         """Up to ``limit`` near names for "did you mean": names containing the

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge import retrieval as R
+from ..knowledge.text import is_cjk_char
 from . import constraints, intents, reader, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
@@ -35,6 +36,7 @@ def retrieve(c: Context) -> Draft:
     if c.q.dangling_pronoun:
         return Draft()
     _own_docs(c)
+    _link_in_recipe(c)
     h = intents.get(c.q.intent)
     d = (h.retrieve(c) if c.use_graph else None) or Draft()
     hits = []
@@ -58,6 +60,30 @@ def _own_docs(c: Context) -> None:
             rows = c.graph.query("MATCH (e:Entity) WHERE e.id = $id AND e.doc <> '' RETURN e.doc AS doc", {"id": m.id})
             if len(rows) == 1:
                 m.doc = rows[0]["doc"]
+
+
+def _link_in_recipe(c: Context) -> None:
+    """A Chinese name the KB does not know, asked about a known recipe, is the one thing of that
+    recipe whose name (or a recorded alias) ends with it: Chinese compounds are head-final, so
+    "米饭" asked about a recipe listing "熟米饭" is that 熟米饭. Linked only when exactly one of the
+    recipe's things ends so; the mention moves from ``q.unknown`` to ``q.items``."""
+    q = c.q
+    if not q.unknown or not c.ctx or not c.ctx.id or c.ctx.type != "recipe" or not c.use_graph:
+        return
+    facts = c.contains(c.ctx.id)
+    index = c.surfaces()
+    for m in list(q.unknown):
+        s = m.surface.strip()
+        if len(s) < 2 or not all(is_cjk_char(ch) for ch in s):
+            continue
+        hits = {f.object_id: f for f in facts if f.object_id
+                and any(x.endswith(s) and x != s for x in index.get(f.object_id, set()) | {f.object})}
+        if len(hits) != 1:
+            continue
+        f = next(iter(hits.values()))
+        q.unknown.remove(m)
+        # the asked slot comes first: a name found elsewhere in the question (inside the dish's name) after it
+        q.items.insert(0, Mention(m.surface, f.object, f.object_type or "ingredient", f.object_id, m.start, "contained"))
 
 
 def compose(c: Context, d: Draft) -> Answer:

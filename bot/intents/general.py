@@ -69,6 +69,9 @@ class General(Intent):
             # "do their leaders have to be ICs?": the pronoun is the remembered context even
             # though the question names a role or an item of its own
             recall_slot(q, state, "ctx", q.ctx)
+        elif u.language == "zh" and not q.ctx and state.slots.get("ctx") and not q.unknown and q.items and follows_on(u.text):
+            # "那牛肉要炖多久？", "它的土豆要注意什么？": an item of the remembered recipe
+            recall_slot(q, state, "ctx", q.ctx)
 
     def retrieve(self, c: Context) -> Draft | None:
         """For an asked task: the ``responsible_for`` facts whose object matches it."""
@@ -237,6 +240,14 @@ def _raw_cues(intent: str, lang: str) -> tuple[tuple[re.Pattern, float], ...]:
         except re.error:
             continue
     return tuple(out)
+
+
+def follows_on(text: str) -> bool:
+    """A Chinese question that goes on from the thread's last one: it starts with a
+    ``follow_on_leads`` word of ``bot/lexicon/words.yaml`` ("那", "那么") or holds a pronoun ("它的")."""
+    body = text.strip()
+    leads = words.lexicon()["follow_on_leads"]["zh"]
+    return any(body.startswith(x) for x in leads) or any(p in body for p in words.pronouns("zh"))
 
 
 def cue_intent(text: str, lang: str) -> str:

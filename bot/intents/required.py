@@ -25,6 +25,25 @@ class Required(Intent):
     reads_item_lines = True
     needs = ("ingredient", "recipe")
 
+    def read(self, u, match, body, linker) -> None:
+        """The pattern's slots, then :meth:`asks_action`: a Chinese item slot that holds an
+        action ("要先泡吗", "一定要自己调吗") asks how to do something, not whether an ingredient is
+        needed: the question is read as ``general`` (answered from the passages)."""
+        super().read(u, match, body, linker)
+        if self.asks_action(u):
+            u.intent, u.rule = "general", f"{u.rule}>general"
+            u.mentions = [m for m in u.mentions if m.type != "unknown"]
+
+    def asks_action(self, u) -> bool:
+        """The item slot of a Chinese question holds an action rather than a thing: no
+        ingredient or tool was linked inside it and it matches an ``action_slot`` cue of the
+        data file (an adverb of manner or time before a verb, "干嘛", "会…")."""
+        text = u.slot_texts.get("item", "")
+        cue = (self.data.get("action_slot") or {}).get(u.language)
+        if not text or not cue or not re.search(cue, text):
+            return False
+        return not any(m.type in ("ingredient", "tool") and m.surface and m.surface in text for m in u.mentions)
+
     def retrieve(self, c: Context) -> Draft | None:
         """The recipe's CONTAINS edge to the item (or a variant) and the
         item's substitutes in this recipe or in general; without the edge, the
@@ -55,10 +74,31 @@ class Required(Intent):
                     for f in d.parts["subs"]]
             d.text = required_text(lang, ctx.name, item.name, d.facts, subs, omit=omit,
                                    phrasing=self.data["phrasing"])
+            if d.facts[0].properties.get("required", True):
+                d.text += self.must_quote(c, d)
             if not d.parts["subs"]:
                 d.follow_ups = [t(lang, f"{ctx.name}没有{item.name}用什么代替？", f"What can replace {item.name} in {ctx.name}?")]
         else:
             d.text = _fill(self.data["phrasing"], lang, "not_listed", omit, item=item.name, recipe=ctx.name)
+
+    def must_quote(self, c: Context, d: Draft) -> str:
+        """The line of the recipe's own document that says the asked item must not be left out
+        ("盐, 胡椒粉不能少, 不然没味": a ``must_line`` cue of the data file), quoted after a
+        "required" verdict with its line; ``""`` when there is none. Its passage is cited first."""
+        cue = (self.data.get("must_line") or {}).get(c.lang)
+        item = c.item
+        if not cue or item is None or c.ctx is None:
+            return ""
+        names = [n for n in dict.fromkeys([item.surface, item.name, d.facts[0].object]) if n and len(n) >= 2]
+        rx = re.compile(cue, re.I)
+        for h in c.own_chunks(c.ctx):
+            for i, raw in enumerate((h.text or "").splitlines()):
+                text = raw.strip().lstrip("-*•>#0123456789.) ").strip()
+                if text and rx.search(text) and any(n in text for n in names):
+                    d.hits = [h] + [x for x in d.hits if x.id != h.id]
+                    return _fill(self.data["phrasing"], "zh" if c.lang == "zh" else "en", "must_quote", False,
+                                 line=text if len(text) <= 160 else text[:159] + "…")
+        return ""
 
     def asks_to_omit(self, question: str, lang: str) -> bool:
         """The question asks whether the item may be left out ("can I skip X?",

@@ -35,6 +35,7 @@ class UsedIn(Intent):
         if not (c.item and c.item.id):
             return None
         ids = c.item_ids + [x for x in R.headed_by(c.graph, [c.item.surface, c.item.name]) if x not in c.item_ids]
+        ids += [x for x in cjk_headed_by(c, [c.item.surface, c.item.name]) if x not in ids]
         facts = R.used_in(c.graph, ids, limit=COUNTED)
         variants_only = bool(facts) and len(ids) > len(c.item_ids) and not R.used_in(c.graph, c.item_ids, limit=1)
         if c.screen and not (set(ids) & set(c.screen.forbidden)):
@@ -132,6 +133,22 @@ def recipes_naming(c: Context, term: str) -> list[tuple[str, object]]:
     for r in rows:
         by_doc.setdefault(r["doc"], []).append(r["name"])
     return [(by_doc[h.doc][0], h) for h in hits if len(by_doc.get(h.doc, [])) == 1]
+
+
+#: Chinese kinds of an asked ingredient added at most (``cjk_headed_by``).
+CJK_KINDS = 24
+
+
+def cjk_headed_by(c: Context, names: list[str]) -> list[str]:
+    """Ids of ingredients whose Chinese name ends with one of ``names`` (at least 2 characters):
+    Chinese compounds are head-final, so "熏马肠子" and "碎肉马肠子" are kinds of 马肠子 and the
+    recipes that use them use it. Names shorter than 2 characters (盐, 肉) are skipped."""
+    out: list[str] = []
+    for n in dict.fromkeys(x for x in names if x and len(x) >= 2 and all(T.is_cjk_char(ch) for ch in x)):
+        rows = c.graph.query("MATCH (e:Entity) WHERE e.type = 'ingredient' AND e.name ENDS WITH $n AND e.name <> $n "
+                             "RETURN e.id AS id ORDER BY e.name LIMIT $limit", {"n": n, "limit": CJK_KINDS})
+        out += [r["id"] for r in rows if r["id"] not in out]
+    return out
 
 
 def used_in_text(lang: str, item: str, names: list[str], more: int = 0) -> str:
