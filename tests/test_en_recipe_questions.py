@@ -1,0 +1,103 @@
+"""English recipe questions answered right (issues 10 and 11): the direction of English substitute
+cues, "(no substitute)" answered from the recipe, "could I use Y instead of X in R?", and recipe
+names linked to the closest title. Every expected value is a literal of the dev corpora's documents
+(en-ourtable, en-wbushey, en-baw-drinks, en-ehrensberger, en-communitykitchen), checked against the
+source line by ``quoted``; no rule names a dish (the cues are data: knowledge/lexicon/cues.yaml,
+bot/intents/substitute.yaml).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import REPO, bot_over, quoted
+from threadgraph.knowledge import cues
+
+GEN = REPO / "benchmarks" / "generalization"
+OURTABLE = GEN / "en-ourtable/docs/content/recipes"
+WBUSHEY = GEN / "en-wbushey/docs/recipes"
+BAW = GEN / "en-baw-drinks/docs/cocktails"
+
+
+def _subs(text: str, in_item: bool = False) -> set[tuple[str, str]]:
+    return {((c.x or c.head).casefold(), c.y.casefold()) for c in cues.read(text, in_item=in_item) if c.kind == "substitute"}
+
+
+# --- (a) direction: "A can be substituted for B" puts A in B's place -------------------------------
+
+def test_substituted_for_puts_the_first_thing_in():
+    s = quoted(OURTABLE / "middle-eastern-lamb-patties-with-yogurt-sauce.md", 45, "Mint can be substituted for the cilantro.")
+    assert _subs(s) == {("cilantro", "mint")}
+
+
+def test_other_substitute_cues_keep_their_direction():
+    # "Y can be used in place of X" (en-wbushey), "Y instead of X" note and "swap X for Y" (en-baw-drinks),
+    # "replace X with Y" (en-ourtable): X is what is given up in every one
+    s = quoted(WBUSHEY / "soups/african-peanut-stew.md", 28, "Mustard greens or lacinato kale can be used in place of the collard greens.")
+    assert _subs(s) == {("collard greens", "mustard greens or lacinato kale")}
+    assert _subs(quoted(BAW / "bloody-mary.md", 10, "gin instead of vodka")) == {("vodka", "gin")}
+    assert _subs(quoted(BAW / "manhattan.md", 22, "Dry: swap sweet vermouth for dry and garnish lemon twist.").split(": ", 1)[1]) \
+        == {("sweet vermouth", "dry vermouth")}
+    s = quoted(OURTABLE / "skillet-lasagna.md", 43, "you can replace the mozzarella and Parmesan with 3/4 cup of shredded Italian cheese blend")
+    assert _subs(s) == {("mozzarella and parmesan", "3/4 cup of shredded italian cheese blend")}
+
+
+def test_or_with_a_comma_after_it_offers_the_alternative():
+    s = quoted(OURTABLE / "beef-taco-bake.md", 30, "1 (16 oz) can black beans, slightly mashed; or, a can of refried beans")
+    assert {y for _, y in _subs(s, in_item=True)} == {"refried beans"}
+    # running prose still reads a list, not an alternative (en-ehrensberger)
+    assert not _subs("Switch off heat and serve hot with Rice, Naan, Paratha, or Roti.")
+
+
+# --- (b) "(no substitute)" and "could I use Y instead of X in R?" through the real core -----------
+
+@pytest.fixture(scope="module")
+def ask(tmp_path_factory):
+    return bot_over(tmp_path_factory.mktemp("en-questions"), {
+        "ourtable/caramel-praline-cheesecake.md": OURTABLE / "caramel-praline-cheesecake.md",
+        "ourtable/toffee.md": OURTABLE / "toffee.md",
+        "ourtable/dill-dip.md": OURTABLE / "dill-dip.md",
+        "ourtable/brown-sugar-refrigerator-crisps.md": OURTABLE / "brown-sugar-refrigerator-crisps.md",
+        "ourtable/beef-taco-bake.md": OURTABLE / "beef-taco-bake.md",
+        "ourtable/supremes-de-volaille-farcies-aux-morilles.md": OURTABLE / "supremes-de-volaille-farcies-aux-morilles.md",
+        "ourtable/chicken-broccoli-rice-casserole.md": OURTABLE / "chicken-broccoli-rice-casserole.md",
+        "wbushey/african-peanut-stew.md": WBUSHEY / "soups/african-peanut-stew.md",
+        "wbushey/chocolate-gingerbread.md": WBUSHEY / "sweets/chocolate-gingerbread.md",
+    })
+
+
+def test_no_substitute_note_answers_a_candidate_question(ask):
+    line = quoted(OURTABLE / "caramel-praline-cheesecake.md", 21, "6 Tbsp butter, melted (no substitute)")
+    a = ask("Can I use margarine instead of the butter in the caramel praline cheesecake crust?", thread="b1")
+    assert a.found and a.answer.startswith("No:") and "no substitute for butter" in a.answer and line in a.answer
+    # margarine replaces butter in another recipe: that is not this recipe's answer
+    assert "Brown Sugar Refrigerator Crisps" not in a.answer
+
+
+def test_no_substitute_answers_what_can_replace(ask):
+    line = quoted(OURTABLE / "toffee.md", 38, "2 sticks butter (no substitute)")
+    a = ask("What can I use instead of butter in the toffee?", thread="b2")
+    assert a.found and "Toffee says there is no substitute for butter" in a.answer and line in a.answer
+    line = quoted(OURTABLE / "dill-dip.md", 26, "1 cup real mayonnaise – do not substitute")
+    a = ask("What can I use instead of mayonnaise in the dill dip?", thread="b3")
+    assert a.found and "no substitute for mayonnaise" in a.answer and line in a.answer
+
+
+def test_a_recipe_without_the_note_keeps_its_substitutes(ask):
+    quoted(OURTABLE / "brown-sugar-refrigerator-crisps.md", 28, "1 cup butter or margarine")
+    a = ask("What can I use instead of butter in the brown sugar refrigerator crisps?", thread="b4")
+    assert a.found and "margarine" in a.answer and "no substitute" not in a.answer
+    quoted(WBUSHEY / "soups/african-peanut-stew.md", 28, "can be used in place of the collard greens")
+    a = ask("What can I use instead of collard greens in the african peanut stew?", thread="b5")
+    assert a.found and "mustard greens" in a.answer.casefold() and "no substitute" not in a.answer
+
+
+def test_could_i_use_y_instead_of_x_in_r(ask):
+    quoted(OURTABLE / "beef-taco-bake.md", 30, "or, a can of refried beans")
+    a = ask("Could I use refried beans instead of black beans in the Beef Taco Bake?", thread="c1")
+    assert a.found and a.intent == "substitute" and "refried beans" in a.answer
+    assert [e.name for e in a.entities if e.type == "recipe"] == ["Beef Taco Bake"]
+    # the en-wbushey refusal still answers through the same pattern
+    quoted(WBUSHEY / "sweets/chocolate-gingerbread.md", 34, "don't use potato flour")
+    a = ask("Could I use potato flour instead of corn starch in the chocolate gingerbread?", thread="c2")
+    assert a.answer.startswith("No")
