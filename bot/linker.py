@@ -66,6 +66,8 @@ class Mention:
     method: str = "exact"
     doc: str = ""
     score: float = 100.0
+    near: tuple[str, ...] = ()  # other recipe names a partly typed or misspelled slot was as close to
+    typed: str = ""  # the slot as typed, when only part of it named the recipe ("carmel praline cheesecake")
 
 
 def clean_slot(text: str) -> str:
@@ -142,17 +144,22 @@ class Linker:
             if m:
                 offer(f"{m.group(1)} {m.group(3)}", n)
                 offer(m.group(2), n)
-            if "/" in s and not has_cjk(s):
+            if "/" in s and not has_cjk(s) and not any(ch.isdigit() for ch in s):
+                # (a fraction is no slash list: "1 1/4 cups all-purpose flour, plus more if needed"
+                # must not make "needed" a name of the flour)
                 head, _, rest = s.rpartition(" ")
                 opts = [o.strip() for o in head.split("/") if o.strip()]
                 if len(opts) > 1 and rest:
                     offer(rest, n)
                     for o in opts:
                         offer(f"{o} {rest}", n)
-            words_ = s.split()
-            if n.type == "recipe" and len(words_) >= 3 and not has_cjk(s):
-                for k in range(1, len(words_) - 1):
-                    tails.setdefault(" ".join(words_[k:]).casefold(), set()).add((n.id, n.name, n.type, n.doc))
+            if n.type == "recipe" and not has_cjk(s):
+                # the unique trailing words of the title, and of the title without its gloss (so a
+                # gloss does not hide that two titles end alike: "Oatmeal Chocolate Chip Cookies (en)")
+                bare = re.sub(r"\s*[（(][^()（）]*[)）]\s*", " ", s).split()
+                for words_ in {tuple(s.split()), tuple(bare)}:
+                    for k in range(1, len(words_) - 1):
+                        tails.setdefault(" ".join(words_[k:]).casefold(), set()).add((n.id, n.name, n.type, n.doc))
                 m = _TITLE_HEAD.match(s)
                 if m and len(m.group(1).split()) >= 2:
                     # the dish before what it comes with: "Split Pea Soup with Dill" → "Split Pea Soup"
@@ -236,6 +243,8 @@ class Linker:
             # a contained name must be most of the slot (a one-character name inside a longer
             # unknown word is not it), except whole recipes/roles
             if (len(best.surface) >= 2 and len(best.surface) * 3 >= len(slot) * 2) or best.type in ("recipe", "role"):
+                if best.type in ("recipe", "document") and not has_cjk(slot) and len(best.surface) < len(slot):
+                    best.typed = slot  # part of the slot named it: the answer says which recipe it used
                 return best
         choices = []
         for t in types or tuple(self.by_type):
@@ -247,7 +256,8 @@ class Linker:
             if ends:
                 hit = self._pick(ends[0], types)
                 if hit is not None:
-                    return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
+                    return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0,
+                                   self._near(ends, hit, types))
             if types and set(types) <= {"recipe", "document"}:
                 # a dish named by the words its only title starts with ("egusi" → "Egusi Soup")
                 starts = {h.id: h for h in (self._pick(c, types) for c in choices if c.startswith(low + " ")) if h is not None}
@@ -266,12 +276,28 @@ class Linker:
         if choices and len(slot) >= 2:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
             # overlaps (WRatio scores a short word inside a long two-word name at 90)
-            res = process.extractOne(slot.casefold(), choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
-            if res is not None and (len(slot) >= 4 or not has_cjk(slot)):
-                hit = self._pick(res[0], types)
+            res = process.extract(slot.casefold(), list(dict.fromkeys(choices)), scorer=fuzz.ratio,
+                                  score_cutoff=self.fuzzy_threshold, limit=8)
+            if res and (len(slot) >= 4 or not has_cjk(slot)):
+                # the closest name wins; among equally close names the one nearest in length
+                res.sort(key=lambda r: (-r[1], abs(len(r[0]) - len(slot)), r[0]))
+                hit = self._pick(res[0][0], types)
                 if hit is not None:
-                    return Mention(slot, hit.name, hit.type, hit.id, 0, "fuzzy", hit.doc, float(res[1]))
+                    return Mention(slot, hit.name, hit.type, hit.id, 0, "fuzzy", hit.doc, float(res[0][1]),
+                                   self._near([r[0] for r in res if r[1] >= res[0][1] - 3], hit, types))
         return Mention(slot, slot, "unknown", None, 0, "unknown", score=0.0)
+
+    def _near(self, surfaces: list[str], hit, types: tuple[str, ...] | None) -> tuple[str, ...]:
+        """Names of the other recipes or documents among ``surfaces`` (candidates as close as the
+        chosen ``hit``), for saying which one the answer used."""
+        if hit.type not in ("recipe", "document"):
+            return ()
+        out = []
+        for s in surfaces:
+            h = self._pick(s, types)
+            if h is not None and h.id != hit.id and h.type == hit.type and h.name not in out:
+                out.append(h.name)
+        return tuple(out[:2])
 
     def suggest(self, slot: str, types: tuple[str, ...] | None = None, limit: int = 3) -> list[str]:
         """Up to ``limit`` near names for "did you mean": names containing the

@@ -63,6 +63,7 @@ def ask(tmp_path_factory):
         "ourtable/chicken-broccoli-rice-casserole.md": OURTABLE / "chicken-broccoli-rice-casserole.md",
         "wbushey/african-peanut-stew.md": WBUSHEY / "soups/african-peanut-stew.md",
         "wbushey/chocolate-gingerbread.md": WBUSHEY / "sweets/chocolate-gingerbread.md",
+        "baw/mojito.md": BAW / "mojito.md",
     })
 
 
@@ -101,3 +102,92 @@ def test_could_i_use_y_instead_of_x_in_r(ask):
     quoted(WBUSHEY / "sweets/chocolate-gingerbread.md", 34, "don't use potato flour")
     a = ask("Could I use potato flour instead of corn starch in the chocolate gingerbread?", thread="c2")
     assert a.answer.startswith("No")
+
+
+# --- (c) a misspelled or partly typed recipe name: the closest title, and the answer says which -----
+
+def _title(path, n: int) -> str:
+    line = path.read_text(encoding="utf-8").splitlines()[n - 1]
+    assert line.startswith("title:")
+    return line.split(":", 1)[1].strip().strip('"')
+
+
+def _linker(titles: list[str]):
+    from threadgraph.bot.linker import Linker
+    from threadgraph.knowledge.kb import EntityName
+
+    return Linker([EntityName(f"recipe:{x.casefold()}", x, "recipe", x) for x in titles])
+
+
+EHR = GEN / "en-ehrensberger/docs/recipes"
+WITT = GEN / "en-wittkuhn/docs/recipes"
+
+
+def test_a_gloss_does_not_hide_a_second_title_ending_alike():
+    flourless = _title(EHR / "flourless-fudge-chocolate-chip-cookies.md", 2)
+    oatmeal = _title(EHR / "oatmeal-chocolate-chip-cookies.md", 2)
+    assert oatmeal == "Oatmeal Chocolate Chip Cookies (en)"
+    m = _linker([flourless, oatmeal]).link("chocolate chip cookies", ("recipe", "document"))
+    # both titles end with the words typed: one is used, and the other is named as just as close
+    assert {m.name, *m.near} == {flourless, oatmeal} and len(m.near) == 1
+
+
+def test_a_misspelled_title_links_to_the_closest_of_two_close_titles():
+    bread, cake = _title(WITT / "bananabread.md", 2), _title(WITT / "bananacake.md", 2)
+    lk = _linker([bread, cake])
+    assert lk.link("banana bred", ("recipe",)).name == "Bananabread"
+    assert lk.link("banana cake", ("recipe",)).name == "Bananacake"
+    cookies = _title(OURTABLE / "banana-oatmeal-cookies.md", 2)
+    breakfast = _title(OURTABLE / "banana-oatmeal-breakfast-cookies.md", 2)
+    lk = _linker([breakfast, cookies])
+    m = lk.link("banana oatmel cookies", ("recipe",))
+    assert (m.name, m.method) == ("Banana Oatmeal Cookies", "fuzzy")
+    m = lk.link("banana oatmeal breakfast cookie", ("recipe",))
+    assert m.name == "Banana Oatmeal Breakfast Cookies"
+
+
+def test_the_answer_says_which_recipe_a_close_name_was_read_as(ask):
+    a = ask("What can I use instead of butter in the carmel praline cheesecake?", thread="n1")
+    assert a.answer.startswith('(I took "carmel praline cheesecake" to mean Caramel Praline Cheesecake')
+    assert "no substitute for butter" in a.answer
+    # an exact name gets no such note
+    a = ask("What can I use instead of butter in the toffee?", thread="n2")
+    assert not a.answer.startswith("(I took")
+
+
+def test_another_recipes_edge_is_said_to_be_that_recipes(ask):
+    quoted(OURTABLE / "brown-sugar-refrigerator-crisps.md", 28, "1 cup butter or margarine")
+    a = ask("Can I use margarine instead of butter in the chicken broccoli rice casserole?", thread="n3")
+    assert a.answer.startswith("Chicken Broccoli Rice Casserole does not say; in Brown Sugar Refrigerator Crisps, "
+                               "butter can be replaced by margarine")
+
+
+def test_a_fraction_is_not_a_slash_list_of_names():
+    # "needed" must not become a name of the flour / the sugar (then "are the sesame seeds needed?" asks
+    # about flour): en-ourtable Quiche-Lorraine.md:25, en-wittkuhn bananacake.md:36
+    from threadgraph.bot.linker import Linker
+    from threadgraph.knowledge.kb import EntityName
+
+    flour = quoted(OURTABLE / "Quiche-Lorraine.md", 25, "1 1/4 cups all-purpose flour, plus more if needed")
+    sugar = "cups " + quoted(WITT / "bananacake.md", 36, "confectioners’ sugar, plus an extra 1/4 cup if needed")
+    lk = Linker([EntityName("ingredient:all-purpose flour", "all-purpose flour", "ingredient", flour),
+                 EntityName("ingredient:confectioner's sugar", "confectioner's sugar", "ingredient", sugar),
+                 EntityName("ingredient:sesame seed", "sesame seed", "ingredient", "sesame seeds"),
+                 EntityName("recipe:chicken/pork/veggie tovarich", "Chicken/Pork/Veggie Tovarich", "recipe",
+                            "Chicken/Pork/Veggie Tovarich")])
+    assert [m.name for m in lk.scan("and are the sesame seeds needed?")] == ["sesame seed"]
+    # a slash list of words still gives each dish its name (en-ehrensberger)
+    assert lk.link("pork tovarich", ("recipe",)).name == "Chicken/Pork/Veggie Tovarich"
+
+
+# --- a dish the documents never name is not answered with another dish's steps -------------------
+
+def test_steps_of_a_dish_no_document_names_are_not_found(ask):
+    quoted(BAW / "mojito.md", 20, "Lightly slap mint")
+    a = ask("How do I make a mint julep?", thread="s1")
+    assert not a.found and "Lightly slap mint" not in a.answer.split("Related:")[0]
+    a = ask("How do I make beef bourguignon?", thread="s2")
+    assert not a.found and "bourguignon" in a.answer
+    # a dish the documents name is still answered (en-ourtable, en-baw-drinks)
+    assert ask("How do I make the beef taco bake?", thread="s3").found
+    assert ask("How do I make a mojito?", thread="s4").found

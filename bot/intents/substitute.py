@@ -326,6 +326,10 @@ def candidate_text(lang: str, item: str, cand: str, recipe: str | None, confirme
         f = confirmed[0]
         ctx = f.properties.get("context_name")
         src = t(lang, f"（见{ctx}）" if ctx and ctx != recipe else "", f" (recorded in {ctx})" if ctx and ctx != recipe else "")
+        if recipe and ctx and ctx != recipe:
+            # another recipe's edge: say whose it is, never as if the asked recipe said it
+            return t(lang, f"可以：{where}{item}可以用{cand}代替{src}。",
+                     f"{recipe} does not say; in {ctx}, {item} can be replaced by {cand}.")
         return t(lang, f"可以：{where}{item}可以用{cand}代替{src}。", f"Yes: {item} can be replaced by {cand}{where}{src}.")
     alts = list(dict.fromkeys(f.object for f in others))
     return t(lang, f"知识库没有记录{cand}可以代替{item}；记录过的替代是：{join(lang, alts)}。",
