@@ -43,6 +43,15 @@ def _bilingual_groups() -> list[list[str]]:
     return [[str(x) for x in g] for sec in data.values() if isinstance(sec, list) for g in sec if isinstance(g, list)]
 
 
+@functools.lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    """English function words (``knowledge/lexicon/stopwords.yaml``): a title's tail starting
+    with one ("with Vegetables", "and Artichokes") names no dish."""
+    from ..knowledge.text import stop_words
+
+    return frozenset(stop_words("en"))
+
+
 #: A surface naming several entities links to the first type in this order.
 _TYPE_ORDER = {"recipe": 0, "role": 1, "ingredient": 2, "tool": 3, "document": 4, "artifact": 5, "concept": 6}
 
@@ -159,6 +168,8 @@ class Linker:
                 bare = re.sub(r"\s*[（(][^()（）]*[)）]\s*", " ", s).split()
                 for words_ in {tuple(s.split()), tuple(bare)}:
                     for k in range(1, len(words_) - 1):
+                        if words_[k].casefold() in _stop_words():
+                            continue  # "with Vegetables" is no name of "Curried Chickpeas with Vegetables"
                         tails.setdefault(" ".join(words_[k:]).casefold(), set()).add((n.id, n.name, n.type, n.doc))
                 m = _TITLE_HEAD.match(s)
                 if m and len(m.group(1).split()) >= 2:

@@ -191,3 +191,15 @@ def test_steps_of_a_dish_no_document_names_are_not_found(ask):
     # a dish the documents name is still answered (en-ourtable, en-baw-drinks)
     assert ask("How do I make the beef taco bake?", thread="s3").found
     assert ask("How do I make a mojito?", thread="s4").found
+
+
+def test_a_title_tail_starting_with_a_function_word_is_no_name():
+    # "could I make it with vegetable broth instead?" is about the broth, not "… with Vegetables"
+    chickpeas = _title(next(OURTABLE.glob("curried-chickpeas*.md")), 2)
+    ragout = _title(next(EHR.glob("eggplant*.md")), 2)
+    lk = _linker([chickpeas, ragout])
+    assert lk.scan("could I make it with vegetable broth instead?") == []
+    assert "with vegetables" not in lk.by_surface and "and tomato ragout" not in lk.by_surface
+    # the title's own trailing words still name it
+    assert lk.link("chickpeas with vegetables", ("recipe",)).name == chickpeas
+    assert lk.link("tomato ragout", ("recipe",)).name == ragout
