@@ -17,6 +17,8 @@ GEN = REPO / "benchmarks" / "generalization"
 OURTABLE = GEN / "en-ourtable/docs/content/recipes"
 WBUSHEY = GEN / "en-wbushey/docs/recipes"
 BAW = GEN / "en-baw-drinks/docs/cocktails"
+EHR = GEN / "en-ehrensberger/docs/recipes"
+WITT = GEN / "en-wittkuhn/docs/recipes"
 
 
 def _subs(text: str, in_item: bool = False) -> set[tuple[str, str]]:
@@ -64,6 +66,11 @@ def ask(tmp_path_factory):
         "wbushey/african-peanut-stew.md": WBUSHEY / "soups/african-peanut-stew.md",
         "wbushey/chocolate-gingerbread.md": WBUSHEY / "sweets/chocolate-gingerbread.md",
         "baw/mojito.md": BAW / "mojito.md",
+        "ehrensberger/butter-chicken.md": EHR / "butter-chicken-recipe-indian-chicken-makhani.md",
+        "ehrensberger/mixed-vegetable-and-paneer-curry.md": EHR / "mixed-vegetable-and-paneer-curry.md",
+        "ehrensberger/palak-paneer-spinach-paneer.md": EHR / "palak-paneer-spinach-paneer.md",
+        "wittkuhn/peanut_udon.md": WITT / "peanut_udon.md",
+        "wittkuhn/peanutbutter-ramen.md": WITT / "peanutbutter-ramen.md",
     })
 
 
@@ -119,8 +126,6 @@ def _linker(titles: list[str]):
     return Linker([EntityName(f"recipe:{x.casefold()}", x, "recipe", x) for x in titles])
 
 
-EHR = GEN / "en-ehrensberger/docs/recipes"
-WITT = GEN / "en-wittkuhn/docs/recipes"
 
 
 def test_a_gloss_does_not_hide_a_second_title_ending_alike():
@@ -203,3 +208,19 @@ def test_a_title_tail_starting_with_a_function_word_is_no_name():
     # the title's own trailing words still name it
     assert lk.link("chickpeas with vegetables", ("recipe",)).name == chickpeas
     assert lk.link("tomato ragout", ("recipe",)).name == ragout
+
+
+# --- "which recipes use X?" counts the forms written after X ---------------------------------------
+
+def test_used_in_counts_the_forms_written_after_the_name(ask):
+    quoted(EHR / "butter-chicken-recipe-indian-chicken-makhani.md", 36, "whole raw cashews")
+    quoted(EHR / "mixed-vegetable-and-paneer-curry.md", 14, "15 Cashew nuts")
+    quoted(EHR / "palak-paneer-spinach-paneer.md", 17, "16 to 20 cashewnuts")
+    a = ask("Which recipes have cashews in them?", thread="u1")
+    for name in ("Butter Chicken", "Mixed Vegetable and Paneer Curry", "Palak Paneer"):
+        assert name in a.answer
+    # a product of the thing is not a form of it (en-wittkuhn: peanut butter is no peanut)
+    quoted(WITT / "peanut_udon.md", 15, "salted peanuts")
+    quoted(WITT / "peanutbutter-ramen.md", 23, "smooth peanut butter")
+    a = ask("Which recipes use peanuts?", thread="u2")
+    assert "Peanut Udon" in a.answer and "Ramen" not in a.answer
