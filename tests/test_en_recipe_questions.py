@@ -224,3 +224,47 @@ def test_used_in_counts_the_forms_written_after_the_name(ask):
     quoted(WITT / "peanutbutter-ramen.md", 23, "smooth peanut butter")
     a = ask("Which recipes use peanuts?", thread="u2")
     assert "Peanut Udon" in a.answer and "Ramen" not in a.answer
+
+
+# --- a percentage before a name is its grade ----------------------------------------------------------
+
+def test_a_percentage_before_the_name_is_a_grade():
+    from threadgraph.ingest.items import parse_item
+    from threadgraph.ingest.recipes import _measured_compound
+
+    line = quoted(OURTABLE / "lemon-blueberry-clafouti.md", 29, "3/4 cup 1% milk")
+    assert [(ip.name, ip.amount) for ip in parse_item(line)] == [("milk", "3/4 cup")]
+    # "If you can't find meatloaf mix, use 1/2 pound 85%lean ground beef and 1/2 pound ground pork": both together
+    y = quoted(OURTABLE / "skillet-lasagna.md", 43, "1/2 pound 85%lean ground beef and 1/2 pound ground pork")
+    assert _measured_compound(y) == "lean ground beef + ground pork"
+    # a percentage elsewhere stays where it is (en-baw-drinks margarita.md:14)
+    line = quoted(BAW / "margarita.md", 14, "40 ml tequila (100% agave)")
+    assert [(ip.name, ip.amount) for ip in parse_item(line)] == [("tequila", "40 ml")]
+
+
+def test_substitute_y_for_x_with_a_comma_clause_after_y():
+    from conftest import CORPORA
+
+    s = quoted(OURTABLE / "skillet-lasagna.md", 41,
+               "Substitute 1 pound hot or sweet Italian sausage, castings removed, for meatloaf mix.")
+    assert _subs(s) == {("meatloaf mix", "1 pound hot or sweet italian sausage")}
+    # without a clause the rule reads as before (bundled PagerDuty incident_response.md:534)
+    s = quoted(CORPORA / "pagerduty-incident-response/docs/training/courses/incident_response.md", 534,
+               "substitute 911 for whatever your local emergency number is")
+    assert _subs(s) == {("whatever your local emergency number", "911")}
+    # a comma clause in a step that is no substitution reads nothing (same document, line 41)
+    assert not _subs("Add 1 red bell pepper, cored and chopped fine, to skillet with meat in step 1.")
+
+
+def test_a_grade_alone_is_no_stand_in(tmp_path):
+    from conftest import edge_names, extract_copies
+
+    quoted(OURTABLE / "skillet-lasagna.md", 41, "Substitute 1 pound hot or sweet Italian sausage, castings removed, for meatloaf mix")
+    (tmp_path / "a").mkdir()
+    subs = edge_names(extract_copies(tmp_path / "a", OURTABLE / "skillet-lasagna.md"), "SUBSTITUTES")
+    assert ("meatloaf mix", "sweet italian sausage") in subs
+    assert not [y for x, y in subs if y in ("hot", "sweet")]
+    # a name led by the grade is still a name (en-baw-drinks manhattan.md:22 "swap sweet vermouth for dry")
+    quoted(BAW / "manhattan.md", 22, "swap sweet vermouth for dry")
+    (tmp_path / "b").mkdir()
+    assert ("sweet vermouth", "dry vermouth") in edge_names(extract_copies(tmp_path / "b", BAW / "manhattan.md"), "SUBSTITUTES")
