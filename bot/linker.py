@@ -284,6 +284,9 @@ class Linker:
             if len(ends) == 1:
                 hit = next(iter(ends.values()))
                 return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
+        part = self._part_of_dish(slot, types)
+        if part is not None:
+            return part
         if choices and len(slot) >= 2:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
             # overlaps (WRatio scores a short word inside a long two-word name at 90)
@@ -297,6 +300,21 @@ class Linker:
                     return Mention(slot, hit.name, hit.type, hit.id, 0, "fuzzy", hit.doc, float(res[0][1]),
                                    self._near([r[0] for r in res if r[1] >= res[0][1] - 3], hit, types))
         return Mention(slot, slot, "unknown", None, 0, "unknown", score=0.0)
+
+    def _part_of_dish(self, slot: str, types: tuple[str, ...] | None) -> Mention | None:
+        """The recipe a slot naming a part of it names ("topping of the Florentiners" → "The best
+        Florentiners", the pattern ``part_of_dish_en`` of ``bot/lexicon/words.yaml``); ``None`` when the
+        slot is no such phrase or its dish links to no recipe or document."""
+        if not types or not set(types) & {"recipe", "document"} or has_cjk(slot):
+            return None
+        m = words.part_of_dish_en().match(slot)
+        if m is None:
+            return None
+        hit = self.link(m.group("dish"), types)
+        if hit.type not in ("recipe", "document"):
+            return None
+        hit.typed = slot
+        return hit
 
     def _near(self, surfaces: list[str], hit, types: tuple[str, ...] | None) -> tuple[str, ...]:
         """Names of the other recipes or documents among ``surfaces`` (candidates as close as the

@@ -268,3 +268,14 @@ def test_a_grade_alone_is_no_stand_in(tmp_path):
     quoted(BAW / "manhattan.md", 22, "swap sweet vermouth for dry")
     (tmp_path / "b").mkdir()
     assert ("sweet vermouth", "dry vermouth") in edge_names(extract_copies(tmp_path / "b", BAW / "manhattan.md"), "SUBSTITUTES")
+
+
+def test_a_part_of_a_dish_links_the_dish():
+    florentiners = _title(WITT / "Florentiner.md", 2)
+    apple = _title(next(EHR.glob("heavenly*.md")), 2)
+    lk = _linker([florentiners, apple, "Cheesecake with Meringue Topping"])
+    m = lk.link("topping of the Florentiners", ("recipe", "document"))
+    assert (m.name, m.typed) == ("The best Florentiners", "topping of the Florentiners")
+    assert lk.link("the glaze of the apple cakes", ("recipe",)).name == "Heavenly apple cake"
+    # a slot naming no dish after "of" stays unknown
+    assert lk.link("topping of the pizza", ("recipe",)).type == "unknown"
