@@ -66,6 +66,7 @@ def ask(tmp_path_factory):
         "wbushey/african-peanut-stew.md": WBUSHEY / "soups/african-peanut-stew.md",
         "wbushey/chocolate-gingerbread.md": WBUSHEY / "sweets/chocolate-gingerbread.md",
         "baw/mojito.md": BAW / "mojito.md",
+        "ourtable/almond-or-pecan-ice-cream-balls.md": OURTABLE / "almond-or-pecan-ice-cream-balls.md",
         "ehrensberger/butter-chicken.md": EHR / "butter-chicken-recipe-indian-chicken-makhani.md",
         "ehrensberger/mixed-vegetable-and-paneer-curry.md": EHR / "mixed-vegetable-and-paneer-curry.md",
         "ehrensberger/palak-paneer-spinach-paneer.md": EHR / "palak-paneer-spinach-paneer.md",
@@ -279,3 +280,16 @@ def test_a_part_of_a_dish_links_the_dish():
     assert lk.link("the glaze of the apple cakes", ("recipe",)).name == "Heavenly apple cake"
     # a slot naming no dish after "of" stays unknown
     assert lk.link("topping of the pizza", ("recipe",)).type == "unknown"
+
+
+# --- "R but I only have Y, ok?" ----------------------------------------------------------------------
+
+def test_only_have_y_ok_asks_whether_y_will_do(ask):
+    line = quoted(OURTABLE / "almond-or-pecan-ice-cream-balls.md", 26,
+                  "1 (2 oz) package slivered almonds, chopped & toasted - may use chopped pecans")
+    assert {y for _, y in _subs(line, in_item=True)} == {"chopped pecans"}
+    a = ask("almond ice cream balls but i only have pecans, ok?", thread="o1")
+    assert a.found and a.intent == "substitute" and a.answer.startswith("Yes") and "pecan" in a.answer
+    quoted(WBUSHEY / "soups/african-peanut-stew.md", 28, "Mustard greens or lacinato kale can be used in place of the collard greens.")
+    a = ask("african peanut stew but i only have lacinato kale, ok?", thread="o2")
+    assert a.found and a.intent == "substitute" and "collard greens" in a.answer.casefold()
