@@ -254,3 +254,34 @@ def absent_names(question: str, kb, linked: list[str]) -> list[str]:
         if not any(re.search(rf"(?<![\w]){re.escape(term)}(?![\w])", f"{h.section}\n{h.text}", re.I) for h in hits):
             out.append(term)
     return out
+
+
+#: Letters a word of an unlinked dish phrase needs to be looked up (shorter words are too common).
+ABSENT_WORD_CHARS = 4
+
+
+def absent_dish_words(phrase: str, kb, linked: list[str]) -> list[str]:
+    """The head word of a recipe phrase the question wrote but no recipe or document was linked to
+    ("beef bourguignon", "mint julep": English names are head-final) when the knowledge base holds it
+    nowhere: its last Latin content word, of at least ``ABSENT_WORD_CHARS`` letters, not part of a
+    linked name, starting a word in no passage a full-text search for it returns (a verb phrase a
+    steps question leaves in the slot, "raise the home directory IOPS …", ends on what it acts on).
+    A KB without passages finds nothing absent."""
+    from ..knowledge import text as T
+
+    out = []
+    low_linked = " ".join(x.casefold() for x in linked)
+    for w in T.content_words(phrase.casefold())[-1:]:
+        if len(w) < ABSENT_WORD_CHARS or not w.isalpha() or not w.isascii() or re.search(rf"(?<!\w){re.escape(w)}", low_linked):
+            continue
+        try:
+            hits = kb.vectors.search(w, mode="fts", limit=5)
+        except Exception:  # noqa: BLE001 - no full-text index: nothing can be called absent
+            return []
+        # another form of the word counts ("raise" in "raised", "roll" in "rolling"): its stem, at least
+        # ABSENT_WORD_CHARS letters, starting a word
+        stem = w[:max(ABSENT_WORD_CHARS, len(w) - 2)]
+        if not any(re.search(rf"(?<![\w]){re.escape(stem)}", f"{h.section}\n{h.text}", re.I) for h in hits):
+            out.append(w)
+    return out
+

@@ -43,6 +43,15 @@ def _bilingual_groups() -> list[list[str]]:
     return [[str(x) for x in g] for sec in data.values() if isinstance(sec, list) for g in sec if isinstance(g, list)]
 
 
+@functools.lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    """English function words (``knowledge/lexicon/stopwords.yaml``): a title's tail starting
+    with one ("with Vegetables", "and Artichokes") names no dish."""
+    from ..knowledge.text import stop_words
+
+    return frozenset(stop_words("en"))
+
+
 #: A surface naming several entities links to the first type in this order.
 _TYPE_ORDER = {"recipe": 0, "role": 1, "ingredient": 2, "tool": 3, "document": 4, "artifact": 5, "concept": 6}
 
@@ -66,6 +75,8 @@ class Mention:
     method: str = "exact"
     doc: str = ""
     score: float = 100.0
+    near: tuple[str, ...] = ()  # other recipe names a partly typed or misspelled slot was as close to
+    typed: str = ""  # the slot as typed, when only part of it named the recipe ("carmel praline cheesecake")
 
 
 def clean_slot(text: str) -> str:
@@ -204,17 +215,24 @@ class Linker:
             if m:
                 offer(f"{m.group(1)} {m.group(3)}", n)
                 offer(m.group(2), n)
-            if "/" in s and not has_cjk(s):
+            if "/" in s and not has_cjk(s) and not any(ch.isdigit() for ch in s):
+                # (a fraction is no slash list: "1 1/4 cups all-purpose flour, plus more if needed"
+                # must not make "needed" a name of the flour)
                 head, _, rest = s.rpartition(" ")
                 opts = [o.strip() for o in head.split("/") if o.strip()]
                 if len(opts) > 1 and rest:
                     offer(rest, n)
                     for o in opts:
                         offer(f"{o} {rest}", n)
-            words_ = s.split()
-            if n.type == "recipe" and len(words_) >= 3 and not has_cjk(s):
-                for k in range(1, len(words_) - 1):
-                    tails.setdefault(" ".join(words_[k:]).casefold(), set()).add((n.id, n.name, n.type, n.doc))
+            if n.type == "recipe" and not has_cjk(s):
+                # the unique trailing words of the title, and of the title without its gloss (so a
+                # gloss does not hide that two titles end alike: "Oatmeal Chocolate Chip Cookies (en)")
+                bare = re.sub(r"\s*[（(][^()（）]*[)）]\s*", " ", s).split()
+                for words_ in {tuple(s.split()), tuple(bare)}:
+                    for k in range(1, len(words_) - 1):
+                        if words_[k].casefold() in _stop_words():
+                            continue  # "with Vegetables" is no name of "Curried Chickpeas with Vegetables"
+                        tails.setdefault(" ".join(words_[k:]).casefold(), set()).add((n.id, n.name, n.type, n.doc))
                 m = _TITLE_HEAD.match(s)
                 if m and len(m.group(1).split()) >= 2:
                     # the dish before what it comes with: "Split Pea Soup with Dill" → "Split Pea Soup"
@@ -308,6 +326,8 @@ class Linker:
             # a contained name must be most of the slot (a one-character name inside a longer
             # unknown word is not it), except whole recipes/roles
             if (len(best.surface) >= 2 and len(best.surface) * 3 >= len(slot) * 2) or best.type in ("recipe", "role"):
+                if best.type in ("recipe", "document") and not has_cjk(slot) and len(best.surface) < len(slot):
+                    best.typed = slot  # part of the slot named it: the answer says which recipe it used
                 return best
         choices = []
         for t in types or tuple(self.by_type):
@@ -319,7 +339,8 @@ class Linker:
             if ends:
                 hit = self._pick(ends[0], types)
                 if hit is not None:
-                    return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0)
+                    return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 95.0,
+                                   self._near(ends, hit, types))
             if types and set(types) <= {"recipe", "document"}:
                 # a dish named by the words its only title starts with ("egusi" → "Egusi Soup")
                 starts = {h.id: h for h in (self._pick(c, types) for c in choices if c.startswith(low + " ")) if h is not None}
@@ -338,15 +359,22 @@ class Linker:
         short = self._abbreviated_dish(slot, types)
         if short is not None:
             return short
+        part = self._part_of_dish(slot, types)
+        if part is not None:
+            return part
         if choices and len(slot) >= 2:
             # plain normalized Levenshtein: tolerates typos (a dropped letter) but not partial
             # overlaps (WRatio scores a short word inside a long two-word name at 90)
-            pool = [c for c in choices if c not in self._title_variants]
-            res = process.extractOne(slot.casefold(), pool, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
-            if res is not None and (len(slot) >= 4 or not has_cjk(slot)):
-                hit = self._pick(res[0], types)
+            pool = [c for c in dict.fromkeys(choices) if c not in self._title_variants]
+            res = process.extract(slot.casefold(), pool, scorer=fuzz.ratio,
+                                  score_cutoff=self.fuzzy_threshold, limit=8)
+            if res and (len(slot) >= 4 or not has_cjk(slot)):
+                # the closest name wins; among equally close names the one nearest in length
+                res.sort(key=lambda r: (-r[1], abs(len(r[0]) - len(slot)), r[0]))
+                hit = self._pick(res[0][0], types)
                 if hit is not None:
-                    return Mention(slot, hit.name, hit.type, hit.id, 0, "fuzzy", hit.doc, float(res[1]))
+                    return Mention(slot, hit.name, hit.type, hit.id, 0, "fuzzy", hit.doc, float(res[0][1]),
+                                   self._near([r[0] for r in res if r[1] >= res[0][1] - 3], hit, types))
         return Mention(slot, slot, "unknown", None, 0, "unknown", score=0.0)
 
     def _abbreviated_dish(self, slot: str, types: tuple[str, ...] | None) -> Mention | None:
@@ -365,6 +393,33 @@ class Linker:
             return None
         hit = next(iter(found.values()))
         return Mention(slot, hit.name, hit.type, hit.id, 0, "contained", hit.doc, 90.0)
+
+    def _part_of_dish(self, slot: str, types: tuple[str, ...] | None) -> Mention | None:
+        """The recipe a slot naming a part of it names ("topping of the Florentiners" → "The best
+        Florentiners", the pattern ``part_of_dish_en`` of ``bot/lexicon/words.yaml``); ``None`` when the
+        slot is no such phrase or its dish links to no recipe or document."""
+        if not types or not set(types) & {"recipe", "document"} or has_cjk(slot):
+            return None
+        m = words.part_of_dish_en().match(slot)
+        if m is None:
+            return None
+        hit = self.link(m.group("dish"), types)
+        if hit.type not in ("recipe", "document"):
+            return None
+        hit.typed = slot
+        return hit
+
+    def _near(self, surfaces: list[str], hit, types: tuple[str, ...] | None) -> tuple[str, ...]:
+        """Names of the other recipes or documents among ``surfaces`` (candidates as close as the
+        chosen ``hit``), for saying which one the answer used."""
+        if hit.type not in ("recipe", "document"):
+            return ()
+        out = []
+        for s in surfaces:
+            h = self._pick(s, types)
+            if h is not None and h.id != hit.id and h.type == hit.type and h.name not in out:
+                out.append(h.name)
+        return tuple(out[:2])
 
     def suggest(self, slot: str, types: tuple[str, ...] | None = None, limit: int = 3) -> list[str]:
         """Up to ``limit`` near names for "did you mean": names containing the

@@ -67,6 +67,8 @@ class Query:
     context_text: str = ""
     #: the item and candidate phrases as the question wrote them (its slot texts), linked or not
     asked_texts: list[str] = field(default_factory=list)
+    #: the recipe / document phrase as the question wrote it (its ``ctx`` slot), linked or not
+    asked_ctx: str = ""
     #: entities the answer itself named (not the question): the one recipe a "which recipes use X"
     #: answer lists is what a following "它" / "it" refers to
     answered: list[Mention] = field(default_factory=list)

@@ -28,7 +28,8 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
     newly named entity of a type replaces the remembered one of that type.
     Raises ``KeyError`` when ``u.intent`` is not a registered intent."""
     q = Query(intent=u.intent, language=u.language, text=u.text, candidate=u.candidate, task=u.slot_texts.get("task", ""),
-              asked_texts=[u.slot_texts[g] for g in ASKED_GROUPS if u.slot_texts.get(g)])
+              asked_texts=[u.slot_texts[g] for g in ASKED_GROUPS if u.slot_texts.get(g)],
+              asked_ctx=u.slot_texts.get("ctx", ""))
     for m in u.mentions:
         if m.type == "unknown":
             q.unknown.append(m)

@@ -19,7 +19,7 @@ from . import constraints, intents, reader, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
 from .compose import excerpt, family_text, lead_passage, not_found_text, passages_text, t
-from .evidence import VECTOR_FOUND_MIN, absent_names, passages_support, query_text, question_support, search_passages
+from .evidence import VECTOR_FOUND_MIN, absent_dish_words, absent_names, passages_support, query_text, question_support, search_passages
 from .sentences import lead_sentence
 from .linker import Mention
 from .intents import Context, Draft
@@ -127,7 +127,10 @@ def compose(c: Context, d: Draft) -> Answer:
         d.found = False
     if d.found and not d.facts and mode != "graph":
         # an answer from passages about a name the documents never mention is no answer
-        gone = absent_names(q.text, c.kb, [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles])
+        linked = [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles]
+        gone = absent_names(q.text, c.kb, linked)
+        if not gone and q.asked_ctx and not q.ctx:
+            gone = absent_dish_words(q.asked_ctx, c.kb, linked)  # "how do I make beef bourguignon?"
         if gone:
             d.found = False
             q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
@@ -138,6 +141,7 @@ def compose(c: Context, d: Draft) -> Answer:
         if d.passages:
             d.text += "\n\n" + t(lang, "相关内容：", "Related: ") + excerpt(d.passages[0].text, q.text, 200)
     d.text = _constrained(c, h, d)
+    d.text = _reading_note(c) + d.text
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
     facts = _dedupe(d.facts)[:MAX_FACTS]
     return Answer(
@@ -145,6 +149,27 @@ def compose(c: Context, d: Draft) -> Answer:
         entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
         sources=citations(c.kb, c.settings, facts, d.passages),
     )
+
+
+def _reading_note(c: Context) -> str:
+    """A first line saying which recipe or document a misspelled or partly typed name was read
+    as ("(I took "chocolate chip cookies" to mean …; also close: …)"), when the linker matched it
+    fuzzily or other titles were as close; ``""`` otherwise (an exact name, or one from memory)."""
+    notes = []
+    for m in c.q.ctx:
+        if not m.id or m.method == "memory":
+            continue
+        # a typed word the title does not have ("carmel", "crust"): the slot was read as part of it
+        # (the whole title typed with more words after it, "… cheesecake crust", needs no note)
+        partial = (bool(m.typed) and m.name.casefold() not in m.typed.casefold()
+                   and bool(set(m.typed.casefold().split()) - set(m.name.casefold().split())))
+        if not (m.method == "fuzzy" or m.near or partial):
+            continue
+        typed = m.typed or m.surface
+        also = ", ".join(m.near)
+        notes.append(t(c.lang, f"（按“{typed}”理解为{m.name}" + (f"；相近的还有{also}" if also else "") + "。）",
+                       f'(I took "{typed}" to mean {m.name}' + (f"; also close: {also}" if also else "") + ".)"))
+    return "".join(n + "\n" for n in notes)
 
 
 def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage]) -> str:

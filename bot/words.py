@@ -135,3 +135,10 @@ def need_question(lang: str) -> re.Pattern:
 def optional_line(lang: str) -> re.Pattern:
     """The ``optional_line`` cues of ``lang``: a line saying what it names may be left out."""
     return re.compile(lexicon()["optional_line"]["zh" if lang == "zh" else "en"], re.I)
+
+
+@functools.lru_cache(maxsize=None)
+def part_of_dish_en() -> re.Pattern:
+    """"<part> of <dish>" in an English recipe slot ("topping of the Florentiners"): group ``dish``."""
+    return re.compile(lexicon()["part_of_dish_en"], re.I)
+

@@ -310,6 +310,8 @@ def neighbourhood(graph: GraphStore, entity_ids: list[str], *, per_hop: int = 12
 #: Modifiers before (a cooked X is an X) and forms after (X碎: crushed X) the same ingredient, ``lexicon/variants.yaml``.
 VARIANT_PREFIXES: tuple[str, ...] = tuple(lexicon("variants")["prefixes"])
 VARIANT_SUFFIXES: tuple[str, ...] = tuple(lexicon("variants").get("suffixes", []))
+#: English forms written after an ingredient's name, with their space (" nut", " halves").
+VARIANT_SUFFIXES_EN: tuple[str, ...] = tuple(lexicon("variants").get("suffixes_en", []))
 
 
 def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> list[str]:
@@ -323,6 +325,7 @@ def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> li
     # English modifiers stack ("whole raw cashew", "pitted medjool date")
     latin = [p for p in VARIANT_PREFIXES if p.endswith(" ")]
     variants += [a + b + n for n in names if n.isascii() for a in latin for b in latin if a != b]
+    variants += [p + n + s for n in names if n.isascii() for p in ("",) + tuple(latin) for s in VARIANT_SUFFIXES_EN]
     rows = graph.query(
         "MATCH (e:Entity) WHERE e.type = 'ingredient' AND e.name IN $v RETURN e.id AS id ORDER BY e.name LIMIT $limit",
         {"v": variants, "limit": limit},

@@ -150,6 +150,20 @@ class Substitute(Intent):
     def extend(self, c: Context, d: Draft) -> None:
         """"Can I use Y?" where the recipe's own text says not to use Y ("不能用橄榄油代替",
         "don't use potato flour"): the answer is no, with that line quoted."""
+        said = no_substitute_line(c) if c.mode != "vector" else None
+        if said is not None:
+            hit, text = said
+            lang = "zh" if c.lang == "zh" else "en"
+            data = self.data["no_substitute"]
+            written = c.q.items[0].surface if lang == "en" else c.q.items[0].name
+            d.text = data["answer"][lang].replace("{R}", c.ctx.name).replace("{X}", written).replace("{L}", text)
+            if c.q.candidate is not None:
+                d.text = t(c.lang, f"{data['answer_no'][lang]}：", f"{data['answer_no'][lang]}: ") + d.text
+            d.found = True
+            d.facts = []
+            d.hits = [hit]
+            d.passages = [Passage(id=hit.id, doc=hit.doc, section=hit.section, text=hit.text, score=1.0, line=hit.line)]
+            return
         cand = c.q.candidate
         if cand is None or c.mode == "vector" or not c.ctx or not c.ctx.id:
             return
@@ -196,6 +210,57 @@ def refusal_line(c: Context, names: list[str], asked: list[str]):
         for line in (h.text or "").splitlines():
             if any(rx.search(line) for rx in rxs) and (
                     len(line.strip()) <= NOTE_CHARS or any(a.casefold() in line.casefold() for a in asked)):
+                return h, line.strip(" -*\t")
+    return None
+
+
+def _name_alternation(names: list[str]) -> str:
+    """A regex alternation of ``names`` (longest first), each with an optional plural ending."""
+    alts = sorted({n.strip().casefold() for n in names if n and n.strip()}, key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(a) + r"(?:e?s)?" for a in alts) + ")"
+
+
+def _recipe_span(c: Context, doc: str) -> tuple[int, int]:
+    """``(first, end)`` source lines of the context recipe in ``doc``: from its first CONTAINS
+    line to the first line of the next recipe read from the same document (a collection of
+    recipes in one file), else to the end of the document."""
+    rows = c.graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(:Entity) WHERE r.doc = $doc AND a.type = 'recipe' "
+        "RETURN a.id AS id, min(r.line) AS first", {"doc": doc})
+    starts = {r["id"]: int(r["first"] or 0) for r in rows}
+    first = starts.get(c.ctx.id, 0)
+    later = [v for k, v in starts.items() if k != c.ctx.id and v > first]
+    return first, min(later) if later else 10 ** 9
+
+
+def no_substitute_line(c: Context):
+    """(passage, line) where the context recipe says its asked item has no substitute: a
+    ``no_substitute.note`` mark on a line of the recipe naming the item ("6 Tbsp butter, melted
+    (no substitute)") or a ``no_substitute.statement`` naming it ("do not substitute X"), both
+    read from the substitute data; ``None`` when the recipe says no such thing (or none is asked)."""
+    if not (c.ctx and c.ctx.id and c.q.items):
+        return None
+    data = REGISTRY["substitute"].data.get("no_substitute", {}).get("zh" if c.lang == "zh" else "en")
+    if not data:
+        return None
+    uses = R.contains_edge(c.graph, c.ctx.id, c.item_ids)
+    doc = uses[0].source.doc if uses else c.ctx.doc
+    if not doc:
+        return None
+    names = [x for m in c.q.items for x in (m.surface, m.name)] + [f.object for f in uses]
+    names = [clean_slot(n) for n in names if n]
+    names = [n for n in names if n]
+    if not names:
+        return None
+    named = re.compile(r"(?<![\w])" + _name_alternation(names) + r"(?![\w])", re.I)
+    notes = [re.compile(x, re.I) for x in data.get("note", [])]
+    statements = [re.compile(x.replace("{X}", _name_alternation(names)), re.I) for x in data.get("statement", [])]
+    first, end = _recipe_span(c, doc)
+    for h in R.doc_chunks(c.graph, doc):
+        for i, line in enumerate((h.text or "").splitlines()):
+            if not first <= (h.line or 0) + i < end:
+                continue
+            if (named.search(line) and any(rx.search(line) for rx in notes)) or any(rx.search(line) for rx in statements):
                 return h, line.strip(" -*\t")
     return None
 
@@ -261,6 +326,10 @@ def candidate_text(lang: str, item: str, cand: str, recipe: str | None, confirme
         f = confirmed[0]
         ctx = f.properties.get("context_name")
         src = t(lang, f"（见{ctx}）" if ctx and ctx != recipe else "", f" (recorded in {ctx})" if ctx and ctx != recipe else "")
+        if recipe and ctx and ctx != recipe:
+            # another recipe's edge: say whose it is, never as if the asked recipe said it
+            return t(lang, f"可以：{where}{item}可以用{cand}代替{src}。",
+                     f"{recipe} does not say; in {ctx}, {item} can be replaced by {cand}.")
         return t(lang, f"可以：{where}{item}可以用{cand}代替{src}。", f"Yes: {item} can be replaced by {cand}{where}{src}.")
     alts = list(dict.fromkeys(f.object for f in others))
     return t(lang, f"知识库没有记录{cand}可以代替{item}；记录过的替代是：{join(lang, alts)}。",

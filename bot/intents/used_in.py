@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ...knowledge import retrieval as R
+from ...knowledge.text import singular
 from ...knowledge import text as T
 from ...knowledge.facts import Fact
 from ..answer import Passage
@@ -36,6 +37,8 @@ class UsedIn(Intent):
             return None
         ids = c.item_ids + [x for x in R.headed_by(c.graph, [c.item.surface, c.item.name]) if x not in c.item_ids]
         ids += [x for x in cjk_headed_by(c, [c.item.surface, c.item.name]) if x not in ids]
+        # the forms written after the asked word ("cashews": "cashew nut", "pecans": "pecan half")
+        ids += [x for x in R.head_variants(c.graph, [singular(c.item.surface.casefold())]) if x not in ids]
         facts = R.used_in(c.graph, ids, limit=COUNTED)
         variants_only = bool(facts) and len(ids) > len(c.item_ids) and not R.used_in(c.graph, c.item_ids, limit=1)
         if c.screen and not (set(ids) & set(c.screen.forbidden)):
