@@ -108,14 +108,21 @@ def sentences_of(text: str) -> list[str]:
     """The sentences of ``text`` line by line (hard-wrapped lines joined back first, see
     :func:`unwrap_lines`), a list item's marker ("- ", "2. ") kept on its first sentence (so
     "2." is never a sentence of its own)."""
-    out: list[str] = []
+    return [s for s, _ in _sentence_items(text)]
+
+
+def _sentence_items(text: str) -> list[tuple[str, int]]:
+    """:func:`sentences_of` with, for each sentence, the index of the first sentence of the list
+    item it belongs to (its own index outside list items)."""
+    out: list[tuple[str, int]] = []
     for line in unwrap_lines(text):
         m = _LIST_ITEM.match(line)
         marker, rest = (line[:m.end()], line[m.end():]) if m else ("", line)
         parts = split_sentences(rest) or ([""] if marker else [])
         if parts:
             parts[0] = (marker + parts[0]).strip()
-        out += [x for x in parts if x]
+        first = len(out)
+        out += [(x, first if marker else first + k) for k, x in enumerate(x for x in parts if x)]
     return out
 
 
@@ -139,17 +146,22 @@ def best_sentence(sentences: list[str], question: str, rare_ties: bool = False) 
 
 
 def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: int | None = None,
-            at_least: int = 1) -> str:
+            at_least: int = 1, rare_ties: bool = False) -> str:
     """Whole sentences of ``text``, at most ``limit`` characters (see
-    :func:`whole_sentences`), starting at the sentence that shares most terms (ties: rarer terms)
-    with ``question`` — the query-biased snippet of search engines (Tombros &
+    :func:`whole_sentences`), starting at the sentence that shares most terms
+    with ``question`` (among equals, with ``rare_ties``, the one holding rarer terms, see
+    :func:`best_sentence`) — the query-biased snippet of search engines (Tombros &
     Sanderson, 1998) — or at the start when nothing matches; at sentence ``start``
     (an index of :func:`sentences_of`) when it is given. At least ``at_least``
     sentences are shown (the chosen one and its next neighbours) when they fit
     :data:`NEIGHBOUR_CHARS` together."""
-    sentences = sentences_of(text)
-    i = best_sentence(sentences, question, rare_ties=True)[0] if start is None or not 0 <= start < len(sentences) \
+    items = _sentence_items(text)
+    sentences = [x for x, _ in items]
+    i = best_sentence(sentences, question, rare_ties)[0] if start is None or not 0 <= start < len(sentences) \
         else start
+    if 0 <= i < len(items) and 0 < i - items[i][1] <= ITEM_BACK \
+            and sum(len(x) + 1 for x in sentences[items[i][1]:i]) <= ITEM_BACK_CHARS:
+        i = items[i][1]  # "Highly recommended as a supplement …" inside "- Lens is an amazing GUI …"
     i = _list_start(sentences, i)
     if 0 < i < len(sentences) and _step_title(sentences[i - 1]) and not _LIST_ITEM.match(sentences[i]):
         i -= 1  # "2. Optionally taint and wait" over the paragraph that explains the step
@@ -195,6 +207,11 @@ def _list_start(sentences: list[str], i: int) -> int:
     return i
 
 
+#: Sentences (and their characters) an excerpt starting inside a list item may step back to reach
+#: the item's start: a short item's first sentence names what the next ones say, a long item's
+#: first sentence is a step of its own.
+ITEM_BACK = 2
+ITEM_BACK_CHARS = 200
 #: Longest numbered line read as the title of the paragraph after it.
 STEP_TITLE_CHARS = 60
 
@@ -273,7 +290,8 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "",
                            shown[0].section or "")]
     for i, p in zip(order[1:], shown[1:]):
         where = (p.section or "").split(" > ")[-1].strip()
-        body = excerpt(p.text, question, 200, starts.get(i))
+        # a shorter excerpt: among sentences sharing as many terms, the one holding rarer ones
+        body = excerpt(p.text, question, 200, starts.get(i), rare_ties=True)
         if body and body not in paras[0]:
             paras.append(t(lang, f"另见「{where}」：{body}" if where else f"另见：{body}",
                            f"See also “{where}”: {body}" if where else f"See also: {body}"))

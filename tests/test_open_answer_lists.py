@@ -187,8 +187,70 @@ def test_equal_term_counts_go_to_the_sentence_with_rarer_terms():
     assert best_sentence(s, q)[0] == 1  # the first of equals, as the lead choice compares
     i, score = best_sentence(s, q, rare_ties=True)
     assert s[i] == quoted(SRC, 68, "The final selection is made by discussion & lazy consensus, with a fallback to a vote.")
-    assert excerpt(text, q, 200).startswith("The final selection is made")
+    assert excerpt(text, q, 200, rare_ties=True).startswith("The final selection is made")
+    assert excerpt(text, q, 200).startswith("Steering is encouraged")  # the lead excerpt keeps the first of equals
     # ops-govuk: "escalate" and "order" are in one sentence, "alert" in two
     s = sentences_of(_lines(PAGERDUTY, 10, 21))
     i, _ = best_sentence(s, "In what order does PagerDuty escalate an urgent alert?", rare_ties=True)
     assert s[i].endswith("to escalate to these people (in order):")
+
+
+# -- list items and absent names ----------------------------------------------------------------
+
+TOOLS = GEN / "ops-2i2c-infra/docs/reference/tools.md"
+ONCALL_SWAP = 77  # ops-govuk on-call.html.md: "- If you need cover for a day or two, … Please ensure delivery managers …"
+
+
+def test_an_excerpt_starting_inside_a_list_item_starts_at_the_item():
+    from threadgraph.bot.compose import excerpt, sentences_of
+
+    text = _lines(TOOLS, 26, 29)
+    s = sentences_of(text)
+    i = next(k for k, x in enumerate(s) if x.startswith(quoted(TOOLS, 28, "Highly recommended as a supplement")))
+    assert excerpt(text, "", 320, start=i).startswith(quoted(TOOLS, 26, "- [Lens](https://k8slens.dev/) is an amazing GUI"))
+    text = _lines(ONCALL, ONCALL_SWAP, ONCALL_SWAP + 1)
+    s = sentences_of(text)
+    assert s[1] == quoted(ONCALL, ONCALL_SWAP, "Please ensure delivery managers are aware of this.")
+    assert excerpt(text, "", 320, start=1).startswith(quoted(ONCALL, ONCALL_SWAP, "- If you need cover for a day or two"))
+
+
+PB = GEN / "en-wbushey/docs/recipes/sweets/chocolate-pb-cookies.md"
+
+
+def test_a_long_list_item_is_not_stepped_back_over():
+    """en-wbushey: step 1 is one long line; its note on natural peanut butter is its own answer."""
+    from threadgraph.bot.compose import excerpt
+
+    text = _lines(PB, 15, 15)
+    q = "pb cookies w/ natural peanut butter?? will they turn out"
+    out = excerpt(text, q, 320, start=2, at_least=2)  # as the lead excerpt of an open answer
+    assert out.startswith(quoted(PB, 15, "Note regarding peanut butter - although natural peanut butter"))
+    assert quoted(PB, 15, "Using natural or homemade peanut butter tends to result in thinner, flatter cookies") in out
+
+
+class _NoPassages:
+    """A KB whose full-text search finds the name in no passage (what absent_names asks it)."""
+
+    class vectors:
+        searched: list[str] = []
+
+        @classmethod
+        def search(cls, text, vector=None, *, limit=8, mode="hybrid"):
+            cls.searched.append(text)
+            return []
+
+
+@pytest.mark.parametrize("q, want", [
+    # ops-gdsway: "Besides" is capitalised only because it starts the question
+    ("Besides Route 53, what do some services use to dual-host their DNS?", ["Route", "DNS"]),
+    # ops-k8s-src: the name after the sentence-initial word is still checked
+    ("Which Jira project tracks security disclosures?", ["Jira"]),
+    # ops-govuk
+    ("If Slack has an outage, what do we use instead?", ["Slack"]),
+    # ops-gdsway: mid-sentence names unchanged
+    ("Can we use Datadog instead of Prometheus?", ["Datadog", "Prometheus"]),
+])
+def test_absent_names_skip_a_sentence_initial_capital(q, want):
+    from threadgraph.bot.evidence import absent_names
+
+    assert absent_names(q, _NoPassages, []) == want
