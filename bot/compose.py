@@ -45,6 +45,11 @@ _CLAUSE_END = re.compile(r"[，,；;：:、)）]")
 _LIST_ITEM = re.compile(r"^(?:[-*•]\s|\d{1,3}(?:[.)]\s|、))")
 
 
+def is_list_item(line: str) -> bool:
+    """Whether ``line`` starts with a list item's or numbered step's marker ("- ", "2. ", "3、")."""
+    return bool(_LIST_ITEM.match(line))
+
+
 def whole_sentences(sentences: list[str], limit: int) -> str:
     """As many of ``sentences`` as fit in ``limit`` characters, joined; never a
     part of a sentence, except that a first sentence longer than both ``limit``
@@ -56,7 +61,8 @@ def whole_sentences(sentences: list[str], limit: int) -> str:
         s = " ".join(s.split())
         if not s:
             continue
-        sep = "" if not out else "\n" if _LIST_ITEM.match(s) else "" if out[-1][-1:] >= "\u2e80" else " "
+        sep = "" if not out else "\n" if _LIST_ITEM.match(s) or _LIST_ITEM.match(out[-1].lstrip()) \
+            else "" if out[-1][-1:] >= "\u2e80" else " "
         if out and used + len(sep) + len(s) > limit:
             break
         if not out and len(s) > max(limit, SENTENCE_CAP):
@@ -68,44 +74,97 @@ def whole_sentences(sentences: list[str], limit: int) -> str:
     return "".join(out)
 
 
-def sentences_of(text: str) -> list[str]:
-    """The sentences of ``text`` line by line, a list item's marker ("- ",
-    "2. ") kept on its first sentence (so "2." is never a sentence of its own)."""
+#: A line that ends a sentence or introduces what follows (the next line is not its continuation).
+_LINE_END = re.compile(r"[.!?;:。！？；：…]\W*$")
+#: A line that is not running text: a heading, a table row, a block quote, a code fence or a rule.
+_BLOCK_LINE = re.compile(r"^(?:#|\||>|```|~~~|[-=*_]{3,}\s*$)")
+#: A hard-wrapped line is at least this long: its text went on on the next line.
+WRAP_WIDTH = 60
+
+
+def unwrap_lines(text: str) -> list[str]:
+    """The lines of ``text`` with hard-wrapped prose joined back (a Markdown paragraph or list
+    item written over several source lines is one line): a non-blank line that is not a list
+    item, heading, table row, quote or fence continues the line before it when that one does not
+    end a sentence (:data:`_LINE_END`) and either the line starts with a lower-case letter
+    ("We use PagerDuty" / "to escalate to these people (in order):") or the line before is at
+    least :data:`WRAP_WIDTH` characters long (wrapped at a fixed width). Short unpunctuated lines
+    followed by a capitalised one (an ingredient per line) stay apart."""
     out: list[str] = []
-    for line in text.splitlines():
-        line = line.strip()
+    prev_raw = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if (out and line and prev_raw and not _LIST_ITEM.match(line) and not _BLOCK_LINE.match(line)
+                and not _BLOCK_LINE.match(prev_raw) and not _LINE_END.search(prev_raw)
+                and (line[:1].islower() or len(prev_raw) >= WRAP_WIDTH)):
+            out[-1] = f"{out[-1]} {line}"
+        else:
+            out.append(line)
+        prev_raw = line
+    return out
+
+
+def sentences_of(text: str) -> list[str]:
+    """The sentences of ``text`` line by line (hard-wrapped lines joined back first, see
+    :func:`unwrap_lines`), a list item's marker ("- ", "2. ") kept on its first sentence (so
+    "2." is never a sentence of its own)."""
+    return [s for s, _ in _sentence_items(text)]
+
+
+def _sentence_items(text: str) -> list[tuple[str, int]]:
+    """:func:`sentences_of` with, for each sentence, the index of the first sentence of the list
+    item it belongs to (its own index outside list items)."""
+    out: list[tuple[str, int]] = []
+    for line in unwrap_lines(text):
         m = _LIST_ITEM.match(line)
         marker, rest = (line[:m.end()], line[m.end():]) if m else ("", line)
         parts = split_sentences(rest) or ([""] if marker else [])
         if parts:
             parts[0] = (marker + parts[0]).strip()
-        out += [x for x in parts if x]
+        first = len(out)
+        out += [(x, first if marker else first + k) for k, x in enumerate(x for x in parts if x)]
     return out
 
 
-def best_sentence(sentences: list[str], question: str) -> tuple[int, int]:
+def best_sentence(sentences: list[str], question: str, rare_ties: bool = False) -> tuple[int, int]:
     """``(index, score)`` of the sentence sharing most terms with ``question``
-    (English content words, Chinese character bigrams); ``(0, 0)`` when none does."""
+    (English content words, Chinese character bigrams; among equals the first, or with
+    ``rare_ties`` the one whose terms fewer of ``sentences`` hold, then the first); ``(0, 0)``
+    when none does."""
     terms = content_words(question) + cjk_bigrams(question)
     if not terms or not sentences:
         return 0, 0
-    scores = [sum(1 for t in terms if t in x.casefold()) for x in sentences]
-    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+    low = [x.casefold() for x in sentences]
+    held = [[t for t in terms if t in x] for x in low]
+    scores = [len(h) for h in held]
+    # ties go to the sentence holding the rarer terms (fewer sentences of the passage hold them:
+    # "consensus" over "SRC"), then to the earlier one
+    df = {t: sum(1 for h in held if t in h) for t in set(terms)}
+    rarity = [sum(1.0 / df[t] for t in h) if rare_ties else 0.0 for h in held]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], rarity[i], -i))
     return (best, scores[best]) if scores[best] else (0, 0)
 
 
 def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: int | None = None,
-            at_least: int = 1) -> str:
+            at_least: int = 1, rare_ties: bool = False) -> str:
     """Whole sentences of ``text``, at most ``limit`` characters (see
     :func:`whole_sentences`), starting at the sentence that shares most terms
-    with ``question`` — the query-biased snippet of search engines (Tombros &
+    with ``question`` (among equals, with ``rare_ties``, the one holding rarer terms, see
+    :func:`best_sentence`) — the query-biased snippet of search engines (Tombros &
     Sanderson, 1998) — or at the start when nothing matches; at sentence ``start``
     (an index of :func:`sentences_of`) when it is given. At least ``at_least``
     sentences are shown (the chosen one and its next neighbours) when they fit
     :data:`NEIGHBOUR_CHARS` together."""
-    sentences = sentences_of(text)
-    i = best_sentence(sentences, question)[0] if start is None or not 0 <= start < len(sentences) else start
+    items = _sentence_items(text)
+    sentences = [x for x, _ in items]
+    i = best_sentence(sentences, question, rare_ties)[0] if start is None or not 0 <= start < len(sentences) \
+        else start
+    if 0 <= i < len(items) and 0 < i - items[i][1] <= ITEM_BACK \
+            and sum(len(x) + 1 for x in sentences[items[i][1]:i]) <= ITEM_BACK_CHARS:
+        i = items[i][1]  # "Highly recommended as a supplement …" inside "- Lens is an amazing GUI …"
     i = _list_start(sentences, i)
+    if 0 < i < len(sentences) and _step_title(sentences[i - 1]) and not _LIST_ITEM.match(sentences[i]):
+        i -= 1  # "2. Optionally taint and wait" over the paragraph that explains the step
     if 0 < i < len(sentences) and _leads_with_pronoun(sentences[i]):
         i -= 1  # "It can do …": the sentence before names what "it" is
         while i > 0 and sentences[i][:1].islower() and i > 0:
@@ -146,6 +205,22 @@ def _list_start(sentences: list[str], i: int) -> int:
         if k and int(k.group(1)) == 1:
             return j
     return i
+
+
+#: Sentences (and their characters) an excerpt starting inside a list item may step back to reach
+#: the item's start: a short item's first sentence names what the next ones say, a long item's
+#: first sentence is a step of its own.
+ITEM_BACK = 2
+ITEM_BACK_CHARS = 200
+#: Longest numbered line read as the title of the paragraph after it.
+STEP_TITLE_CHARS = 60
+
+
+def _step_title(sentence: str) -> bool:
+    """A numbered line that titles the paragraph after it ("2. Optionally taint and wait"): at
+    most :data:`STEP_TITLE_CHARS` characters, not ending a sentence or introducing a list."""
+    s = sentence.strip()
+    return bool(_NUMBERED.match(s)) and len(s) <= STEP_TITLE_CHARS and not _LINE_END.search(s)
 
 
 def _count(sentences: list[str], shown: str) -> int:
@@ -215,7 +290,8 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "",
                            shown[0].section or "")]
     for i, p in zip(order[1:], shown[1:]):
         where = (p.section or "").split(" > ")[-1].strip()
-        body = excerpt(p.text, question, 200, starts.get(i))
+        # a shorter excerpt: among sentences sharing as many terms, the one holding rarer ones
+        body = excerpt(p.text, question, 200, starts.get(i), rare_ties=True)
         if body and body not in paras[0]:
             paras.append(t(lang, f"另见「{where}」：{body}" if where else f"另见：{body}",
                            f"See also “{where}”: {body}" if where else f"See also: {body}"))

@@ -234,6 +234,10 @@ _NAME_TERMS = re.compile(
     r"|\b[A-Z]{3,}\b")                                           # an acronym: "GCP"
 
 
+#: What may stand before a sentence-initial word: nothing, or the end of a previous sentence.
+_SENTENCE_START = re.compile(r"^(?:|.*[.!?]\s+)$", re.S)
+
+
 def absent_names(question: str, kb, linked: list[str]) -> list[str]:
     """Proper names the question asks about (CamelCase, dotted or hyphenated
     identifiers, runs of capitalized words, a capitalized word mid-sentence,
@@ -244,6 +248,10 @@ def absent_names(question: str, kb, linked: list[str]) -> list[str]:
     low_linked = [x.casefold() for x in linked]
     for m in _NAME_TERMS.finditer(question):
         term = m.group().strip()
+        if _SENTENCE_START.match(question[:m.start()]) and " " in term and term[:1].isupper() and not term.split()[0].isupper():
+            # "Besides Route 53, …": the first word is capitalised because it starts the sentence
+            # ("Which Jira project …" is still asked about "Jira")
+            term = term.split(None, 1)[1]
         if term.casefold() in ("i", "what", "who", "how", "which", "when", "where", "why") or any(
                 term.casefold() in x or x in term.casefold() for x in low_linked):
             continue

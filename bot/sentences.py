@@ -21,6 +21,9 @@ embedder (or without a question vector) nothing is ranked and the answer keeps t
 choice (:func:`threadgraph.bot.compose.lead_passage`). Either choice starts one sentence earlier
 when the sentence before it scores nearly as high or states the quantity a quantity question asks
 (:func:`step_back`): the answering line often sits just before the one sharing most words.
+A question asking a list or the steps of a procedure ("In what order …", "What are the initial
+steps of …") reads a sentence that introduces a list together with the list (:func:`with_list`)
+and each sentence under its passage's headings (:func:`heading_text`).
 """
 
 from __future__ import annotations
@@ -33,8 +36,8 @@ from collections import OrderedDict
 import numpy as np
 
 from ..knowledge.text import cjk_bigrams, content_words
-from .compose import best_sentence, lead_passage, sentences_of
-from .words import asks_quantity, states_quantity
+from .compose import best_sentence, is_list_item, lead_passage, sentences_of
+from .words import asks_list, asks_quantity, states_quantity
 
 #: Passages (best first) whose sentences are ranked.
 RANK_FROM = 3
@@ -64,6 +67,11 @@ LEAD_MARGIN = 0.5
 #: ("… 300华氏度+风吹烤两个小时") is often just before one that shares more of the question's words
 #: ("… 烤箱提升温度到480华氏度 …").
 STEP_BACK = 0.75
+#: Headings (the last parts of a passage's section path) whose words count for its sentences'
+#: share of the question's terms.
+HEADINGS = 2
+#: Weight of the headings' share of the question's terms, relative to the sentence's own share.
+HEAD_WEIGHT = 0.5
 #: Sentence vectors kept in memory (LRU, by model and text).
 CACHE_SIZE = 4096
 
@@ -107,6 +115,28 @@ def candidate(sentence: str) -> bool:
     return bool(s) and not _NOT_PROSE.match(s) and any(ch.isalpha() for ch in s)
 
 
+def with_list(sentences: list[str], i: int) -> str:
+    """Sentence ``i`` of ``sentences``, followed by the list items after it when it introduces
+    them (ends with a colon: "We use PagerDuty to escalate to these people (in order):" is
+    about "1. Primary Engineer 2. Secondary Engineer …"), as far as :data:`EMBED_CHARS` reach."""
+    s = sentences[i]
+    if not s.rstrip().endswith((":", "：")):
+        return s
+    out = [s]
+    for x in sentences[i + 1:]:
+        if not is_list_item(x) or sum(len(y) + 1 for y in out) >= EMBED_CHARS:
+            break
+        out.append(x)
+    return " ".join(out)
+
+
+def heading_text(section: str) -> str:
+    """The headings a passage's sentences are read under: the last :data:`HEADINGS` parts of its
+    section path ("Fail over checklist > Initial steps"), joined by " / "."""
+    parts = [x.strip() for x in section.split(" > ") if x.strip()]
+    return " / ".join(parts[-HEADINGS:]) if HEADINGS > 0 else ""
+
+
 def lexical_shares(sentences: list[str], terms: list[str]) -> list[float]:
     """For each of ``sentences``, the share of the question's ``terms`` (content words, CJK
     bigrams; case-insensitive substrings as :func:`~threadgraph.bot.compose.best_sentence`)
@@ -122,26 +152,42 @@ def lexical_shares(sentences: list[str], terms: list[str]) -> list[float]:
     return [sum(w[t] for t in terms if t in x) / total for x in low]
 
 
-def sentence_scores(passages, question: str, qvec, embedder, among: int = RANK_FROM) -> dict[tuple[int, int], float]:
+def sentence_scores(passages, question: str, qvec, embedder, among: int = RANK_FROM,
+                    wants_list: bool | None = None) -> dict[tuple[int, int], float]:
     """``{(passage index, sentence index): score}`` for the candidate sentences (:func:`candidate`,
     the first :data:`SENTENCES_PER_PASSAGE` of each, holding at least one term of the question;
     ``{}`` when fewer than two do) of the first ``among`` ``passages``:
     the cosine of the sentence's vector with ``qvec`` standardised among the candidates (a
     z-score), plus :data:`LEX_WEIGHT` × its share of the question's terms (:func:`lexical_shares`), minus :data:`RANK_PENALTY` × its passage's rank.
+    For a question asking a list or a procedure (``wants_list``; by default
+    :func:`~threadgraph.bot.words.asks_list`) a sentence introducing a list is read with its items
+    (:func:`with_list`) and the share of the question's terms its passage's headings hold
+    (:func:`heading_text`) adds :data:`HEAD_WEIGHT` × that share.
     Sentence indexes are those of :func:`~threadgraph.bot.compose.sentences_of`. ``{}`` when
     there is no embedder, no question vector or no candidate sentence."""
     if embedder is None or qvec is None or not question:
         return {}
+    if wants_list is None:
+        wants_list = asks_list(question)
     where: list[tuple[int, int]] = []
     texts: list[str] = []
+    heads: list[str] = []
     for pi, p in enumerate(passages[:among]):
-        for si, s in enumerate(sentences_of(p.text or "")[:SENTENCES_PER_PASSAGE]):
+        head = heading_text(getattr(p, "section", "") or "")
+        sentences = sentences_of(p.text or "")
+        for si, s in enumerate(sentences[:SENTENCES_PER_PASSAGE]):
             if candidate(s):
                 where.append((pi, si))
-                texts.append(" ".join(s.split()))
+                texts.append(" ".join((with_list(sentences, si) if wants_list else s).split()))
+                heads.append(head)
     if not texts:
         return {}
-    lex = lexical_shares(texts, content_words(question) + cjk_bigrams(question))
+    terms = content_words(question) + cjk_bigrams(question)
+    lex = lexical_shares(texts, terms)
+    if wants_list:
+        # a procedure's steps rarely repeat the question's words; the heading over them names it
+        # ("Initial steps" over "1. Confirm that Fastly is the cause …")
+        lex = [x + HEAD_WEIGHT * h for x, h in zip(lex, lexical_shares(heads, terms))]
     # only sentences holding a term of the question are embedded: half the model's work (the
     # embedding is the cost), for as many right leads on the dev corpora's open turns
     keep = [i for i, x in enumerate(lex) if x > 0]
@@ -168,13 +214,15 @@ def rank_passages(passages, question: str, qvec, embedder, among: int = RANK_FRO
     return sorted(((pi, si, sc) for pi, (si, sc) in best.items()), key=lambda x: (-x[2], x[0]))
 
 
-def lead_sentence(passages, question: str, qvec, embedder, among: int = RANK_FROM) -> list[tuple[int, int, float]]:
+def lead_sentence(passages, question: str, qvec, embedder, among: int = RANK_FROM,
+                  wants_list: bool | None = None) -> list[tuple[int, int, float]]:
     """``[(passage index, sentence index, score)]`` of the sentence an open answer should lead
     with instead of the lexical choice (the passage :func:`~threadgraph.bot.compose.lead_passage`
     picks, at its :func:`~threadgraph.bot.compose.best_sentence`): the best of
     :func:`rank_passages` when it scores more than :data:`LEAD_MARGIN` above that sentence;
-    ``[]`` (keep the lexical choice) otherwise, or when nothing could be ranked."""
-    scores = sentence_scores(passages, question, qvec, embedder, among)
+    ``[]`` (keep the lexical choice) otherwise, or when nothing could be ranked. ``wants_list``:
+    see :func:`sentence_scores`."""
+    scores = sentence_scores(passages, question, qvec, embedder, among, wants_list)
     ranked = rank_passages(passages, question, qvec, embedder, among, scores)
     if not ranked:
         return []

@@ -119,6 +119,17 @@ def states_quantity(text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=None)
+def _list_question() -> dict[str, re.Pattern]:
+    return {lang: re.compile(p, re.I) for lang, p in lexicon()["list_question"].items()}
+
+
+def asks_list(text: str) -> bool:
+    """Whether ``text`` asks for a list or a procedure in order (``list_question`` of
+    ``bot/lexicon/words.yaml``, any language)."""
+    return any(rx.search(text) for rx in _list_question().values())
+
+
+@functools.lru_cache(maxsize=None)
 def item_line_cue(lang: str) -> re.Pattern:
     """The ``item_line_cues`` of ``lang``: a line naming an asked item that matches it says how
     the item may be used (an alternative, a condition, that it may be left out)."""
