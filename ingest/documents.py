@@ -16,7 +16,7 @@ from .blocks import DocResult, children, section_of
 from .cues import alternation, lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
 from .named_alternatives import named_alternative_pairs
-from .relations import looks_like_name, plain_noun_phrase, read_document, thing_phrase, unwrap
+from .relations import looks_like_name, plain_noun_phrase, prose_sentences, read_document, thing_phrase, unwrap
 from .tables import classify_column, split_alternatives as split_cell
 from .roles import RoleBook
 
@@ -172,16 +172,11 @@ def named_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, s
     "use [pass](…) or [blackbox](…) to store credentials", "approaches like [feature-flagging][] or [modular
     architectures][]"). Both sides must read as names; a list of three or more gives nothing."""
     out = []
-    for b in blocks:
-        if b.kind not in ("paragraph", "item"):
-            continue
-        src = _REF_LINK_MARK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
-        text = unwrap(src)
-        for a, z in sentence_spans(text):
-            for m in _PAIR_USE.finditer(text, a, z):
-                x, y = (m.group(g).strip("⟦⟧`").strip() for g in ("x", "y"))
-                if looks_like_name(x) and looks_like_name(y) and x.casefold() != y.casefold():
-                    out.append((x, y, b, b.line + src.count("\n", 0, m.start())))
+    for b, src, text, a, z in prose_sentences(blocks, raw, _REF_LINK_MARK):
+        for m in _PAIR_USE.finditer(text, a, z):
+            x, y = (m.group(g).strip("⟦⟧`").strip() for g in ("x", "y"))
+            if looks_like_name(x) and looks_like_name(y) and x.casefold() != y.casefold():
+                out.append((x, y, b, b.line + src.count("\n", 0, m.start())))
     return out
 
 

@@ -15,9 +15,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..knowledge.text import sentence_spans
 from .cues import lexicon, regex, words
-from .relations import looks_like_name, unwrap
+from .relations import looks_like_name, prose_sentences
 
 #: a Markdown link, inline or by reference ("[text](url)", "[text][]", "[text][ref]", "[text]"): its text is a name
 _LINK = re.compile(r"!?\[([^\]\n]{1,80})\](?:\([^)\n]*\)|\[[^\]\n]{0,80}\]|(?![(\[:]))")
@@ -244,18 +243,15 @@ def named_alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[
     of a document state (:func:`contact_or_pairs`, :func:`also_contact_pairs`, :func:`either_or_pairs`); ``raw``
     gives a block's source as written (links and code marks kept)."""
     out = []
-    for b in blocks:
-        if b.kind not in ("paragraph", "item"):
-            continue
-        src = _LINK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
-        text = unwrap(src)
-        prev = ""
-        for a, z in sentence_spans(text):
-            s = _LIST_MARK.sub("", text[a:z])
-            line = b.line + src.count("\n", 0, a)
-            for rule, pairs in (("doc.contact_or", contact_or_pairs(s)), ("doc.also_contact", also_contact_pairs(s, prev)),
-                                ("doc.either_or", either_or_pairs(s)), ("doc.different_kind", different_kind_pairs(s, prev)),
-                                ("doc.channel_or", channel_or_pairs(s))):
-                out.extend((x, y, b, line, rule) for x, y in pairs)
-            prev = s
+    prev, last = "", None
+    for b, src, text, a, z in prose_sentences(blocks, raw, _LINK):
+        if b is not last:
+            prev, last = "", b
+        s = _LIST_MARK.sub("", text[a:z])
+        line = b.line + src.count("\n", 0, a)
+        for rule, pairs in (("doc.contact_or", contact_or_pairs(s)), ("doc.also_contact", also_contact_pairs(s, prev)),
+                            ("doc.either_or", either_or_pairs(s)), ("doc.different_kind", different_kind_pairs(s, prev)),
+                            ("doc.channel_or", channel_or_pairs(s))):
+            out.extend((x, y, b, line, rule) for x, y in pairs)
+        prev = s
     return out

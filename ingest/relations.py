@@ -176,6 +176,20 @@ def unwrap(text: str) -> str:
     return _SOFT_BREAK.sub(" ", text) if "\n" in text else text
 
 
+def prose_sentences(blocks: list, raw, link: re.Pattern):
+    """Yield ``(block, src, text, start, end)`` for each sentence of the paragraphs and list items among
+    ``blocks``: ``src`` is the block's source as written (``raw(block)``) with every ``link`` match's first
+    group marked ``⟦…⟧``, ``text`` is ``src`` unwrapped (same length), and ``text[start:end]`` is the
+    sentence; its line is ``block.line + src.count("\\n", 0, start)``."""
+    for b in blocks:
+        if b.kind not in ("paragraph", "item"):
+            continue
+        src = link.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
+        text = unwrap(src)
+        for a, z in sentence_spans(text):
+            yield b, src, text, a, z
+
+
 @functools.lru_cache(maxsize=1)
 def _and_zh() -> re.Pattern:
     return re.compile(alternation("alternatives", "optional_and_zh"))

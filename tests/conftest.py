@@ -46,6 +46,11 @@ def quoted(path: Path, n: int, quote: str) -> str:
     return quote
 
 
+def doc_lines(path: Path, first: int, last: int) -> str:
+    """Lines ``first``..``last`` (1-based, inclusive) of a UTF-8 text file, joined by newlines."""
+    return "\n".join(path.read_text(encoding="utf-8").splitlines()[first - 1:last])
+
+
 def extract_copies(tmp_path: Path, *files: Path):
     """The rule extraction (``extract_corpus``) of copies of ``files`` in ``tmp_path`` (names kept)."""
     from threadgraph.ingest.pipeline import extract_corpus
@@ -171,3 +176,11 @@ def ask(bot):
         return bot.answer(IncomingMessage(thread=ThreadKey(platform="test", thread=thread), text=text), retrieval=retrieval)
 
     return _ask
+
+
+@pytest.fixture(scope="session")
+def e5():
+    """The real multilingual-e5-small int8 embedder from ``../shared/models`` (tests using it skip without it)."""
+    from threadgraph.knowledge.embeddings import Embedder
+
+    return Embedder("intfloat/multilingual-e5-small", E5_PATH)

@@ -43,12 +43,6 @@ def test_choose_never_falls_through_to_a_distant_second_intent():
     assert exemplars.choose([("required", 0.95), ("general", 0.85)], set(), True) == ("required", 0.95)
 
 
-@pytest.fixture(scope="module")
-def e5():
-    from threadgraph.knowledge.embeddings import Embedder
-
-    return Embedder("intfloat/multilingual-e5-small", E5_PATH)
-
 
 @needs_e5
 @pytest.mark.parametrize("frame,intent", [

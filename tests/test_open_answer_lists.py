@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import E5_PATH, REPO, quoted
+from conftest import E5_PATH, REPO, doc_lines, quoted
 
 GEN = REPO / "benchmarks" / "generalization"
 PAGERDUTY = GEN / "ops-govuk/docs/manual/pagerduty.html.md"
@@ -33,15 +33,6 @@ SRC = GEN / "ops-k8s-src/docs/security-release-process.md"
 needs_e5 = pytest.mark.skipif(not (E5_PATH / "model.onnx").exists(), reason="multilingual-e5-small-int8 not beside the checkout")
 
 
-def _lines(path: Path, first: int, last: int) -> str:
-    return "\n".join(path.read_text(encoding="utf-8").splitlines()[first - 1:last])
-
-
-@pytest.fixture(scope="module")
-def e5():
-    from threadgraph.knowledge.embeddings import Embedder
-
-    return Embedder("intfloat/multilingual-e5-small", E5_PATH)
 
 
 def _chunk(path: Path, quote: str):
@@ -65,17 +56,17 @@ def _p(pid: str, section: str, text: str):
 def test_a_hard_wrapped_sentence_is_one_sentence_and_list_items_stay_apart():
     from threadgraph.bot.compose import sentences_of
 
-    s = sentences_of(_lines(PAGERDUTY, 10, 16))
+    s = sentences_of(doc_lines(PAGERDUTY, 10, 16))
     assert s[1].startswith(quoted(PAGERDUTY, 11, "We use [PagerDuty]"))
     assert s[1].endswith(" " + quoted(PAGERDUTY, 12, "to escalate to these people (in order):"))
     assert s[2:5] == [quoted(PAGERDUTY, 14, "1. Primary Engineer"), quoted(PAGERDUTY, 15, "2. Secondary Engineer"),
                       quoted(PAGERDUTY, 16, "3. GOV.UK Senior Management Team member (might not be technical)")]
-    s = sentences_of(_lines(AWS, 164, 171))
+    s = sentences_of(doc_lines(AWS, 164, 171))
     assert s[0] == quoted(AWS, 164, "2. *Optionally taint and wait*")
     assert s[1] == (quoted(AWS, 166, "If you aren't going to forcefully drain the old node group's nodes, you have") + " "
                     + quoted(AWS, 167, "to wait for the nodes to empty out before deleting the old node group."))
     # a numbered item's wrapped continuation stays on the item; the sub-items stay apart
-    s = sentences_of(_lines(CDN, 28, 34))
+    s = sentences_of(doc_lines(CDN, 28, 34))
     assert s[0].endswith(quoted(CDN, 29, "and keep an eye on X/Bluesky/Mastodon - if there's a major Fastly outage there will be a lot of noise)"))
     assert s[0].startswith("1. Confirm that Fastly is the cause of the incident")
     assert s[1] == quoted(CDN, 30, "2. Escalate to GOV.UK SMT as soon as you begin to consider failing over")
@@ -85,10 +76,10 @@ def test_short_lines_and_block_lines_are_not_joined():
     from threadgraph.bot.compose import unwrap_lines
 
     # short lines, the next one capitalised (a heading-like line over its paragraph)
-    assert unwrap_lines("#### Member selection\n\n" + _lines(SRC, 66, 68))[:2] == [
+    assert unwrap_lines("#### Member selection\n\n" + doc_lines(SRC, 66, 68))[:2] == [
         "#### Member selection", ""]
     # a line ending a sentence is not continued by the next one
-    text = _lines(SRC, 68, 68) + "\n" + _lines(SRC, 70, 70)
+    text = doc_lines(SRC, 68, 68) + "\n" + doc_lines(SRC, 70, 70)
     assert len(unwrap_lines(text)) == 2
     assert unwrap_lines(text)[0] == quoted(SRC, 68, "The final selection is made by discussion & lazy consensus, with a fallback to a vote.")
 
@@ -116,11 +107,11 @@ def test_with_list_reads_an_introducing_sentence_with_its_items():
     from threadgraph.bot.compose import sentences_of
     from threadgraph.bot.sentences import with_list
 
-    s = sentences_of(_lines(HANDOFF, 102, 105))
+    s = sentences_of(doc_lines(HANDOFF, 102, 105))
     assert with_list(s, 0).startswith(quoted(HANDOFF, 102, "To designate another team member as the Incident Responder, follow these steps:"))
     assert quoted(HANDOFF, 104, "1. **Confirm with them**") in with_list(s, 0)
     assert quoted(HANDOFF, 105, "2. **Reassign the incident on PagerDuty**") in with_list(s, 0)
-    s = sentences_of(_lines(PAGERDUTY, 10, 16))
+    s = sentences_of(doc_lines(PAGERDUTY, 10, 16))
     assert with_list(s, 1).endswith(quoted(PAGERDUTY, 16, "3. GOV.UK Senior Management Team member (might not be technical)"))
     assert with_list(s, 0) == s[0]  # not introducing a list: the sentence alone
 
@@ -168,13 +159,13 @@ def test_a_steps_question_reads_the_heading_over_the_procedure(e5):
 def test_an_excerpt_keeps_the_numbered_step_title_over_its_paragraph():
     from threadgraph.bot.compose import excerpt, sentences_of
 
-    text = _lines(AWS, 164, 171)
+    text = doc_lines(AWS, 164, 171)
     s = sentences_of(text)
     assert s[1].startswith("If you aren't going to forcefully drain")
     assert excerpt(text, "", 320, start=1).startswith(quoted(AWS, 164, "2. *Optionally taint and wait*"))
     # a title ending a sentence ("… as follows:") is not a step title: the excerpt starts where asked
-    s = sentences_of(_lines(HANDOFF, 102, 105))
-    assert excerpt(_lines(HANDOFF, 102, 105), "", 320, start=1).startswith("1. **Confirm with them**")
+    s = sentences_of(doc_lines(HANDOFF, 102, 105))
+    assert excerpt(doc_lines(HANDOFF, 102, 105), "", 320, start=1).startswith("1. **Confirm with them**")
     assert s[0].endswith(":")
 
 
@@ -182,7 +173,7 @@ def test_equal_term_counts_go_to_the_sentence_with_rarer_terms():
     from threadgraph.bot.compose import best_sentence, excerpt, sentences_of
 
     q = "How are new SRC members selected if there is no consensus?"
-    text = _lines(SRC, 64, 70)
+    text = doc_lines(SRC, 64, 70)
     s = sentences_of(text)
     assert best_sentence(s, q)[0] == 1  # the first of equals, as the lead choice compares
     i, score = best_sentence(s, q, rare_ties=True)
@@ -190,7 +181,7 @@ def test_equal_term_counts_go_to_the_sentence_with_rarer_terms():
     assert excerpt(text, q, 200, rare_ties=True).startswith("The final selection is made")
     assert excerpt(text, q, 200).startswith("Steering is encouraged")  # the lead excerpt keeps the first of equals
     # ops-govuk: "escalate" and "order" are in one sentence, "alert" in two
-    s = sentences_of(_lines(PAGERDUTY, 10, 21))
+    s = sentences_of(doc_lines(PAGERDUTY, 10, 21))
     i, _ = best_sentence(s, "In what order does PagerDuty escalate an urgent alert?", rare_ties=True)
     assert s[i].endswith("to escalate to these people (in order):")
 
@@ -204,11 +195,11 @@ ONCALL_SWAP = 77  # ops-govuk on-call.html.md: "- If you need cover for a day or
 def test_an_excerpt_starting_inside_a_list_item_starts_at_the_item():
     from threadgraph.bot.compose import excerpt, sentences_of
 
-    text = _lines(TOOLS, 26, 29)
+    text = doc_lines(TOOLS, 26, 29)
     s = sentences_of(text)
     i = next(k for k, x in enumerate(s) if x.startswith(quoted(TOOLS, 28, "Highly recommended as a supplement")))
     assert excerpt(text, "", 320, start=i).startswith(quoted(TOOLS, 26, "- [Lens](https://k8slens.dev/) is an amazing GUI"))
-    text = _lines(ONCALL, ONCALL_SWAP, ONCALL_SWAP + 1)
+    text = doc_lines(ONCALL, ONCALL_SWAP, ONCALL_SWAP + 1)
     s = sentences_of(text)
     assert s[1] == quoted(ONCALL, ONCALL_SWAP, "Please ensure delivery managers are aware of this.")
     assert excerpt(text, "", 320, start=1).startswith(quoted(ONCALL, ONCALL_SWAP, "- If you need cover for a day or two"))
@@ -221,7 +212,7 @@ def test_a_long_list_item_is_not_stepped_back_over():
     """en-wbushey: step 1 is one long line; its note on natural peanut butter is its own answer."""
     from threadgraph.bot.compose import excerpt
 
-    text = _lines(PB, 15, 15)
+    text = doc_lines(PB, 15, 15)
     q = "pb cookies w/ natural peanut butter?? will they turn out"
     out = excerpt(text, q, 320, start=2, at_least=2)  # as the lead excerpt of an open answer
     assert out.startswith(quoted(PB, 15, "Note regarding peanut butter - although natural peanut butter"))

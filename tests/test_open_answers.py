@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, REPO, bot_over
+from conftest import CORPORA, REPO, bot_over, doc_lines
 
 GEN = REPO / "benchmarks" / "generalization"
 OPS_DOCS = {
@@ -165,9 +165,6 @@ def test_a_chinese_name_ending_several_dishes_stays_unlinked():
     assert Linker(names[:1]).link("牛肉丸改良版").name == "潮汕牛肉丸改良版"
 
 
-def _lines(path: Path, first: int, last: int) -> str:
-    return "\n".join(path.read_text(encoding="utf-8").splitlines()[first - 1:last])
-
 
 def test_an_open_answer_leads_with_the_passage_stating_what_is_asked():
     """The passage search ranks a role's glossary entry (ops-2i2c-compass roles-and-team.md:24-28)
@@ -177,9 +174,9 @@ def test_an_open_answer_leads_with_the_passage_stating_what_is_asked():
     from threadgraph.bot.compose import passages_text
 
     compass = GEN / "ops-2i2c-compass/docs/services/technical-support"
-    glossary = Passage(id="g", doc="roles-and-team.md", section="", text=_lines(compass / "roles-and-team.md", 24, 28))
+    glossary = Passage(id="g", doc="roles-and-team.md", section="", text=doc_lines(compass / "roles-and-team.md", 24, 28))
     process = Passage(id="p", doc="process.md", section="Process for support triage and resolution > Non-incident response process",
-                      text=_lines(compass / "process.md", 113, 116))
+                      text=doc_lines(compass / "process.md", 113, 116))
     text = passages_text("en", [glossary, process],
                          question="What should the Support Agent do if they have no capacity for a critical issue?")
     assert text.startswith("If the Support Agent does not have the capacity to resolve the `critical` issue"), text
@@ -191,8 +188,8 @@ def test_the_first_passage_leads_when_no_other_says_more():
     from threadgraph.bot.compose import passages_text
 
     aup = GEN / "ops-lullabot/docs/physical/acceptable_use.md"
-    scope = Passage(id="s", doc="acceptable_use.md", section="Acceptable Use Policy > Scope", text=_lines(aup, 9, 9))
-    policy = Passage(id="q", doc="acceptable_use.md", section="Acceptable Use Policy > Policy", text=_lines(aup, 4, 6))
+    scope = Passage(id="s", doc="acceptable_use.md", section="Acceptable Use Policy > Scope", text=doc_lines(aup, 9, 9))
+    policy = Passage(id="q", doc="acceptable_use.md", section="Acceptable Use Policy > Policy", text=doc_lines(aup, 4, 6))
     text = passages_text("en", [scope, policy], question="Who does the policy apply to?")
     assert text.startswith("This policy applies to all Lullabot employees and contractors."), text
 

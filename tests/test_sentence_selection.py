@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import E5_PATH, REPO, TINY_MODEL, TINY_NAME, quoted
+from conftest import E5_PATH, REPO, TINY_MODEL, TINY_NAME, doc_lines, quoted
 
 GEN = REPO / "benchmarks" / "generalization"
 DEPS = GEN / "ops-gdsway/docs/standards/tracking-dependencies.html.md"
@@ -22,15 +22,6 @@ AUP = GEN / "ops-lullabot/docs/physical/acceptable_use.md"
 needs_e5 = pytest.mark.skipif(not (E5_PATH / "model.onnx").exists(), reason="multilingual-e5-small-int8 not beside the checkout")
 
 
-def _lines(path: Path, first: int, last: int) -> str:
-    return "\n".join(path.read_text(encoding="utf-8").splitlines()[first - 1:last])
-
-
-@pytest.fixture(scope="module")
-def e5():
-    from threadgraph.knowledge.embeddings import Embedder
-
-    return Embedder("intfloat/multilingual-e5-small", E5_PATH)
 
 
 @pytest.fixture(scope="module")
@@ -43,15 +34,15 @@ def tiny():
 def _deps():
     from threadgraph.bot.answer import Passage
 
-    return [Passage(id="a", doc="tracking-dependencies.html.md", section="Update dependencies frequently", text=_lines(DEPS, 19, 30)),
-            Passage(id="b", doc="tracking-dependencies.html.md", section="Update dependencies frequently", text=_lines(DEPS, 32, 34))]
+    return [Passage(id="a", doc="tracking-dependencies.html.md", section="Update dependencies frequently", text=doc_lines(DEPS, 19, 30)),
+            Passage(id="b", doc="tracking-dependencies.html.md", section="Update dependencies frequently", text=doc_lines(DEPS, 32, 34))]
 
 
 def _aup():
     from threadgraph.bot.answer import Passage
 
-    return [Passage(id="c", doc="acceptable_use.md", section="Acceptable Use Policy > Compliance", text=_lines(AUP, 12, 16)),
-            Passage(id="p", doc="acceptable_use.md", section="Acceptable Use Policy > Policy", text=_lines(AUP, 4, 6))]
+    return [Passage(id="c", doc="acceptable_use.md", section="Acceptable Use Policy > Compliance", text=doc_lines(AUP, 12, 16)),
+            Passage(id="p", doc="acceptable_use.md", section="Acceptable Use Policy > Policy", text=doc_lines(AUP, 4, 6))]
 
 
 @needs_e5
@@ -154,7 +145,7 @@ def test_the_lead_excerpt_shows_the_answering_sentence_with_its_next_neighbour()
     from threadgraph.bot.compose import passages_text
 
     dr = GEN / "ops-gdsway/docs/standards/disaster-recovery.html.md"
-    p = Passage(id="d", doc="disaster-recovery.html.md", section="Decide on manual or automatic recovery", text=_lines(dr, 76, 76))
+    p = Passage(id="d", doc="disaster-recovery.html.md", section="Decide on manual or automatic recovery", text=doc_lines(dr, 76, 76))
     text = passages_text("en", [p], question="If a whole AWS region goes down, where could the service be recreated?")
     assert text.startswith(quoted(dr, 76, "For example, a service may be designed to withstand a failure in a single availability zone")), text
     assert quoted(dr, 76, "the service could be recreated in another hosting provider or in an alternative region") in text, text
@@ -166,7 +157,7 @@ def test_at_least_two_sentences_within_the_neighbour_budget():
     from threadgraph.bot.compose import excerpt
 
     hd = GEN / "ops-lullabot/docs/physical/hard-drive-encryption.md"
-    text = _lines(hd, 14, 14)
+    text = doc_lines(hd, 14, 14)
     first = quoted(hd, 14, "For macOS users, FileVault is generally enabled by default.")
     one = excerpt(text, "Is FileVault enabled by default for macOS users?", 60)
     two = excerpt(text, "Is FileVault enabled by default for macOS users?", 60, at_least=2)
@@ -195,7 +186,7 @@ def test_a_quantity_answer_starts_at_the_sentence_before_the_ranked_one(e5, path
     from threadgraph.bot.compose import passages_text
     from threadgraph.bot.sentences import lead_sentence, sentence_scores
 
-    p = [Passage(id=str(a), doc=path.name, section=sec, text=_lines(path, a, b)) for a, b, sec in parts]
+    p = [Passage(id=str(a), doc=path.name, section=sec, text=doc_lines(path, a, b)) for a, b, sec in parts]
     qv = e5.embed_query(q)
     ranked = lead_sentence(p, q, qv, e5)
     assert ranked and ranked[0][0] == 1, ranked
@@ -212,6 +203,6 @@ def test_no_step_back_without_a_quantity_or_a_close_score():
     from threadgraph.bot.answer import Passage
     from threadgraph.bot.sentences import step_back
 
-    p = [Passage(id="b", doc="tracking-dependencies.html.md", section="", text=_lines(DEPS, 32, 34))]
+    p = [Passage(id="b", doc="tracking-dependencies.html.md", section="", text=doc_lines(DEPS, 32, 34))]
     assert step_back(p, "Can my team use something other than Dependabot?", {(0, 1): 3.0}, 0, 1) == 1
     assert step_back(p, "Can my team use something other than Dependabot?", {(0, 0): 2.5, (0, 1): 3.0}, 0, 1) == 0
