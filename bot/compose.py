@@ -50,18 +50,24 @@ def is_list_item(line: str) -> bool:
     return bool(_LIST_ITEM.match(line))
 
 
-def whole_sentences(sentences: list[str], limit: int) -> str:
+def whole_sentences(sentences: list[str], limit: int, groups: list[int] | None = None) -> str:
     """As many of ``sentences`` as fit in ``limit`` characters, joined; never a
     part of a sentence, except that a first sentence longer than both ``limit``
     and :data:`SENTENCE_CAP` is cut at its last clause end before the cap
-    (marked "…")."""
+    (marked "…"). A list item starts a new line, and so does what follows it: the
+    sentence after a list item's last one. ``groups`` (aligned with ``sentences``,
+    see :func:`_sentence_items`) says which sentences make one item ("3. 切丁；泡于清水
+    10 分钟" is one item of two sentences); without it every sentence is its own."""
     out: list[str] = []
     used = 0
-    for s in sentences:
+    in_item, last_group = False, None
+    for k, s in enumerate(sentences):
         s = " ".join(s.split())
         if not s:
             continue
-        sep = "" if not out else "\n" if _LIST_ITEM.match(s) or _LIST_ITEM.match(out[-1].lstrip()) \
+        group = groups[k] if groups is not None and k < len(groups) else k
+        starts_item = bool(_LIST_ITEM.match(s))
+        sep = "" if not out else "\n" if starts_item or (in_item and group != last_group) \
             else "" if out[-1][-1:] >= "\u2e80" else " "
         if out and used + len(sep) + len(s) > limit:
             break
@@ -71,6 +77,8 @@ def whole_sentences(sentences: list[str], limit: int) -> str:
             return (head[:cut] if cut > SENTENCE_CAP // 2 else head).rstrip("，,；;：: ") + "…"
         out.append(sep + s)
         used += len(sep) + len(s)
+        in_item = starts_item or (in_item and group == last_group)
+        last_group = group
     return "".join(out)
 
 
@@ -169,19 +177,20 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
         i -= 1  # "It can do …": the sentence before names what "it" is
         while i > 0 and sentences[i][:1].islower() and i > 0:
             i -= 1  # … from its start when that is a wrapped line's continuation
-    out = whole_sentences(sentences[i:], limit)
+    groups = [g for _, g in items][i:]
+    out = whole_sentences(sentences[i:], limit, groups)
     shown = _count(sentences[i:], out)
     if shown < at_least <= len(sentences) - i:
         need = sum(len(" ".join(x.split())) + 1 for x in sentences[i:i + at_least])
         if need <= NEIGHBOUR_CHARS:
-            out = whole_sentences(sentences[i:], max(limit, need))
+            out = whole_sentences(sentences[i:], max(limit, need), groups)
             shown = _count(sentences[i:], out)
     rest = sentences[i + shown:]
     if shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
             any(_LIST_ITEM.match(x) for x in sentences[i:i + shown])
             or sentences[i + shown - 1].rstrip().endswith((":", "："))):
         # the excerpt stops inside a list: show the list to its end (within LIST_EXTRA more characters)
-        out = whole_sentences(sentences[i:], limit + LIST_EXTRA)
+        out = whole_sentences(sentences[i:], limit + LIST_EXTRA, groups)
     return out
 
 

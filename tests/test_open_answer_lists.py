@@ -245,3 +245,28 @@ def test_absent_names_skip_a_sentence_initial_capital(q, want):
     from threadgraph.bot.evidence import absent_names
 
     assert absent_names(q, _NoPassages, []) == want
+
+
+KUNGPAO = REPO / "corpora/howtocook/dishes/meat_dish/宫保鸡丁/宫保鸡丁.md"
+
+
+def test_a_list_item_of_several_sentences_stays_on_its_line():
+    """A line break starts each item and follows an item's last sentence, never one inside it:
+    HowToCook's step "3. …肉丁；泡于清水 10 分钟…" is one item of two sentences (split at "；"),
+    and ops-govuk's paragraph after its numbered list starts a new line."""
+    from threadgraph.bot.compose import excerpt
+
+    steps = doc_lines(KUNGPAO, 82, 83)
+    text = excerpt(steps, limit=400)
+    assert text.split("\n") == [
+        quoted(KUNGPAO, 82, "3. 手枪腿用剪刀去骨，鸡肉面用刀背拍打一遍，切条后切至 1.5cm 见方肉丁；")
+        + quoted(KUNGPAO, 82, "泡于清水 10 分钟，捞出控干备用（若是鸡胸脯肉，则可以直接进行切丁以及之后的动作）；"),
+        quoted(KUNGPAO, 83, "4. 取大葱葱绿与姜片 5g 于碗中，倒入 50g 开水备用；") + quoted(KUNGPAO, 83, "葱白切 1.5cm 圆粒备用"),
+    ]
+    after = excerpt(doc_lines(PAGERDUTY, 16, 19), limit=400)
+    assert after.split("\n") == [
+        quoted(PAGERDUTY, 16, "3. GOV.UK Senior Management Team member (might not be technical)"),
+        quoted(PAGERDUTY, 18, "It's the responsibility of the people above to make sure their details are up to date in PagerDuty")
+        + " " + quoted(PAGERDUTY, 19, "and that they're correctly scheduled in.")
+        + " " + quoted(PAGERDUTY, 19, "You can [add your rota to Google calendar](#add-your-pagerduty-rota-to-google-calendar)."),
+    ], after
