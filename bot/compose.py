@@ -56,8 +56,8 @@ def whole_sentences(sentences: list[str], limit: int, groups: list[int] | None =
     and :data:`SENTENCE_CAP` is cut at its last clause end before the cap
     (marked "…"). A list item starts a new line, and so does what follows it: the
     sentence after a list item's last one. ``groups`` (aligned with ``sentences``,
-    see :func:`_sentence_items`) says which sentences make one item ("3. 切丁；泡于清水
-    10 分钟" is one item of two sentences); without it every sentence is its own."""
+    see :func:`_sentence_items`) says which sentences make one item ("2. Mix well; rest
+    for ten minutes" is one item of two sentences); without it every sentence is its own."""
     out: list[str] = []
     used = 0
     in_item, last_group = False, None
@@ -95,7 +95,7 @@ def unwrap_lines(text: str) -> list[str]:
     item written over several source lines is one line): a non-blank line that is not a list
     item, heading, table row, quote or fence continues the line before it when that one does not
     end a sentence (:data:`_LINE_END`) and either the line starts with a lower-case letter
-    ("We use PagerDuty" / "to escalate to these people (in order):") or the line before is at
+    ("We page" / "these people (in order):") or the line before is at
     least :data:`WRAP_WIDTH` characters long (wrapped at a fixed width). Short unpunctuated lines
     followed by a capitalised one (an ingredient per line) stay apart."""
     out: list[str] = []
@@ -146,7 +146,7 @@ def best_sentence(sentences: list[str], question: str, rare_ties: bool = False) 
     held = [[t for t in terms if t in x] for x in low]
     scores = [len(h) for h in held]
     # ties go to the sentence holding the rarer terms (fewer sentences of the passage hold them:
-    # "consensus" over "SRC"), then to the earlier one
+    # a word only the answering sentence holds over one every sentence holds), then to the earlier one
     df = {t: sum(1 for h in held if t in h) for t in set(terms)}
     rarity = [sum(1.0 / df[t] for t in h) if rare_ties else 0.0 for h in held]
     best = max(range(len(sentences)), key=lambda i: (scores[i], rarity[i], -i))
@@ -169,10 +169,10 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
         else start
     if 0 <= i < len(items) and 0 < i - items[i][1] <= ITEM_BACK \
             and sum(len(x) + 1 for x in sentences[items[i][1]:i]) <= ITEM_BACK_CHARS:
-        i = items[i][1]  # "Highly recommended as a supplement …" inside "- Lens is an amazing GUI …"
+        i = items[i][1]  # "It also …" inside "- <a tool> does X. It also …"
     i = _list_start(sentences, i)
     if 0 < i < len(sentences) and _step_title(sentences[i - 1]) and not _LIST_ITEM.match(sentences[i]):
-        i -= 1  # "2. Optionally taint and wait" over the paragraph that explains the step
+        i -= 1  # "2. Optionally back up first" over the paragraph that explains the step
     if 0 < i < len(sentences) and _leads_with_pronoun(sentences[i]):
         i -= 1  # "It can do …": the sentence before names what "it" is
         while i > 0 and sentences[i][:1].islower() and i > 0:
@@ -226,7 +226,7 @@ STEP_TITLE_CHARS = 60
 
 
 def _step_title(sentence: str) -> bool:
-    """A numbered line that titles the paragraph after it ("2. Optionally taint and wait"): at
+    """A numbered line that titles the paragraph after it ("2. Optionally back up first"): at
     most :data:`STEP_TITLE_CHARS` characters, not ending a sentence or introducing a list."""
     s = sentence.strip()
     return bool(_NUMBERED.match(s)) and len(s) <= STEP_TITLE_CHARS and not _LINE_END.search(s)
@@ -267,7 +267,7 @@ def _leads_with_pronoun(sentence: str) -> bool:
 
 def named_excerpt(text: str, section: str) -> str:
     """``text`` led by its section's last heading when it starts with a pronoun that heading
-    names ("It can do almost everything …" under "Lens" → "Lens: It can do …"); else ``text``."""
+    names ("It can do …" under a heading "<tool>" → "<tool>: It can do …"); else ``text``."""
     head = section.split(" > ")[-1].strip()
     if not head or not text or head.casefold() in text.casefold():
         return text
@@ -308,7 +308,7 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "",
 
 
 #: Sentences an open answer's lead excerpt shows at least: the one that answers and the next (within
-#: :data:`NEIGHBOUR_CHARS`): "… an entire AWS region. In such cases, the service could be recreated …".
+#: :data:`NEIGHBOUR_CHARS`): "… the whole site is down. In such cases, the service can be restored from …".
 LEAD_SENTENCES = 2
 #: Passages (best first) whose sentences an open answer may lead with.
 LEAD_FROM = 3

@@ -3,8 +3,8 @@ sentence-window retrieval: rank small units, show them with their surroundings).
 
 The passage search ranks whole chunks; the sentence that answers an open question is often
 not the one of the top chunk that shares most words with it, but a sentence later in that
-chunk or in the next one ("Service teams are free to use a different tool such as …" under a
-paragraph listing the tool the question names). :func:`sentence_scores` scores the sentences
+chunk or in the next one ("Teams may use a different tool such as …" under a
+paragraph naming the tool the question names). :func:`sentence_scores` scores the sentences
 of the first few retrieved passages that hold a term of the question by the cosine of their
 embedding with the question's (the vector the passage search already computed, standardised
 among the candidates) plus their IDF-weighted share of the question's terms, minus a penalty
@@ -64,8 +64,8 @@ RANK_PENALTY = 1.0
 LEAD_MARGIN = 0.5
 #: How close (in score) the previous sentence of the same passage must come to the chosen one to
 #: lead instead (with the chosen one as its next neighbour): the sentence stating what is asked
-#: ("… 300华氏度+风吹烤两个小时") is often just before one that shares more of the question's words
-#: ("… 烤箱提升温度到480华氏度 …").
+#: ("…先用低温烤两个小时") is often just before one that shares more of the question's words
+#: ("…再把烤箱温度调高 …").
 STEP_BACK = 0.75
 #: Headings (the last parts of a passage's section path) whose words count for its sentences'
 #: share of the question's terms.
@@ -77,7 +77,7 @@ CACHE_SIZE = 4096
 
 _cache: "OrderedDict[tuple[str, str], np.ndarray]" = OrderedDict()
 _cache_lock = threading.Lock()
-#: A markdown link reference definition ("[Snyk]: https://snyk.io/"), a bare address or a rule line.
+#: A markdown link reference definition ("[tool]: https://example.org/"), a bare address or a rule line.
 _NOT_PROSE = re.compile(r"^(?:\[[^\]]+\]:\s*\S+.*|<?https?://\S+>?|[-=*_|:\s]+)$")
 
 
@@ -117,8 +117,8 @@ def candidate(sentence: str) -> bool:
 
 def with_list(sentences: list[str], i: int) -> str:
     """Sentence ``i`` of ``sentences``, followed by the list items after it when it introduces
-    them (ends with a colon: "We use PagerDuty to escalate to these people (in order):" is
-    about "1. Primary Engineer 2. Secondary Engineer …"), as far as :data:`EMBED_CHARS` reach."""
+    them (ends with a colon: "We page these people (in order):" is
+    about the items "1. … 2. …" after it), as far as :data:`EMBED_CHARS` reach."""
     s = sentences[i]
     if not s.rstrip().endswith((":", "：")):
         return s
@@ -132,7 +132,7 @@ def with_list(sentences: list[str], i: int) -> str:
 
 def heading_text(section: str) -> str:
     """The headings a passage's sentences are read under: the last :data:`HEADINGS` parts of its
-    section path ("Fail over checklist > Initial steps"), joined by " / "."""
+    section path ("Recovery checklist > First steps"), joined by " / "."""
     parts = [x.strip() for x in section.split(" > ") if x.strip()]
     return " / ".join(parts[-HEADINGS:]) if HEADINGS > 0 else ""
 
@@ -186,7 +186,7 @@ def sentence_scores(passages, question: str, qvec, embedder, among: int = RANK_F
     lex = lexical_shares(texts, terms)
     if wants_list:
         # a procedure's steps rarely repeat the question's words; the heading over them names it
-        # ("Initial steps" over "1. Confirm that Fastly is the cause …")
+        # ("First steps" over "1. Confirm the cause …")
         lex = [x + HEAD_WEIGHT * h for x, h in zip(lex, lexical_shares(heads, terms))]
     # only sentences holding a term of the question are embedded: half the model's work (the
     # embedding is the cost), for as many right leads on the dev corpora's open turns
