@@ -1,12 +1,11 @@
 """Alternatives between named things in policy and handbook prose (issue 10).
 
-A policy sentence offers one contact, channel or tool in the place of another: "Post to Slack in #bot-support or
-email team@…", "Also reach out in #infrastructure in Slack or by emailing tts-software@…", "Contact GDS
-[Information Security][] or the security architects in the [CO:D Cyber Security team][]", "you can also start a
-ticket by emailing `itservicedesk@…`", "You can request either a Guest or Member account". The reader keeps a pair
-only when BOTH sides are written as names (:func:`written_names`: a link text, a code span, a bold phrase, a
-#channel, an @handle, an e-mail address or capitalized words), so a list of activities or a status value ("a
-single person or a group of people") gives nothing. The cue words are data (``lexicon/policy.yaml``)."""
+A policy sentence offers one contact, channel or tool in the place of another: "post in #some-channel or e-mail
+team@example.org", "contact [Team A][] or the people in [Team B][]", "you can also open a ticket by e-mailing
+`desk@example.org`". The reader keeps a pair only when BOTH sides are written as names (:func:`written_names`: a
+link text, a code span, a bold phrase, a #channel, an @handle, an e-mail address or capitalized words), so a list of
+activities or a status value ("a single person or a group of people") gives nothing. "Either X or Y" is not read:
+two options of one choice are not one for the other. The cue words are data (``lexicon/policy.yaml``)."""
 
 from __future__ import annotations
 
@@ -88,7 +87,6 @@ def _rules() -> dict:
         "also_reach": int(data["also_contact_reach"]),
         "also_purpose": regex("policy", "also_use_purpose", re.I),
         "also_skip": regex("policy", "also_contact_skip", re.I),
-        "either": regex("policy", "either_or", re.I, thing=_NAME_SLOT),
         "different": regex("policy", "different_kind", re.I),
         "channel_or": regex("policy", "channel_or", re.I, thing=_NAME_SLOT),
         "channel_word": re.compile(r"(?:" + "|".join(words("policy", "channel_words")) + r")", re.I),
@@ -183,19 +181,6 @@ def also_contact_pairs(s: str, previous: str) -> list[tuple[str, str]]:
     return [(before[-1].text, y.text)]
 
 
-def either_or_pairs(s: str) -> list[tuple[str, str]]:
-    """``(x, y)`` for "either X or Y" in sentence ``s`` with both sides written as names (``either_or``: "request
-    either a Guest or Member account")."""
-    out: list[tuple[str, str]] = []
-    if _rules()["not_alternatives"].search(s):
-        return out
-    for m in _rules()["either"].finditer(s):
-        x, y = (re.sub(r"^⟦|⟧$|^`|`$|^\*\*|\*\*$", "", m.group(g)).strip() for g in ("x", "y"))
-        if looks_like_name(x) and looks_like_name(y) and _distinct(x, y):
-            out.append((x, y))
-    return out
-
-
 def _unmark(name: str) -> str:
     """``name`` without its Markdown marks (⟦link⟧, `code`, **bold**) and a leading article."""
     name = re.sub(r"[⟦⟧`]|\*\*", "", name).strip()
@@ -240,7 +225,7 @@ def channel_or_pairs(s: str) -> list[tuple[str, str]]:
 
 def named_alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str, str, object, int, str]]:
     """``(x, y, block, line, rule)`` for every alternative between two named things the paragraphs and list items
-    of a document state (:func:`contact_or_pairs`, :func:`also_contact_pairs`, :func:`either_or_pairs`); ``raw``
+    of a document state (:func:`contact_or_pairs`, :func:`also_contact_pairs`, :func:`different_kind_pairs`, :func:`channel_or_pairs`); ``raw``
     gives a block's source as written (links and code marks kept)."""
     out = []
     prev, last = "", None
@@ -250,7 +235,7 @@ def named_alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[
         s = _LIST_MARK.sub("", text[a:z])
         line = b.line + src.count("\n", 0, a)
         for rule, pairs in (("doc.contact_or", contact_or_pairs(s)), ("doc.also_contact", also_contact_pairs(s, prev)),
-                            ("doc.either_or", either_or_pairs(s)), ("doc.different_kind", different_kind_pairs(s, prev)),
+                            ("doc.different_kind", different_kind_pairs(s, prev)),
                             ("doc.channel_or", channel_or_pairs(s))):
             out.extend((x, y, b, line, rule) for x, y in pairs)
         prev = s

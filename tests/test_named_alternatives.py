@@ -5,7 +5,7 @@ examples, a noun that looks like a contact verb, an "or" inside a link text, pai
 from __future__ import annotations
 
 from threadgraph.ingest.named_alternatives import (_LINK, also_contact_pairs, channel_or_pairs, contact_or_pairs,
-                                                    different_kind_pairs, either_or_pairs, written_names)
+                                                    different_kind_pairs, written_names)
 
 from conftest import edge_names, mini_corpus
 
@@ -71,23 +71,6 @@ def test_you_can_also_reach_it_another_way():
     assert also_contact_pairs("You can also use the `-d` flag instead of `--decrypt`.", "Run `sops --decrypt`.") == []
     # "also use" without saying it reaches somebody offers no contact
     assert also_contact_pairs("You can also use the `Slack` app on your phone.", "Install [Zoom](https://zoom.us).") == []
-
-
-def test_either_a_or_b():
-    # 18F handbook, tools/mural.md
-    assert either_or_pairs("You can request either a Guest or Member account by posting in the channel.") == [
-        ("Guest", "Member")]
-    # 2i2c infrastructure, howto/manage-alerts/index.md
-    assert either_or_pairs("This can be improved by bumping either the `iops` or the `throughput` variables for the "
-                           "home directory disk in Terraform.") == [("iops", "throughput")]
-    # 2i2c infrastructure, topic/infrastructure/config.md: one to one, not one or the other
-    assert either_or_pairs("describe the helm chart values specific to either `staging` or `prod` with a "
-                           "`staging.values.yaml` or `prod.values.yaml` file respectively.") == []
-    # GOV.UK, manual/data-gov-uk-2nd-line.html.md: quoted status values are no names
-    assert either_or_pairs("A user can be a member of one or more publishing organisations, with either the 'Admin' "
-                           "or 'Editor' role for each organisation.") == []
-    # lower-case words are no names
-    assert either_or_pairs("You can either use your personal account or create a new account.") == []
 
 
 def test_a_different_tool_such_as_y():
