@@ -44,6 +44,24 @@ import _common as C  # noqa: E402
 GEN = C.REPO / "benchmarks" / "generalization"
 OUT = "generalization.json"
 BLIND_DETAIL = "generalization-blind-detail.json"
+#: corpora taken out of the benchmark (their documents removed from the repository), name -> reason
+WITHDRAWN = GEN / "withdrawn.json"
+
+
+def withdraw(results: dict, blind_detail: dict) -> list[str]:
+    """Move the recorded figures of every corpus listed in ``withdrawn.json`` from ``results["runs"]`` and
+    ``results["first_runs"]`` to ``results["withdrawn"][name]`` (with its reason), and drop its blind detail.
+    Returns the names moved by this call."""
+    listed = json.loads(WITHDRAWN.read_text(encoding="utf-8")) if WITHDRAWN.exists() else {}
+    moved = []
+    for name, reason in listed.items():
+        last, first = results.get("runs", {}).pop(name, None), results.get("first_runs", {}).pop(name, None)
+        blind_detail.pop(name, None)
+        results.get("dev_detail", {}).pop(name, None)
+        if last or first:
+            results.setdefault("withdrawn", {})[name] = {"reason": reason, "last_run": last, "first_run": first}
+            moved.append(name)
+    return moved
 SAMPLE = 50
 MODES = ["hybrid", "vector"]
 
@@ -371,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     blind_p = C.RESULTS / BLIND_DETAIL
     blind_detail = json.loads(blind_p.read_text(encoding="utf-8")) if blind_p.exists() else {}
     dev_detail = results.setdefault("dev_detail", {})
+    for name in withdraw(results, blind_detail):
+        print(f"== {name}: withdrawn ({results['withdrawn'][name]['reason']})")
     for meta in todo:
         name = meta["name"]
         print(f"== {name} ({meta.get('kind')}, {meta.get('split')})", flush=True)

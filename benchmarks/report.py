@@ -112,6 +112,8 @@ def _generalization(gen: dict | None) -> list[str]:
         out.append(f"| {r['name']} | {r.get('kind')} | {r.get('split')} | {h['turns']} | **{_pct(h['turn_pass'])}** | "
                    f"{_pct(v['turn_pass'])} | {_pct(h['found_acc'])} | {_pct(h['notfound_acc'])} | "
                    f"{_pct(g['recall'])} ({g['found']}/{g['total']}) | {prec} | {fr} |")
+    for name, w in sorted((gen.get("withdrawn") or {}).items()):
+        out.append(f"| {name} | – | withdrawn | – | – | – | – | – | – | – | {w['reason']} |")
     out.append("")
     return out
 
