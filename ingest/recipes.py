@@ -90,6 +90,17 @@ _GLOSS_LABEL = re.compile(r"^([^：:]{1,40})[：:]")
 _LABEL_AMOUNT = regex("amounts", "label_amount")
 _HAS_AMOUNT = regex("amounts", "has_amount")
 _CATEGORY = regex("names", "category")
+_UMBRELLA = regex("names", "umbrella")
+_GENERIC_NAMES = frozenset(words("names", "generic"))
+#: at most this many members of one umbrella are paired with each other
+_UMBRELLA_MEMBERS = 6
+
+
+def is_umbrella(name: str) -> bool:
+    """True when ingredient ``name`` (cleaned) names a kind of thing rather than one thing: a ``category`` or
+    ``generic`` word of ``lexicon/names.yaml`` or an ``umbrella`` shape ("各种配菜", "assorted proteins")."""
+    n = name.strip()
+    return bool(n) and (n in _GENERIC_NAMES or bool(_CATEGORY.search(n)) or bool(_UMBRELLA.search(n)))
 _CUT_SUFFIX = re.compile(rf"^(?:{alternation('names', 'cut_suffixes')})$")
 _STAND_IN_OR = regex("alternatives", "stand_in_or")
 _BOTH_ZH = regex("alternatives", "both")
@@ -555,6 +566,8 @@ class RecipeExtractor:
         contains: dict[str, Triple] = {}  # object id -> CONTAINS triple
         surfaces: set[str] = set()  # cleaned surface names of this recipe's ingredients
         subs: dict[tuple[str, str], Triple] = {}
+        # (umbrella, line) -> its members in order, with the block, confidence and rule that named them
+        members: dict[tuple[str, int], list[tuple[str, Block, float, str]]] = {}
         order = 0
 
         def ent(surface: str, type_: str, line: int) -> tuple[str, str]:
@@ -598,6 +611,12 @@ class RecipeExtractor:
             xc = clean_name(x, "ingredient")
             yc = clean_name(y_raw, "ingredient")
             if not (plausible_name(xc) and plausible_name(yc)) or is_method(xc) or is_method(yc):
+                return
+            if is_umbrella(xc) and not is_umbrella(yc) and not x_type:
+                # "肉（猪肉、鸡肉、牛肉均可）": the members stand in for each other (paired below), not for the umbrella
+                group = members.setdefault((xc, b.line), [])
+                if yc not in [clean_name(m[0], "ingredient") for m in group]:
+                    group.append((y_raw, b, conf, rule))
                 return
             if _cut_form(xc, yc):
                 return  # "葱（也可选用切好的葱段）": the same thing, cut — not a stand-in
@@ -870,6 +889,11 @@ class RecipeExtractor:
                                    lambda c, head, f=f: bare_elsewhere(blocks, idx.get(id(f.block), -1), c, head))
                 add_sub(x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
                         f"cue.{f.rule}")
+        for group in members.values():
+            group = group[:_UMBRELLA_MEMBERS]
+            for i, (a, b, conf, rule) in enumerate(group):
+                for c, _, _, _ in group[i + 1:]:
+                    add_sub(a, c, True, "", b, conf, f"{rule}.members")
         res.triples.extend(contains.values())
         res.triples.extend(subs.values())
         return res
