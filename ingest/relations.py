@@ -28,6 +28,8 @@ from .normalize import clean_name
 
 READ_KINDS = ("paragraph", "item", "row")
 _PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
+_NOTE_PAIR_RULES = frozenset(words("alternatives", "note_pair_rules"))
+"""Rules reading a note that lists kinds ("肉（羊肉/牛肉/鸡肉）"): X must be a whole name the document knows."""
 """Rules joining two things of one kind ("into a blender or food processor"): X may be new, the
 extractor checks the pair."""
 
@@ -218,6 +220,17 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             unanchored: bool, explicit: Callable[[str], bool] | None,
             heads: DictLinker[str] | None = None) -> tuple[str, bool] | None:
     """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
+    if c.rule in _NOTE_PAIR_RULES:
+        # a note listing kinds ("肉（羊肉/牛肉/鸡肉）"): X a whole name the document knows, or a kind of the
+        # thing the note follows (its name ends X); a note of steps ("（切块/切片）") is neither
+        x = c.x.strip()
+        hits = anchors.scan(x)
+        if hits and hits[-1].start == 0 and hits[-1].end == len(x):
+            return hits[-1].values[0], True
+        base = own or _last(anchors, c.head)
+        if base and has_cjk(base) and len(x) > len(base) and x.endswith(base):
+            return x, False
+        return None
     if c.x and explicit is not None and c.rule in _PAIR_RULES:
         # two things side by side ("倒入香菇水或清水"): X is the whole phrase — anchored only when a
         # name of the document spans all of it, never a name inside it (香菇 of 香菇水)
@@ -272,6 +285,10 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
         hits = heads.scan(c.head) if heads is not None else []
         if hits and len(c.head[hits[-1].end:].split()) <= 2:
             return hits[-1].values[0], True
+        obj = _verb_object(c.head) if (c.kind == "substitute" and not own and not c.x and explicit is not None
+                                       and has_cjk(c.head)) else ""
+        if obj and explicit(obj):
+            return obj, True  # "热锅放油（有猪油更好）": the object of the step's adding verb, a thing of the corpus
         if not own and not c.x:
             return None
     if c.x and c.head and not c.focus and explicit is not None and c.confidence >= 0.9 and explicit(c.x):
@@ -302,6 +319,18 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
 
 _VERB_START = re.compile(r"^(?:is|are|was|were|be|been|has|have|had|do|does|did|can|will|would|should|must|may|might|"
                          r"get|gets|make|makes|go|goes|take|takes|use|uses|need|needs|try|see|check|run|find)\b", re.I)
+
+
+@functools.lru_cache(maxsize=1)
+def _add_verb_object() -> re.Pattern:
+    return re.compile(f"(?:{alternation('steps', 'add_verbs')})" + r"(?P<o>[^，,。；;：:！!？?、\s()（）]{1,6})$")
+
+
+def _verb_object(head: str) -> str:
+    """The object of the adding verb that ends a Chinese step phrase ("热锅放油" → "油", "锅中倒入清水" →
+    "清水"); ``""`` when the phrase does not end in one (at most six characters after the verb)."""
+    m = _add_verb_object().search(head.strip())
+    return m.group("o") if m else ""
 
 
 def looks_like_name(phrase: str) -> bool:

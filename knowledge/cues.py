@@ -69,6 +69,7 @@ class _Rule:
     clause_y: bool
     lang: str = ""
     after: re.Pattern | None = None
+    note_only: bool = False
 
 
 def _expand(pattern: str, macros: dict[str, str]) -> str:
@@ -94,7 +95,8 @@ def rules() -> tuple[_Rule, ...]:
                     raise re.error(f"cue rule {r['id']}: {exc}") from None
                 after = re.compile(f"(?:{_expand(r['after'], macros)})\\s*$", re.I) if r.get("after") else None
                 out.append(_Rule(kind, r["id"], rx, float(r.get("conf", 0.8)), r.get("x") == "focus",
-                                 r.get("scope") == "item", r.get("y") == "clause", lang, after))
+                                 r.get("scope") == "item", r.get("y") == "clause", lang, after,
+                                 r.get("scope") == "note"))
     return tuple(out)
 
 
@@ -347,7 +349,7 @@ def _triggers() -> dict[str, re.Pattern]:
     return {k: re.compile("|".join(v), re.I) for k, v in lexicon("cues")["triggers"].items()}
 
 
-def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
+def _match_all(text: str, offset: int, in_item: bool, head: str, in_note: bool = False) -> list[Cue]:
     out = []
     trig = _triggers()
     live = {k for k, rx in trig.items() if rx.search(text)}
@@ -356,7 +358,7 @@ def _match_all(text: str, offset: int, in_item: bool, head: str) -> list[Cue]:
     cond_m = _COND.search(text)  # the same for every cue of the text: searched once, not per match
     ratio = None
     for r in rules():
-        if (r.item_only and not in_item) or r.kind not in live:
+        if (r.item_only and not in_item) or (r.note_only and not in_note) or r.kind not in live:
             continue
         for m in r.rx.finditer(text):
             if r.lang == "zh" and not has_cjk(m.group()):
@@ -485,7 +487,7 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
     for m in _PAREN.finditer(sentence):
         head = _head(sentence[: m.start()])
         inner = m.group(1)
-        found = _match_all(inner, m.start(1), False, head)
+        found = _match_all(inner, m.start(1), False, head, in_note=True)
         if _action_note(inner):
             found = [c for c in found if c.kind != "optional" or _keeps_thing(sentence[c.start:c.end])]
         out += found
