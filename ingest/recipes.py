@@ -888,11 +888,32 @@ def _names_listed(name: str, listed: set[str]) -> bool:
     return any(n == name or rx.search(n) for n in listed)
 
 
+def _shared_head_parts(x: str, listed: set[str]) -> list[str]:
+    """The two names of an English "A or B HEAD" phrase whose sides share the
+    head ("white or pastry whole wheat flour" → "white whole wheat flour",
+    "pastry whole wheat flour") when the recipe lists one of them (cleaned
+    names in ``listed``, compared as :func:`clean_name` gives them; the other
+    is its alternative in the list); else ``[]``."""
+    sides = re.split(r"\s+or\s+", x.strip())
+    if len(sides) != 2 or not 1 <= len(sides[0].split()) <= 2:
+        return []
+    right = sides[1].split()
+    for k in range(1, len(right)):
+        head = " ".join(right[k:])
+        pair = [f"{sides[0]} {head}", sides[1]]
+        if any(clean_name(p, "ingredient") in listed for p in pair):
+            return pair
+    return []
+
+
 def _listed_parts(x: str, listed: set[str]) -> list[str]:
     """The parts of an English compound X ("the mozzarella and Parmesan") when
     each names a thing the recipe lists (:func:`_names_listed`), else ``[]``."""
     if not x or has_cjk(x):
         return []
+    shared = _shared_head_parts(x, listed)  # "white or pastry whole wheat flour": both flours
+    if shared:
+        return shared
     parts = compound_parts(x)
     if len(parts) < 2 or not all(_names_listed(clean_name(p, "ingredient"), listed) for p in parts):
         return []

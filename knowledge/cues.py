@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .text import CJK_CLASS, has_cjk, lexicon, simplified
 
@@ -486,6 +486,9 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
         head = _head(sentence[: m.start()])
         inner = m.group(1)
         found = _match_all(inner, m.start(1), False, head)
+        shared = _mid_name_head(sentence, m) if in_item and found else ""
+        if shared:  # "canned (or freshly baked) sweet potatoes": Y is "freshly baked sweet potatoes"
+            found = [replace(c, y=f"{c.y} {shared}") if c.kind == "substitute" and c.focus else c for c in found]
         if _action_note(inner):
             found = [c for c in found if c.kind != "optional" or _keeps_thing(sentence[c.start:c.end])]
         out += found
@@ -502,6 +505,18 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
         elif (c.confidence, bool(c.x)) > (clash.confidence, bool(clash.x)):
             kept[kept.index(clash)] = c
     return [_complete(c) for c in kept]
+
+
+def _mid_name_head(sentence: str, m: re.Match) -> str:
+    """The head an English "or" note in parentheses shares with the name it
+    sits inside (``mid_name_note_en`` / ``mid_name_head_en`` of cues.yaml):
+    "canned (or freshly baked) sweet potatoes, mashed" → "sweet potatoes";
+    ``""`` when the note is not such an "or" note or ends the name."""
+    lx = lexicon("cues")
+    if has_cjk(sentence) or not sentence[: m.start()].strip() or not re.match(lx["mid_name_note_en"], m.group(1), re.I):
+        return ""
+    h = re.match(lx["mid_name_head_en"], sentence[m.end():])
+    return h.group("head").strip() if h else ""
 
 
 def _two_standins(a: Cue, b: Cue) -> bool:
