@@ -382,6 +382,12 @@ def _strip_amount(text: str) -> str:
     return m.group("name").strip(" ,;-–—") if m else text
 
 
+def strip_amount(text: str) -> str:
+    """An English name as written without its leading quantity ("1 can
+    artichoke hearts" → "artichoke hearts"); ``""`` for a quantity alone."""
+    return _strip_amount(text)
+
+
 def _only_modifiers(text: str) -> bool:
     return all(w.casefold().strip(",") in _MODIFIERS for w in text.split())
 

@@ -200,13 +200,16 @@ def _added_to() -> re.Pattern:
 
 def thing_of(y: str) -> str:
     """A Y phrase as a thing: "make with ehuru" → "ehuru" (what to make it
-    from, ``made_from``); "add lemon juice or vinegar to 1 cup milk" →
+    from, ``made_from``; ``""`` when it lists several components, "make with
+    ehuru, uziza, uda": what a homemade one is made of, none a stand-in); "add lemon juice or vinegar to 1 cup milk" →
     "milk with lemon juice or milk with vinegar" (``added_to``); ``""`` when it starts with another step verb ("add
     lemon juice to milk": a way to make something, not a thing,
     ``procedure_starts`` of cues.yaml); else ``y`` unchanged."""
     m = _made_from().match(y)
     if m:
-        return y[m.end():].strip()
+        rest = y[m.end():].strip()
+        # "make with atama, oburunbebe stick, etc.": the components of a homemade one, not a stand-in
+        return "" if re.search(r",|\band\b|\betc\b", rest) else rest
     t = _trim_edges(y, "en") if not has_cjk(y) else y  # "simply add …"
     m = _added_to().match(t)
     if m:
@@ -255,8 +258,9 @@ def cut_phrase(text: str, side: str) -> str:
         if lang == "en":
             s = " " + _last_noun_phrase(s.strip()) + " "
     s = s.strip(" \t\"'“”‘’`*_-—–·•:：")
+    lead = s.split()[0].casefold().replace("’", "'") if lang == "en" and s.split() else ""
     s = _trim_edges(s, lang)
-    if lang == "en" and s and s.split()[0].casefold().replace("’", "'") in words["pronoun_leads"]:
+    if lang == "en" and s and (lead in words["pronoun_leads"] or s.split()[0].casefold().replace("’", "'") in words["pronoun_leads"]):
         return ""  # "They're useful …": a clause about something else, not a name
     if not s or s.casefold() in words["not_names"]["en"] or s in words["not_names"]["zh"]:
         return ""
