@@ -258,9 +258,10 @@ def cut_phrase(text: str, side: str) -> str:
         if lang == "en":
             s = " " + _last_noun_phrase(s.strip()) + " "
     s = s.strip(" \t\"'“”‘’`*_-—–·•:：")
-    lead = s.split()[0].casefold().replace("’", "'") if lang == "en" and s.split() else ""
+    if lang == "en" and s.casefold().startswith(tuple(lexicon("cues")["vague_leads"]["en"])):
+        return ""  # "Any brand of lasagna noodles will work": the thing itself, in any kind
     s = _trim_edges(s, lang)
-    if lang == "en" and s and (lead in words["pronoun_leads"] or s.split()[0].casefold().replace("’", "'") in words["pronoun_leads"]):
+    if lang == "en" and s and s.split()[0].casefold().replace("’", "'") in words["pronoun_leads"]:
         return ""  # "They're useful …": a clause about something else, not a name
     if not s or s.casefold() in words["not_names"]["en"] or s in words["not_names"]["zh"]:
         return ""
