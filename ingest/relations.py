@@ -131,6 +131,9 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
                     continue
                 x, anchored = f
                 ys = [] if c.kind == "optional" else share_form_sides(cues.split_alternatives(c.y))
+                if (ys and c.focus and c.rule in _HEAD_FILL and not own and not has_cjk(sent)
+                        and x == same_head_anchor(anchors, ys, flat)):
+                    ys = share_last_head(ys)  # "bittersweet or semisweet chocolate": bittersweet chocolate
                 if c.kind != "optional" and not ys:
                     continue
                 out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule, c.x))
@@ -255,6 +258,17 @@ def same_head_anchor(anchors: DictLinker[str], ys: list[str], block_text: str) -
         hits = {h.values[0] for h in anchors.scan(block_text)}
         cands = [v for v in cands if v in hits]
     return cands[0] if len(cands) == 1 else ""
+
+
+def share_last_head(ys: list[str]) -> list[str]:
+    """English stand-ins of one "A or B HEAD" phrase, each one-word side
+    given the last side's last word ("bittersweet", "semisweet chocolate" →
+    "bittersweet chocolate", "semisweet chocolate"); unchanged when the last
+    side is one word."""
+    last = ys[-1].split()
+    if len(last) < 2:
+        return list(ys)
+    return [f"{y} {last[-1]}" if len(y.split()) == 1 else y for y in ys[:-1]] + [ys[-1]]
 
 
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import REPO, bot_over, edge_names, extract_copies, quoted
 from threadgraph.ingest.items import mid_name_note, parse_item
-from threadgraph.ingest.relations import same_head_anchor
+from threadgraph.ingest.relations import same_head_anchor, share_last_head
 from threadgraph.knowledge import cues
 from threadgraph.knowledge.text import DictLinker
 
@@ -81,7 +81,7 @@ def test_stand_in_with_no_x_takes_the_listed_thing_of_its_head_word(tmp_path):
     quoted(OURTABLE / "salted-toffee-pretzel-bark.md", 26, "20 ounces dark chocolate, chopped")
     quoted(OURTABLE / "salted-toffee-pretzel-bark.md", 29, "10 ounces white chocolate, chopped")
     pairs = edge_names(extract_copies(tmp_path, OURTABLE / "salted-toffee-pretzel-bark.md"), "SUBSTITUTES")
-    assert ("dark chocolate", "semisweet chocolate") in pairs
+    assert {("dark chocolate", "semisweet chocolate"), ("dark chocolate", "bittersweet chocolate")} <= pairs
     assert not any(x == "white chocolate" for x, _ in pairs)
 
 
@@ -105,6 +105,13 @@ def test_same_head_prefers_the_longest_shared_ending_and_refuses_ties():
     ice.add("crushed ice", "crushed ice")
     s = quoted(BAW / "cucumber-elderflower-and-cranberry-cooler-mocktail.md", 46, "Or lightly muddle a fresh cucumber slice before adding ice.")
     assert same_head_anchor(ice, ["lightly muddle a fresh cucumber slice before adding ice"], s) == ""
+
+
+def test_one_word_side_takes_the_last_sides_head():
+    # en-ourtable "bittersweet or semisweet chocolate"; en-ourtable "shiitake or oyster mushrooms" (the morels note)
+    assert share_last_head(["bittersweet", "semisweet chocolate"]) == ["bittersweet chocolate", "semisweet chocolate"]
+    assert share_last_head(["shiitake", "oyster mushrooms"]) == ["shiitake mushrooms", "oyster mushrooms"]
+    assert share_last_head(["Steel cut oats", "quick cook oats"]) == ["Steel cut oats", "quick cook oats"]
 
 
 def test_y_works_with_this_recipe_and_may_be_substituted():
