@@ -383,8 +383,8 @@ def _strip_amount(text: str) -> str:
 
 
 def strip_amount(text: str) -> str:
-    """An English name as written without its leading quantity ("1 can
-    artichoke hearts" → "artichoke hearts"); ``""`` for a quantity alone."""
+    """An English name as written without its leading quantity ("1 bag
+    frozen peas" → "frozen peas"); ``""`` for a quantity alone."""
     return _strip_amount(text)
 
 
@@ -663,11 +663,11 @@ def _share_head_zh(ip: ItemParse) -> ItemParse:
 def mid_name_note(text: str) -> str:
     """An English item whose "or" note in parentheses sits inside the name,
     before the head noun it shares, rewritten with the note after the head
-    (``mid_name_note_en`` of alternatives.yaml): "old fashioned (or wine)
-    glass" → "old fashioned glass (or wine glass)", "1 cup (white or pastry)
-    whole wheat flour" → "1 cup white whole wheat flour (or pastry whole
-    wheat flour)"; any other text is returned unchanged (a note of the amount,
-    "1 (16 oz) can beans"; "(or more)", the amount again; "A or B" after
+    (``mid_name_note_en`` of alternatives.yaml): "2 cups chicken (or
+    vegetable) stock" → "2 cups chicken stock (or vegetable stock)", "1 cup
+    (light or dark) brown sugar" → "1 cup light brown sugar (or dark brown
+    sugar)"; any other text is returned unchanged (a note of the amount,
+    "1 (15 oz) can beans"; "(or more)", the amount again; "A or B" after
     modifiers, which would leave the first modifiers unplaced)."""
     if has_cjk(text):
         return text
@@ -706,7 +706,7 @@ def _parse_item(text: str) -> list[ItemParse]:
         head, rest = (text, "") if glab and group_label(glab.group("l"), glab.group("r")) else split_prose_item(text)
         if rest:
             text, notes = head, notes + [rest]  # "白酱油 1 勺，或者生抽": the name, then a note
-    text = mid_name_note(text)  # "old fashioned (or wine) glass": the note after the head it shares
+    text = mid_name_note(text)  # "chicken (or vegetable) stock": the note after the head it shares
     own = _own_notes_or(text)
     if own is not None:
         return own

@@ -604,7 +604,7 @@ class RecipeExtractor:
                 return  # "葱（也可选用切好的葱段）": the same thing, cut — not a stand-in
             if _general_of(xc, yc) and (rule.removeprefix("cue.") in _HEAD_FILL_RULES or rule == "recipe.item_alternative"
                                         and len(strip_amount(y_raw).split()) <= len(yc.split())):
-                # "frozen artichoke hearts (or 1 can artichoke hearts)": Y, as written, is X without what tells
+                # "frozen peas (or 1 bag peas)": Y, as written, is X without what tells
                 # them apart; a stand-in found by its head word must differ from X in its cleaned name
                 return
             tx = x_type or ("tool" if is_tool(xc) else "ingredient")
@@ -896,8 +896,8 @@ def _names_listed(name: str, listed: set[str]) -> bool:
 
 def _shared_head_parts(x: str, listed: set[str]) -> list[str]:
     """The two names of an English "A or B HEAD" phrase whose sides share the
-    head ("white or pastry whole wheat flour" → "white whole wheat flour",
-    "pastry whole wheat flour") when the recipe lists one of them (cleaned
+    head ("light or dark brown sugar" → "light brown sugar", "dark brown
+    sugar") when the recipe lists one of them (cleaned
     names in ``listed``, compared as :func:`clean_name` gives them; the other
     is its alternative in the list); else ``[]``."""
     sides = re.split(r"\s+or\s+", x.strip())
@@ -917,7 +917,7 @@ def _listed_parts(x: str, listed: set[str]) -> list[str]:
     each names a thing the recipe lists (:func:`_names_listed`), else ``[]``."""
     if not x or has_cjk(x):
         return []
-    shared = _shared_head_parts(x, listed)  # "white or pastry whole wheat flour": both flours
+    shared = _shared_head_parts(x, listed)  # "light or dark brown sugar": both sugars
     if shared:
         return shared
     parts = compound_parts(x)
@@ -963,8 +963,8 @@ def _explicit_name(x: str) -> bool:
 
 def _general_of(x: str, y: str) -> bool:
     """True when English cleaned name ``y`` is ``x`` without its leading words
-    ("artichoke heart" of "frozen artichoke heart", "peanut butter" of "creamy
-    peanut butter"): a stand-in named so has lost what tells it from X (its
+    ("pea" of "frozen pea", "oat milk" of "vanilla oat milk"): a stand-in
+    named so has lost what tells it from X (its
     form or kind was cut off with the amount or a modifier), and "X can be
     replaced by X in general" states nothing."""
     if has_cjk(x) or has_cjk(y):

@@ -133,7 +133,7 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
                 ys = [] if c.kind == "optional" else share_form_sides(cues.split_alternatives(c.y))
                 if (ys and c.focus and c.rule in _HEAD_FILL and not own and not has_cjk(sent)
                         and x == same_head_anchor(anchors, ys, flat)):
-                    ys = share_last_head(ys)  # "bittersweet or semisweet chocolate": bittersweet chocolate
+                    ys = share_last_head(ys)  # "red or yellow onions": red onions
                 if c.kind != "optional" and not ys:
                     continue
                 out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule, c.x))
@@ -228,17 +228,17 @@ def _word_key(w: str) -> str:
 def same_head_anchor(anchors: DictLinker[str], ys: list[str], block_text: str) -> str:
     """The document's own thing a stand-in of ``ys`` (English phrases) is
     about when the text leaves X to the context: the anchor (canonical name)
-    whose last word is the last word of a stand-in ("dark chocolate" for
-    "semisweet chocolate", plural or not); among several, those sharing the
-    longest word ending with it ("creamy peanut butter" over "butter" for
-    "natural peanut butter"), then those ``block_text`` names; ``""`` unless
+    whose last word is the last word of a stand-in ("white onion" for "red
+    onions", plural or not); among several, those sharing the longest word
+    ending with it ("unsalted peanut butter" over "butter" for "salted peanut
+    butter"), then those ``block_text`` names; ``""`` unless
     exactly one is left, or when the stand-in is that thing itself; a
     stand-in of more than four words is a clause and matches nothing."""
     best: dict[str, int] = {}
     for y in ys:
         yw = [_word_key(w) for w in y.split()]
         if not yw or len(yw) > 4:
-            continue  # a clause ("lightly muddle a fresh cucumber slice before adding ice"), not a name
+            continue  # a clause ("gently press a lime wedge before adding the ice"), not a name
         for k in anchors.keys():
             kw = [_word_key(w) for w in k.split()]
             n = 0
@@ -262,8 +262,8 @@ def same_head_anchor(anchors: DictLinker[str], ys: list[str], block_text: str) -
 
 def share_last_head(ys: list[str]) -> list[str]:
     """English stand-ins of one "A or B HEAD" phrase, each one-word side
-    given the last side's last word ("bittersweet", "semisweet chocolate" →
-    "bittersweet chocolate", "semisweet chocolate"); unchanged when the last
+    given the last side's last word ("red", "yellow onions" → "red onions",
+    "yellow onions"); unchanged when the last
     side is one word."""
     last = ys[-1].split()
     if len(last) < 2:
@@ -344,7 +344,7 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
     if c.focus and c.kind == "substitute" and c.rule in _HEAD_FILL and not own and not has_cjk(sent):
         same = same_head_anchor(anchors, cues.split_alternatives(c.y), block_text or sent)
         if same:
-            return same, True  # "You can use bittersweet or semisweet chocolate here": the dark chocolate
+            return same, True  # "You can use red or yellow onions here": the white onion it lists
     if c.focus and prev:
         return prev, True
     if c.x and explicit is not None and c.rule in _PAIR_RULES:

@@ -201,14 +201,14 @@ def _added_to() -> re.Pattern:
 def thing_of(y: str) -> str:
     """A Y phrase as a thing: "make with ehuru" → "ehuru" (what to make it
     from, ``made_from``; ``""`` when it lists several components, "make with
-    ehuru, uziza, uda": what a homemade one is made of, none a stand-in); "add lemon juice or vinegar to 1 cup milk" →
+    cumin, coriander, chili": what a homemade one is made of, none a stand-in); "add lemon juice or vinegar to 1 cup milk" →
     "milk with lemon juice or milk with vinegar" (``added_to``); ``""`` when it starts with another step verb ("add
     lemon juice to milk": a way to make something, not a thing,
     ``procedure_starts`` of cues.yaml); else ``y`` unchanged."""
     m = _made_from().match(y)
     if m:
         rest = y[m.end():].strip()
-        # "make with atama, oburunbebe stick, etc.": the components of a homemade one, not a stand-in
+        # "make with cumin, coriander, etc.": the components of a homemade one, not a stand-in
         return "" if re.search(r",|\band\b|\betc\b", rest) else rest
     t = _trim_edges(y, "en") if not has_cjk(y) else y  # "simply add …"
     m = _added_to().match(t)
@@ -259,7 +259,7 @@ def cut_phrase(text: str, side: str) -> str:
             s = " " + _last_noun_phrase(s.strip()) + " "
     s = s.strip(" \t\"'“”‘’`*_-—–·•:：")
     if lang == "en" and s.casefold().startswith(tuple(lexicon("cues")["vague_leads"]["en"])):
-        return ""  # "Any brand of lasagna noodles will work": the thing itself, in any kind
+        return ""  # "Any brand of egg noodles will work": the thing itself, in any kind
     s = _trim_edges(s, lang)
     if lang == "en" and s and s.split()[0].casefold().replace("’", "'") in words["pronoun_leads"]:
         return ""  # "They're useful …": a clause about something else, not a name
@@ -492,7 +492,7 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
         inner = m.group(1)
         found = _match_all(inner, m.start(1), False, head)
         shared = _mid_name_head(sentence, m) if in_item and found else ""
-        if shared:  # "canned (or freshly baked) sweet potatoes": Y is "freshly baked sweet potatoes"
+        if shared:  # "canned (or fresh) tomatoes": Y is "fresh tomatoes"
             found = [replace(c, y=f"{c.y} {shared}") if c.kind == "substitute" and c.focus else c for c in found]
         if _action_note(inner):
             found = [c for c in found if c.kind != "optional" or _keeps_thing(sentence[c.start:c.end])]
@@ -515,7 +515,7 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
 def _mid_name_head(sentence: str, m: re.Match) -> str:
     """The head an English "or" note in parentheses shares with the name it
     sits inside (``mid_name_note_en`` / ``mid_name_head_en`` of cues.yaml):
-    "canned (or freshly baked) sweet potatoes, mashed" → "sweet potatoes";
+    "canned (or fresh) tomatoes, drained" → "tomatoes";
     ``""`` when the note is not such an "or" note or ends the name."""
     lx = lexicon("cues")
     if has_cjk(sentence) or not sentence[: m.start()].strip() or not re.match(lx["mid_name_note_en"], m.group(1), re.I):
