@@ -155,6 +155,9 @@ _ENUMERATION_EN = regex("alternatives", "enumeration_en", re.I)
 _MAPPING_EN = regex("alternatives", "mapping_item_en")
 _KINDS_NOTE = regex("alternatives", "kinds_note_en", re.I)
 _KINDS_NOT = frozenset(words("alternatives", "kinds_note_not"))
+_MID_NOTE = regex("alternatives", "mid_name_note_en", re.I)
+_MID_OR = regex("alternatives", "mid_name_or_en", re.I)
+_MID_KINDS = regex("alternatives", "mid_name_kinds_en", re.I)
 _MAPPING_OR = regex("alternatives", "mapping_or_en", re.I)
 MISSING_CONDITION = lexicon("alternatives")["missing_condition"]
 """The condition of a "没有 X …" stand-in (``"没有时"``)."""
@@ -377,6 +380,12 @@ def _strip_amount(text: str) -> str:
         return ""
     m = _EN_LEAD_AMOUNT.match(text)
     return m.group("name").strip(" ,;-–—") if m else text
+
+
+def strip_amount(text: str) -> str:
+    """An English name as written without its leading quantity ("1 bag
+    frozen peas" → "frozen peas"); ``""`` for a quantity alone."""
+    return _strip_amount(text)
 
 
 def _only_modifiers(text: str) -> bool:
@@ -651,6 +660,30 @@ def _share_head_zh(ip: ItemParse) -> ItemParse:
     return ItemParse(name, ip.amount, ip.optional, alts, ip.kinds)
 
 
+def mid_name_note(text: str) -> str:
+    """An English item whose "or" note in parentheses sits inside the name,
+    before the head noun it shares, rewritten with the note after the head
+    (``mid_name_note_en`` of alternatives.yaml): "2 cups chicken (or
+    vegetable) stock" → "2 cups chicken stock (or vegetable stock)", "1 cup
+    (light or dark) brown sugar" → "1 cup light brown sugar (or dark brown
+    sugar)"; any other text is returned unchanged (a note of the amount,
+    "1 (15 oz) can beans"; "(or more)", the amount again; "A or B" after
+    modifiers, which would leave the first modifiers unplaced)."""
+    if has_cjk(text):
+        return text
+    m = _MID_NOTE.match(text)
+    if not m:
+        return text
+    pre, note, head, rest = m.group("pre").strip(), m.group("note"), m.group("head").strip(), m.group("rest")
+    mo, mk = _MID_OR.match(note), _MID_KINDS.match(note)
+    if mo and pre and not is_measure(pre) and not AMOUNT_AGAIN_EN.match(mo.group("y")):
+        return f"{pre} {head} (or {mo.group('y')} {head}){rest}"
+    if mk and not mo and (not pre or is_measure(pre)) and not any(
+            w.split()[0].casefold() in _KINDS_NOT for w in (mk.group("a"), mk.group("b"))):
+        return f"{pre} {mk.group('a')} {head} (or {mk.group('b')} {head}){rest}".strip()
+    return text
+
+
 def _parse_item(text: str) -> list[ItemParse]:
     """Parse one ingredient/amount list item into ingredient mentions.
 
@@ -673,6 +706,7 @@ def _parse_item(text: str) -> list[ItemParse]:
         head, rest = (text, "") if glab and group_label(glab.group("l"), glab.group("r")) else split_prose_item(text)
         if rest:
             text, notes = head, notes + [rest]  # "白酱油 1 勺，或者生抽": the name, then a note
+    text = mid_name_note(text)  # "chicken (or vegetable) stock": the note after the head it shares
     own = _own_notes_or(text)
     if own is not None:
         return own

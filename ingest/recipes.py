@@ -21,7 +21,7 @@ from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
 from .items import (AMOUNT_AGAIN_EN, OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
                     form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases,
-                    ends_in_tool_word)
+                    ends_in_tool_word, strip_amount)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from ..knowledge.cues import rules as cue_rules
@@ -112,6 +112,7 @@ _PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
 _STEP_ADD_RULES = frozenset(words("alternatives", "step_addition_rules"))
 """Rules of an addition ("可加入 X"): in a step they add more of a listed ingredient, never make it optional."""
 _ADDITION_RULES = frozenset(words("alternatives", "addition_cue_rules"))
+_HEAD_FILL_RULES = frozenset(words("alternatives", "head_fill_rules"))
 _VARIATION_RULES = frozenset(words("alternatives", "variation_cue_rules"))
 _LIST_RULES = frozenset(words("alternatives", "list_cue_rules"))
 _LIST_PART_MAX = int(lexicon("alternatives")["list_part_max_words"])
@@ -620,6 +621,11 @@ class RecipeExtractor:
                 return
             if _cut_form(xc, yc):
                 return  # "葱（也可选用切好的葱段）": the same thing, cut — not a stand-in
+            if _general_of(xc, yc) and (rule.removeprefix("cue.") in _HEAD_FILL_RULES or rule == "recipe.item_alternative"
+                                        and len(strip_amount(y_raw).split()) <= len(yc.split())):
+                # "frozen peas (or 1 bag peas)": Y, as written, is X without what tells
+                # them apart; a stand-in found by its head word must differ from X in its cleaned name
+                return
             tx = x_type or ("tool" if is_tool(xc) else "ingredient")
             if tx == "tool" and has_cjk(y_raw):
                 lead = tool_phrases(y_raw.strip())
@@ -912,11 +918,32 @@ def _names_listed(name: str, listed: set[str]) -> bool:
     return any(n == name or rx.search(n) for n in listed)
 
 
+def _shared_head_parts(x: str, listed: set[str]) -> list[str]:
+    """The two names of an English "A or B HEAD" phrase whose sides share the
+    head ("light or dark brown sugar" → "light brown sugar", "dark brown
+    sugar") when the recipe lists one of them (cleaned
+    names in ``listed``, compared as :func:`clean_name` gives them; the other
+    is its alternative in the list); else ``[]``."""
+    sides = re.split(r"\s+or\s+", x.strip())
+    if len(sides) != 2 or not 1 <= len(sides[0].split()) <= 2:
+        return []
+    right = sides[1].split()
+    for k in range(1, len(right)):
+        head = " ".join(right[k:])
+        pair = [f"{sides[0]} {head}", sides[1]]
+        if any(clean_name(p, "ingredient") in listed for p in pair):
+            return pair
+    return []
+
+
 def _listed_parts(x: str, listed: set[str]) -> list[str]:
     """The parts of an English compound X ("the mozzarella and Parmesan") when
     each names a thing the recipe lists (:func:`_names_listed`), else ``[]``."""
     if not x or has_cjk(x):
         return []
+    shared = _shared_head_parts(x, listed)  # "light or dark brown sugar": both sugars
+    if shared:
+        return shared
     parts = compound_parts(x)
     if len(parts) < 2 or not all(_names_listed(clean_name(p, "ingredient"), listed) for p in parts):
         return []
@@ -956,6 +983,18 @@ def _explicit_name(x: str) -> bool:
     if not c or not plausible_name(c) or looks_like_step(c) or is_measure(c) or is_method(c) or PROSE_VERB.search(c):
         return False
     return len(c) <= 8 if has_cjk(c) else len(c.split()) <= 4
+
+
+def _general_of(x: str, y: str) -> bool:
+    """True when English cleaned name ``y`` is ``x`` without its leading words
+    ("pea" of "frozen pea", "oat milk" of "vanilla oat milk"): a stand-in
+    named so has lost what tells it from X (its
+    form or kind was cut off with the amount or a modifier), and "X can be
+    replaced by X in general" states nothing."""
+    if has_cjk(x) or has_cjk(y):
+        return False
+    xw, yw = x.casefold().split(), y.casefold().split()
+    return 0 < len(yw) < len(xw) and xw[-len(yw):] == yw
 
 
 def _cut_form(x: str, y: str) -> bool:

@@ -120,7 +120,7 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
             earlier = reversed(earlier_spans(spans, k, item, b.kind))
             prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in earlier) if x), "") or own
             for c in found:
-                f = _anchor(c, sent, anchors, own, prev, unanchored, explicit, heads)
+                f = _anchor(c, sent, anchors, own, prev, unanchored, explicit, heads, flat)
                 if (c.focus and not c.x and heads is not None and has_cjk(sent) and not (f and is_tool(f[0]))
                         and _tool_y(c.y) and not _USE_AS.search(simplified(sent[max(0, c.start):]))):
                     # "用鑄鐵鍋的好處是…。如沒有，可改用平底鑊": a tool stands in for the tool named in that
@@ -133,6 +133,9 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
                     continue
                 x, anchored = f
                 ys = [] if c.kind == "optional" else share_form_sides(cues.split_alternatives(c.y))
+                if (ys and c.focus and c.rule in _HEAD_FILL and not own and not has_cjk(sent)
+                        and x == same_head_anchor(anchors, ys, flat)):
+                    ys = share_last_head(ys)  # "red or yellow onions": red onions
                 if c.kind != "optional" and not ys:
                     continue
                 out.append(Found(c.kind, x, anchored, ys, c.cond, c.ratio, b, line, c.confidence, c.rule, c.x))
@@ -216,9 +219,63 @@ def _adjacent(gap: str) -> bool:
     return not re.search(r"[,;.!?:()]", gap) and len(gap.split()) <= 3
 
 
+_HEAD_FILL = frozenset(words("alternatives", "head_fill_rules"))
+
+
+def _word_key(w: str) -> str:
+    w = w.casefold().strip(",.;:*'’\"")
+    return w[:-2] if w.endswith("es") and len(w) > 4 else w[:-1] if w.endswith("s") and len(w) > 3 else w
+
+
+def same_head_anchor(anchors: DictLinker[str], ys: list[str], block_text: str) -> str:
+    """The document's own thing a stand-in of ``ys`` (English phrases) is
+    about when the text leaves X to the context: the anchor (canonical name)
+    whose last word is the last word of a stand-in ("white onion" for "red
+    onions", plural or not); among several, those sharing the longest word
+    ending with it ("unsalted peanut butter" over "butter" for "salted peanut
+    butter"), then those ``block_text`` names; ``""`` unless
+    exactly one is left, or when the stand-in is that thing itself; a
+    stand-in of more than four words is a clause and matches nothing."""
+    best: dict[str, int] = {}
+    for y in ys:
+        yw = [_word_key(w) for w in y.split()]
+        if not yw or len(yw) > 4:
+            continue  # a clause ("gently press a lime wedge before adding the ice"), not a name
+        for k in anchors.keys():
+            kw = [_word_key(w) for w in k.split()]
+            n = 0
+            while n < min(len(kw), len(yw)) and kw[-1 - n] == yw[-1 - n]:
+                n += 1
+            if n == 0:
+                continue
+            if n == len(kw) == len(yw):
+                return ""  # the stand-in is one of the document's own things: no other thing to replace
+            for v in anchors.get(k):
+                best[v] = max(best.get(v, 0), n)
+    if not best:
+        return ""
+    top = max(best.values())
+    cands = sorted(v for v, n in best.items() if n == top)
+    if len(cands) > 1:
+        hits = {h.values[0] for h in anchors.scan(block_text)}
+        cands = [v for v in cands if v in hits]
+    return cands[0] if len(cands) == 1 else ""
+
+
+def share_last_head(ys: list[str]) -> list[str]:
+    """English stand-ins of one "A or B HEAD" phrase, each one-word side
+    given the last side's last word ("red", "yellow onions" → "red onions",
+    "yellow onions"); unchanged when the last
+    side is one word."""
+    last = ys[-1].split()
+    if len(last) < 2:
+        return list(ys)
+    return [f"{y} {last[-1]}" if len(y.split()) == 1 else y for y in ys[:-1]] + [ys[-1]]
+
+
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,
             unanchored: bool, explicit: Callable[[str], bool] | None,
-            heads: DictLinker[str] | None = None) -> tuple[str, bool] | None:
+            heads: DictLinker[str] | None = None, block_text: str = "") -> tuple[str, bool] | None:
     """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
     if c.rule in _NOTE_PAIR_RULES:
         # a note listing kinds ("肉（羊肉/牛肉/鸡肉）"): X a whole name the document knows, or a kind of the
@@ -301,6 +358,10 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
         hits = anchors.scan(before) if before else []
         if hits and len(before) - hits[-1].end <= _NEAR:
             return hits[-1].values[0], True
+    if c.focus and c.kind == "substitute" and c.rule in _HEAD_FILL and not own and not has_cjk(sent):
+        same = same_head_anchor(anchors, cues.split_alternatives(c.y), block_text or sent)
+        if same:
+            return same, True  # "You can use red or yellow onions here": the white onion it lists
     if c.focus and prev:
         return prev, True
     if c.x and explicit is not None and c.rule in _PAIR_RULES:

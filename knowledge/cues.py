@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .text import CJK_CLASS, has_cjk, lexicon, simplified
 
@@ -202,13 +202,16 @@ def _added_to() -> re.Pattern:
 
 def thing_of(y: str) -> str:
     """A Y phrase as a thing: "make with ehuru" → "ehuru" (what to make it
-    from, ``made_from``); "add lemon juice or vinegar to 1 cup milk" →
+    from, ``made_from``; ``""`` when it lists several components, "make with
+    cumin, coriander, chili": what a homemade one is made of, none a stand-in); "add lemon juice or vinegar to 1 cup milk" →
     "milk with lemon juice or milk with vinegar" (``added_to``); ``""`` when it starts with another step verb ("add
     lemon juice to milk": a way to make something, not a thing,
     ``procedure_starts`` of cues.yaml); else ``y`` unchanged."""
     m = _made_from().match(y)
     if m:
-        return y[m.end():].strip()
+        rest = y[m.end():].strip()
+        # "make with cumin, coriander, etc.": the components of a homemade one, not a stand-in
+        return "" if re.search(r",|\band\b|\betc\b", rest) else rest
     t = _trim_edges(y, "en") if not has_cjk(y) else y  # "simply add …"
     m = _added_to().match(t)
     if m:
@@ -257,6 +260,8 @@ def cut_phrase(text: str, side: str) -> str:
         if lang == "en":
             s = " " + _last_noun_phrase(s.strip()) + " "
     s = s.strip(" \t\"'“”‘’`*_-—–·•:：")
+    if lang == "en" and s.casefold().startswith(tuple(lexicon("cues")["vague_leads"]["en"])):
+        return ""  # "Any brand of egg noodles will work": the thing itself, in any kind
     s = _trim_edges(s, lang)
     if lang == "en" and s and s.split()[0].casefold().replace("’", "'") in words["pronoun_leads"]:
         return ""  # "They're useful …": a clause about something else, not a name
@@ -488,6 +493,9 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
         head = _head(sentence[: m.start()])
         inner = m.group(1)
         found = _match_all(inner, m.start(1), False, head, in_note=True)
+        shared = _mid_name_head(sentence, m) if in_item and found else ""
+        if shared:  # "canned (or fresh) tomatoes": Y is "fresh tomatoes"
+            found = [replace(c, y=f"{c.y} {shared}") if c.kind == "substitute" and c.focus else c for c in found]
         if _action_note(inner):
             found = [c for c in found if c.kind != "optional" or _keeps_thing(sentence[c.start:c.end])]
         out += found
@@ -504,6 +512,18 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
         elif (c.confidence, bool(c.x)) > (clash.confidence, bool(clash.x)):
             kept[kept.index(clash)] = c
     return [_complete(c) for c in kept]
+
+
+def _mid_name_head(sentence: str, m: re.Match) -> str:
+    """The head an English "or" note in parentheses shares with the name it
+    sits inside (``mid_name_note_en`` / ``mid_name_head_en`` of cues.yaml):
+    "canned (or fresh) tomatoes, drained" → "tomatoes";
+    ``""`` when the note is not such an "or" note or ends the name."""
+    lx = lexicon("cues")
+    if has_cjk(sentence) or not sentence[: m.start()].strip() or not re.match(lx["mid_name_note_en"], m.group(1), re.I):
+        return ""
+    h = re.match(lx["mid_name_head_en"], sentence[m.end():])
+    return h.group("head").strip() if h else ""
 
 
 def _two_standins(a: Cue, b: Cue) -> bool:
