@@ -128,7 +128,7 @@ def compose(c: Context, d: Draft) -> Answer:
     if d.found and not d.facts and mode != "graph":
         # an answer from passages about a name the documents never mention is no answer
         linked = [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles]
-        gone = absent_names(q.text, c.kb, linked)
+        gone = absent_names(q.text, c.kb, linked, [f"{h.section}\n{h.text}" for h in d.hits])
         if not gone and q.asked_ctx and not q.ctx:
             gone = absent_dish_words(q.asked_ctx, c.kb, linked)  # "how do I make beef bourguignon?"
         if gone:
