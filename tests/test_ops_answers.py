@@ -56,3 +56,39 @@ def test_a_short_name_is_looked_for_beyond_the_first_ngram_hits():
     assert ABSENT_POOL > 10
     assert absent_names("How often do I change my ENT password?", kb, []) == []
     assert absent_names("Can I use my PIV card for Zork?", _NgramIndex(noise), []) == ["PIV", "Zork"]
+
+
+GOVUK = GEN / "ops-govuk/docs/manual"
+I2C = GEN / "ops-2i2c-infra/docs"
+
+
+def test_an_and_for_tool_follow_up_asks_about_the_new_tool(tmp_path):
+    """An elliptical "and for <tool>?" after a stand-in question about a system asks about the
+    tool it names, not the remembered one (the stand-in intent takes a named system in
+    ``refine``, which runs for the intent a follow-up is moved to). ops-2i2c-infra:
+    across-clusters.md:49 "As an alternative to `scp` you can use `rsync` as follows:",
+    send-secrets.md:12 "An alternative is to ask the community to setup [age](…)"; ops-govuk:
+    slack-unavailable.html.md:10 "If Slack has an outage, we use Google Spaces as a fallback.",
+    github-unavailable.html.md:15 "If GitHub.com is down, you can still clone a GOV.UK repo from
+    CodeCommit"."""
+    from conftest import bot_over, quoted
+
+    quoted(I2C / "hub-deployment-guide/hubs/move-hubs/across-clusters.md", 49, "As an alternative to `scp` you can use `rsync`")
+    quoted(I2C / "howto/send-secrets.md", 12, "An alternative is to ask the community to setup [age]")
+    ask = bot_over(tmp_path / "i2c", {
+        "across-clusters.md": I2C / "hub-deployment-guide/hubs/move-hubs/across-clusters.md",
+        "send-secrets.md": I2C / "howto/send-secrets.md"})
+    first = ask("What's an alternative to scp for moving home directories?")
+    assert first.found and "rsync" in first.answer
+    again = ask("And for Bitwarden Send?")
+    assert again.found and "age" in again.answer and "rsync" not in again.answer
+
+    quoted(GOVUK / "slack-unavailable.html.md", 10, "If Slack has an outage, we use Google Spaces as a fallback.")
+    quoted(GOVUK / "github-unavailable.html.md", 15, "If GitHub.com is down, you can still clone a GOV.UK repo from")
+    ask = bot_over(tmp_path / "govuk", {
+        "slack-unavailable.html.md": GOVUK / "slack-unavailable.html.md",
+        "github-unavailable.html.md": GOVUK / "github-unavailable.html.md"})
+    first = ask("If Slack has an outage, what do we use instead?")
+    assert first.found and "Google Spaces" in first.answer
+    again = ask("and for GitHub.com?")
+    assert again.found and "CodeCommit" in again.answer and "Google Spaces" not in again.answer
