@@ -92,3 +92,48 @@ def test_an_and_for_tool_follow_up_asks_about_the_new_tool(tmp_path):
     assert first.found and "Google Spaces" in first.answer
     again = ask("and for GitHub.com?")
     assert again.found and "CodeCommit" in again.answer and "Google Spaces" not in again.answer
+
+
+def test_a_command_line_is_no_sentence_the_reader_reads():
+    """A command's slashes and options are no stand-in (ops-2i2c-infra aws.md:56 was read as
+    "nodegroup-name instead of kubectl"); prose with slashes stays readable."""
+    from threadgraph.bot.reader import code_like
+
+    aws = I2C / "howto/upgrade-cluster/k8s-version/aws.md"
+    assert code_like(quoted_line(aws, 56, "kubectl get node --label-columns=alpha.eksctl.io/nodegroup-name"))
+    fix = GEN / "ops-govuk/docs/kubernetes/fix-app/index.html.md"
+    assert code_like(quoted_line(fix, 30, "kubectl -n apps exec deploy/<APPNAME> -c app -- env"))
+    assert not code_like(quoted_line(GOVUK / "slack-unavailable.html.md", 12,
+                                     "allowing async adding/removing of members"))
+    assert not code_like(quoted_line(I2C / "reference/tools.md", 30, "is a similar tool to Lens, but a terminal based UI."))
+    assert not code_like("See the [guide](https://example.org/search?q=incident) for the steps.")
+
+
+def quoted_line(path, n: int, quote: str) -> str:
+    """Line ``n`` of ``path``, after checking that it says ``quote``."""
+    from conftest import quoted
+
+    quoted(path, n, quote)
+    return path.read_text(encoding="utf-8").splitlines()[n - 1]
+
+
+def test_a_runbook_question_naming_an_unknown_thing_is_answered_from_the_passages(tmp_path):
+    """A substitute or steps question about something the KB has no entity for, with no graph
+    fact: the passages answer when they write it (ops-2i2c-infra tools.md:26 "[Lens](…) is an
+    amazing GUI for exploring various objects") or, for the verb phrase of a "how do I …", when
+    the rest of the question finds them (ops-2i2c-compass crm.md:65 "If the passkey isn't
+    available, you can sign in with the username and password instead:"); a thing no passage
+    writes stays unanswered."""
+    from conftest import bot_over
+
+    tools = I2C / "reference/tools.md"
+    crm = GEN / "ops-2i2c-compass/docs/business-development/crm.md"
+    quoted_line(tools, 26, "is an amazing GUI for exploring various objects")
+    quoted_line(crm, 65, "If the passkey isn't available, you can sign in with the username and password instead:")
+    ask = bot_over(tmp_path, {"tools.md": tools, "crm.md": crm})
+    a = ask("Is there a GUI alternative to kubectl?", thread="1")
+    assert a.found and "Lens" in a.answer
+    a = ask("hubspot passkey gone, how do i get in??", thread="2")
+    assert a.found and "HubSpot Account page" in a.answer  # which sentence leads is the model's ranking
+    a = ask("Is there a GUI alternative to Zorkctl?", thread="3")
+    assert not a.found
