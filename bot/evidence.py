@@ -70,7 +70,12 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     (:func:`query_text`) and for at most :data:`MAX_IDENTIFIERS` identifiers. The question's
     vector is kept in ``q.vector`` (answers from passages rank their sentences by it)."""
     names = [m.name for m in q.ctx + q.items + q.roles + q.excluded if m.name]
-    text = query_text(f"{q.context_text} {q.text}" if q.context_text else q.text)
+    if q.context_text:
+        # the follow-up's own words are always searched: the context gets the tokens they leave
+        own = sum(token_estimate(m.group()) for m in _TOKEN_PIECES.finditer(q.text))
+        text = query_text(f"{query_text(q.context_text, max(0, QUERY_TOKENS - own))} {q.text}".strip())
+    else:
+        text = query_text(q.text)
     if q.from_memory:
         text += " " + " ".join(names)
     docs: list[str] = []
@@ -232,6 +237,19 @@ _NAME_TERMS = re.compile(
     r"|\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b"             # multi-word: "Release Manager"
     r"|(?<=[a-z,;:] )[A-Z][a-z]{2,}\b"                           # a capitalized word mid-sentence: "in Akamai"
     r"|\b[A-Z]{3,}\b")                                           # an acronym: "GCP"
+
+
+def name_terms(text: str) -> list[str]:
+    """The proper names :func:`absent_names` looks for, as written in ``text``, in order, each
+    once; a run of capitalised words that starts a sentence loses its first word ("Use Tool to …"
+    names "Tool")."""
+    out = []
+    for m in _NAME_TERMS.finditer(text):
+        term = m.group().strip()
+        if _SENTENCE_START.match(text[:m.start()]) and " " in term and not term.split()[0].isupper():
+            term = term.split(None, 1)[1]
+        out.append(term)
+    return list(dict.fromkeys(out))
 
 
 #: What may stand before a sentence-initial word: nothing, or the end of a previous sentence.

@@ -137,3 +137,44 @@ def test_a_runbook_question_naming_an_unknown_thing_is_answered_from_the_passage
     assert a.found and "HubSpot Account page" in a.answer  # which sentence leads is the model's ranking
     a = ask("Is there a GUI alternative to Zorkctl?", thread="3")
     assert not a.found
+
+
+GDS_LOGGING = GEN / "ops-gdsway/docs/standards/logging.html.md"
+COMPASS_INCIDENT = GEN / "ops-2i2c-compass/docs/services/interactive-computing/incidents/before-incident.md"
+
+
+def _thread(question: str, answer: str):
+    from threadgraph.bot.memory import ThreadState
+
+    return ThreadState(turns=[{"role": "user", "text": question, "intent": "general"},
+                              {"role": "bot", "text": answer, "intent": "general"}])
+
+
+def test_a_follow_up_pronoun_is_searched_with_the_name_the_last_answer_gave():
+    """"and if it's unavailable?" after "Use <tool> to store … logs" (ops-gdsway logging.html.md:12),
+    "and who fills that role?" after "This is typically the <role>" (ops-2i2c-compass
+    before-incident.md:47): the name the answer introduced goes with the previous question."""
+    from threadgraph.bot.resolve import antecedent_text
+
+    use = quoted_line(GDS_LOGGING, 12, "Use [Splunk] to store and query infrastructure, application and audit logs.")
+    asked = "What should I use to store and query logs?"
+    got = antecedent_text(_thread(asked, use.replace("[Splunk]", "Splunk")), asked, "And if it's unavailable?")
+    assert got == asked + " Splunk"
+    role = quoted_line(COMPASS_INCIDENT, 47, "This is typically the {term}`Support Triager`")
+    asked = "Who is the Communication Liaison during an incident?"
+    answer = "Communication Liaison " + role.replace("{term}`Support Triager`", "{term}Support Triager")
+    got = antecedent_text(_thread(asked, answer), asked, "and who fills that role?")
+    assert got == asked + " Support Triager"  # "Communication Liaison" is in the question already
+
+
+def test_no_answer_name_after_a_follow_up_or_a_list():
+    """A follow-up's own answer does not move the thread's topic, and an answer that starts with a
+    list item has no subject: the previous question alone is the context (ops-gdsway, ops-2i2c-compass)."""
+    from threadgraph.bot.resolve import antecedent_text
+
+    asked = "And if it's unavailable?"
+    kinesis = quoted_line(GDS_LOGGING, 71, "CSLS utilises Amazon Kinesis and can persist logs in the event that Splunk is")
+    assert antecedent_text(_thread(asked, kinesis), asked, "How long should I keep it there?") == asked
+    asked = "What roles does the incident team need?"
+    item = "- An {term}Incident Responder"
+    assert antecedent_text(_thread(asked, item), asked, "and who fills that role?") == asked
