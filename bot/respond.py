@@ -134,6 +134,15 @@ def compose(c: Context, d: Draft) -> Answer:
         if gone:
             d.found = False
             q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
+    if d.found and q.candidate is not None and not q.candidate.id and mode != "graph":
+        # "can we use <name> instead of X?" about a name the documents never write: what they say
+        # about X's stand-ins is no answer about it
+        cand = q.candidate.surface.casefold()
+        gone = [x for x in absent_names(q.text, c.kb, [], [f"{h.section}\n{h.text}" for h in d.hits])
+                if x.casefold() in cand]
+        if gone:
+            d.found = False
+            q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
     if not d.found:
         d.text, d.follow_ups = _not_found(c, h)
         d.facts = []

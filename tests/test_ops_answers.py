@@ -178,3 +178,24 @@ def test_no_answer_name_after_a_follow_up_or_a_list():
     asked = "What roles does the incident team need?"
     item = "- An {term}Incident Responder"
     assert antecedent_text(_thread(asked, item), asked, "and who fills that role?") == asked
+
+
+def test_a_proposed_stand_in_the_documents_never_write_is_not_answered(tmp_path):
+    """"Can we use <name> instead of X?" where no document writes <name>: the stand-ins recorded
+    for X are no answer about it (ops-gdsway monitoring.html.md:22 "Amazon provides a Managed
+    Prometheus service, which you may wish to use instead of hosting Prometheus yourself";
+    ops-2i2c-infra across-clusters.md:49 "As an alternative to `scp` you can use `rsync`"). A
+    proposed name the documents write is still answered."""
+    from conftest import bot_over
+
+    mon = GEN / "ops-gdsway/docs/standards/monitoring.html.md"
+    moves = I2C / "hub-deployment-guide/hubs/move-hubs/across-clusters.md"
+    quoted_line(mon, 22, "We recommend using [Prometheus][] to gather metrics and monitor your service")
+    quoted_line(moves, 49, "As an alternative to `scp` you can use `rsync`")
+    ask = bot_over(tmp_path, {"monitoring.md": mon, "across-clusters.md": moves})
+    a = ask("Can we use Datadog instead of Prometheus?", thread="1")
+    assert not a.found and "Datadog" in a.answer
+    a = ask("Can we use FileZilla instead of scp?", thread="2")
+    assert not a.found and "FileZilla" in a.answer
+    a = ask("What's an alternative to scp for moving home directories?", thread="3")
+    assert a.found and "rsync" in a.answer
