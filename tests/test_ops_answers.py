@@ -199,3 +199,26 @@ def test_a_proposed_stand_in_the_documents_never_write_is_not_answered(tmp_path)
     assert not a.found and "FileZilla" in a.answer
     a = ask("What's an alternative to scp for moving home directories?", thread="3")
     assert a.found and "rsync" in a.answer
+
+
+def _case_texts(corpus: str) -> list[str]:
+    import json
+
+    rows = [json.loads(x) for x in (GEN / corpus / "cases.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    return [t["text"] for r in rows for t in r["turns"]]
+
+
+def test_a_typo_in_a_cue_word_is_read_as_the_cue():
+    """ops-2i2c-infra's chat case types "altenative"; ops-gdsway's "Is DNSSEC mandatory …" typed
+    "mandatroy" reads the same; no other question of four dev ops corpora changes (inflections,
+    names and short words are left alone)."""
+    from threadgraph.bot.words import correct_typos
+
+    q = "yo whats the altenative to scp for the home dirs??"
+    assert q in _case_texts("ops-2i2c-infra")
+    assert correct_typos(q) == "yo whats the alternative to scp for the home dirs??"
+    assert "Is DNSSEC mandatory for our website?" in _case_texts("ops-gdsway")
+    assert correct_typos("Is DNSSEC mandatroy for our website?") == "Is DNSSEC mandatory for our website?"
+    for corpus in ("ops-18f", "ops-lullabot", "ops-gdsway", "ops-k8s-src"):
+        for text in _case_texts(corpus):
+            assert correct_typos(text) == text
