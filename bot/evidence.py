@@ -132,7 +132,8 @@ def passages_support(q: Query, hits: list[Hit]) -> bool:
     """Passages count as evidence when they come from a linked context's
     document or mention a linked entity; when nothing was linked, when they
     contain an unknown phrase of the question, or (no unknown phrase) when the
-    top hits share content with the question."""
+    top hits share content with the question or one of them writes every proper
+    name of the question (:func:`name_terms`, case-sensitive, whole words)."""
     ids = {m.id for m in q.ctx + q.items + q.roles if m.id}
     own_docs = {m.doc for m in q.ctx if m.doc}
     if any(h.doc in own_docs for h in hits):
@@ -151,7 +152,13 @@ def passages_support(q: Query, hits: list[Hit]) -> bool:
         return any(supports(m, h) for m in q.unknown for h in hits[:3])
     # a passage's section title is part of what it says ("Fail over checklist > Initial steps")
     asked = f"{q.context_text} {q.text}" if q.context_text else q.text
-    return any(question_support(asked, f"{h.section}\n{h.text}") for h in hits[:3])
+    if any(question_support(asked, f"{h.section}\n{h.text}") for h in hits[:3]):
+        return True
+    # the question's own proper names, every one written in one passage: its other words may be
+    # said otherwise there ("mandatory" under a "Must do" heading)
+    names = [n for n in name_terms(q.text) if len(n) >= 3]
+    return bool(names) and any(all(re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", f"{h.section}\n{h.text}") for n in names)
+                               for h in hits[:3])
 
 
 def lexical_support(phrase: str, text: str) -> bool:

@@ -222,3 +222,26 @@ def test_a_typo_in_a_cue_word_is_read_as_the_cue():
     for corpus in ("ops-18f", "ops-lullabot", "ops-gdsway", "ops-k8s-src"):
         for text in _case_texts(corpus):
             assert correct_typos(text) == text
+
+
+def test_a_passage_writing_every_name_of_the_question_supports_it():
+    """A question that links nothing is supported by a passage that writes each of its proper
+    names, though its other words are said otherwise there: ops-gdsway
+    security-overview-for-websites.html.md:52 "Enable DNSSEC if practicable" under "Must Do" for
+    "Is DNSSEC mandatory …?"; ops-lullabot device-checklist.md:23 "… encrypted … with FileVault,
+    BitLocker, or equivalent." for "Is FileVault a must on every laptop?". A passage missing one of
+    the names ("Macs", "Akamai") does not."""
+    from threadgraph.bot.evidence import passages_support
+    from threadgraph.bot.query import Query
+    from threadgraph.knowledge.vectors import Hit
+
+    web = GEN / "ops-gdsway/docs/manuals/security-overview-for-websites.html.md"
+    dnssec = quoted_line(web, 52, "Enable DNSSEC if practicable")
+    hit = Hit("1", "w.md", "2. Domain Name Registrar > Must Do", dnssec, 52, 0.5, [])
+    assert passages_support(Query(intent="general", language="en", text="Is DNSSEC mandatory for our website?"), [hit])
+    checklist = GEN / "ops-lullabot/docs/appendix/device-checklist.md"
+    line = quoted_line(checklist, 23, "with FileVault, BitLocker, or equivalent.")
+    hit = Hit("2", "c.md", "Computers", line, 23, 0.5, [])
+    assert passages_support(Query(intent="general", language="en", text="Must Macs run FileVault?"), [hit]) is False
+    assert passages_support(Query(intent="general", language="en", text="Is FileVault a must on every laptop?"), [hit])
+    assert not passages_support(Query(intent="general", language="en", text="Is DNSSEC a must with Akamai?"), [hit])
