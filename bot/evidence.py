@@ -155,7 +155,7 @@ def passages_support(q: Query, hits: list[Hit]) -> bool:
     if any(question_support(asked, f"{h.section}\n{h.text}") for h in hits[:3]):
         return True
     # the question's own proper names, every one written in one passage: its other words may be
-    # said otherwise there ("mandatory" under a "Must do" heading)
+    # said otherwise there (a question's "required" written as "must" in a heading)
     names = [n for n in name_terms(q.text) if len(n) >= 3]
     return bool(names) and any(all(re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", f"{h.section}\n{h.text}") for n in names)
                                for h in hits[:3])

@@ -100,7 +100,7 @@ def antecedent_text(state: ThreadState, asked: str, text: str) -> str:
     """What a follow-up ``text`` that names nothing is searched with: the earlier question
     ``asked``, then the names (:func:`~threadgraph.bot.evidence.name_terms`) the first line of
     the bot's answer to it introduced, at most :data:`ANSWER_NAMES` of them, neither question
-    having them ("What should I use to store logs?" → "Use <tool> to …" → "and if it's
+    having them ("What should I use for <task>?" → "Use <tool> to …" → "and if it's
     unavailable?": the pronoun is the tool). Pronouns and articles around a name are dropped.
     No names are added after a question that was a follow-up itself (a pronoun, "and …") or
     an answer that starts with a list item."""

@@ -263,8 +263,8 @@ def _passages_answer(c: Context, d: Draft) -> bool:
     """The passages answer a relation question the graph had nothing for: everything the
     question names is of a runbook type (a recipe question with no recorded substitute stays
     "no evidence"), the passages support the linked names, and the best one shares the
-    question's content (section title included). A name the KB does not know ("a GUI
-    alternative to <tool>", "alternatives to emailing a password") does not stop it when the
+    question's content (section title included). A name the KB does not know ("a <kind>
+    alternative to <tool>", "alternatives to <doing something>") does not stop it when the
     first passages write it (:func:`~threadgraph.bot.evidence.lexical_support`), or the rest of
     the question is supported by the best passage on its own, and none of the first passages is
     about a recipe."""
@@ -283,7 +283,7 @@ def _passages_answer(c: Context, d: Draft) -> bool:
 
         def written(m: Mention) -> bool:
             # the passages write it, or it is the task of a "how do I <verb phrase>" the question's
-            # other words already find ("<tool> passkey gone, how do I get in?")
+            # other words already find ("<tool> key lost, how do I get in?")
             return (any(lexical_support(m.surface, f"{h.section}\n{h.text}") for h in shown)
                     or question_support(q.text.replace(m.surface, " "), head))
 
