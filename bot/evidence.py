@@ -70,7 +70,12 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     (:func:`query_text`) and for at most :data:`MAX_IDENTIFIERS` identifiers. The question's
     vector is kept in ``q.vector`` (answers from passages rank their sentences by it)."""
     names = [m.name for m in q.ctx + q.items + q.roles + q.excluded if m.name]
-    text = query_text(f"{q.context_text} {q.text}" if q.context_text else q.text)
+    if q.context_text:
+        # the follow-up's own words are always searched: the context gets the tokens they leave
+        own = sum(token_estimate(m.group()) for m in _TOKEN_PIECES.finditer(q.text))
+        text = query_text(f"{query_text(q.context_text, max(0, QUERY_TOKENS - own))} {q.text}".strip())
+    else:
+        text = query_text(q.text)
     if q.from_memory:
         text += " " + " ".join(names)
     docs: list[str] = []
@@ -127,7 +132,8 @@ def passages_support(q: Query, hits: list[Hit]) -> bool:
     """Passages count as evidence when they come from a linked context's
     document or mention a linked entity; when nothing was linked, when they
     contain an unknown phrase of the question, or (no unknown phrase) when the
-    top hits share content with the question."""
+    top hits share content with the question or one of them writes every proper
+    name of the question (:func:`name_terms`, case-sensitive, whole words)."""
     ids = {m.id for m in q.ctx + q.items + q.roles if m.id}
     own_docs = {m.doc for m in q.ctx if m.doc}
     if any(h.doc in own_docs for h in hits):
@@ -146,7 +152,13 @@ def passages_support(q: Query, hits: list[Hit]) -> bool:
         return any(supports(m, h) for m in q.unknown for h in hits[:3])
     # a passage's section title is part of what it says ("Fail over checklist > Initial steps")
     asked = f"{q.context_text} {q.text}" if q.context_text else q.text
-    return any(question_support(asked, f"{h.section}\n{h.text}") for h in hits[:3])
+    if any(question_support(asked, f"{h.section}\n{h.text}") for h in hits[:3]):
+        return True
+    # the question's own proper names, every one written in one passage: its other words may be
+    # said otherwise there (a question's "required" written as "must" in a heading)
+    names = [n for n in name_terms(q.text) if len(n) >= 3]
+    return bool(names) and any(all(re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", f"{h.section}\n{h.text}") for n in names)
+                               for h in hits[:3])
 
 
 def lexical_support(phrase: str, text: str) -> bool:
@@ -234,18 +246,41 @@ _NAME_TERMS = re.compile(
     r"|\b[A-Z]{3,}\b")                                           # an acronym: "GCP"
 
 
+def name_terms(text: str) -> list[str]:
+    """The proper names :func:`absent_names` looks for, as written in ``text``, in order, each
+    once; a run of capitalised words that starts a sentence loses its first word ("Use Tool to …"
+    names "Tool")."""
+    out = []
+    for m in _NAME_TERMS.finditer(text):
+        term = m.group().strip()
+        if _SENTENCE_START.match(text[:m.start()]) and " " in term and not term.split()[0].isupper():
+            term = term.split(None, 1)[1]
+        out.append(term)
+    return list(dict.fromkeys(out))
+
+
 #: What may stand before a sentence-initial word: nothing, or the end of a previous sentence.
 _SENTENCE_START = re.compile(r"^(?:|.*[.!?]\s+)$", re.S)
 
 
-def absent_names(question: str, kb, linked: list[str]) -> list[str]:
+#: Passages a full-text search for a name returns to decide that the documents never write it.
+#: The index is of character 2–3-grams, so a short name ("ABC") also ranks every passage holding
+#: a longer word with its letters ("fABCs"): a pool of five missed acronyms the documents write
+#: many times; thirty costs as little CPU (~9 ms per name either way, measured on ops-18f).
+ABSENT_POOL = 30
+
+
+def absent_names(question: str, kb, linked: list[str], seen: list[str] = ()) -> list[str]:
     """Proper names the question asks about (CamelCase, dotted or hyphenated
     identifiers, runs of capitalized words, a capitalized word mid-sentence,
     acronyms) that the knowledge base holds nowhere: not a linked name (the
-    ``linked`` surfaces) and not in the text of any passage a full-text
-    search for the name returns. A KB without passages finds nothing absent."""
+    ``linked`` surfaces), not a whole word of the ``seen`` texts (the passages
+    already retrieved for the question: no search needed) and not in the text
+    of any of the :data:`ABSENT_POOL` passages a full-text search for the name
+    returns. A KB without passages finds nothing absent."""
     out = []
     low_linked = [x.casefold() for x in linked]
+    seen_text = "\n".join(seen)
     for m in _NAME_TERMS.finditer(question):
         term = m.group().strip()
         if _SENTENCE_START.match(question[:m.start()]) and " " in term and term[:1].isupper() and not term.split()[0].isupper():
@@ -255,11 +290,14 @@ def absent_names(question: str, kb, linked: list[str]) -> list[str]:
         if term.casefold() in ("i", "what", "who", "how", "which", "when", "where", "why") or any(
                 term.casefold() in x or x in term.casefold() for x in low_linked):
             continue
+        word = re.compile(rf"(?<![\w]){re.escape(term)}(?![\w])", re.I)
+        if seen_text and word.search(seen_text):
+            continue
         try:
-            hits = kb.vectors.search(term, mode="fts", limit=5)
+            hits = kb.vectors.search(term, mode="fts", limit=ABSENT_POOL)
         except Exception:  # noqa: BLE001 - no full-text index: nothing can be called absent
             return []
-        if not any(re.search(rf"(?<![\w]){re.escape(term)}(?![\w])", f"{h.section}\n{h.text}", re.I) for h in hits):
+        if not any(word.search(f"{h.section}\n{h.text}") for h in hits):
             out.append(term)
     return out
 

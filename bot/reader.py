@@ -72,7 +72,7 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
         text = p.text or ""
         for s, e in sentence_spans(text):
             sent = text[s:e]
-            if not anchors.scan(sent):
+            if not anchors.scan(sent) or code_like(sent):
                 continue
             line = (p.line or 0) + text.count("\n", 0, s)
             for c in cues.read(sent, in_item=True):
@@ -95,6 +95,18 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
                     if len(out) >= limit:
                         return out
     return out
+
+
+#: A command line: a flag ("--name", "-A") or an assignment inside a token ("key=value").
+_CODE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*|\w=\S")
+#: An address, whose query ("?a=b") is no assignment.
+_URL = re.compile(r"https?://\S+")
+
+
+def code_like(sentence: str) -> bool:
+    """``sentence`` reads as a command line, not prose (a command-line flag or a ``key=value``
+    token; addresses left out): its slashes and "or"s name paths and options, never a stand-in."""
+    return bool(_CODE.search(_URL.sub(" ", sentence)))
 
 
 def _asked(c: cues.Cue, sent: str, anchors: DictLinker[str]) -> str:

@@ -19,7 +19,7 @@ from . import constraints, intents, reader, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
 from .compose import excerpt, family_text, lead_passage, not_found_text, passages_text, t
-from .evidence import VECTOR_FOUND_MIN, absent_dish_words, absent_names, passages_support, query_text, question_support, search_passages
+from .evidence import VECTOR_FOUND_MIN, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages
 from .sentences import lead_sentence
 from .linker import Mention
 from .intents import Context, Draft
@@ -128,9 +128,18 @@ def compose(c: Context, d: Draft) -> Answer:
     if d.found and not d.facts and mode != "graph":
         # an answer from passages about a name the documents never mention is no answer
         linked = [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles]
-        gone = absent_names(q.text, c.kb, linked)
+        gone = absent_names(q.text, c.kb, linked, [f"{h.section}\n{h.text}" for h in d.hits])
         if not gone and q.asked_ctx and not q.ctx:
             gone = absent_dish_words(q.asked_ctx, c.kb, linked)  # "how do I make beef bourguignon?"
+        if gone:
+            d.found = False
+            q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
+    if d.found and q.candidate is not None and not q.candidate.id and mode != "graph":
+        # "can we use <name> instead of X?" about a name the documents never write: what they say
+        # about X's stand-ins is no answer about it
+        cand = q.candidate.surface.casefold()
+        gone = [x for x in absent_names(q.text, c.kb, [], [f"{h.section}\n{h.text}" for h in d.hits])
+                if x.casefold() in cand]
         if gone:
             d.found = False
             q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
@@ -252,15 +261,37 @@ RUNBOOK_TYPES = ("role", "artifact", "concept", "document", "section")
 
 def _passages_answer(c: Context, d: Draft) -> bool:
     """The passages answer a relation question the graph had nothing for: everything the
-    question names is linked and of a runbook type (a recipe question with no recorded
-    substitute stays "no evidence"), the passages support the linked names, and the best one
-    shares the question's content (section title included)."""
+    question names is of a runbook type (a recipe question with no recorded substitute stays
+    "no evidence"), the passages support the linked names, and the best one shares the
+    question's content (section title included). A name the KB does not know ("a <kind>
+    alternative to <tool>", "alternatives to <doing something>") does not stop it when the
+    first passages write it (:func:`~threadgraph.bot.evidence.lexical_support`), or the rest of
+    the question is supported by the best passage on its own, and none of the first passages is
+    about a recipe."""
     q = c.q
     named = q.ctx + q.items + q.roles + q.excluded
-    if q.unknown or not named or any(m.type not in RUNBOOK_TYPES for m in named):
+    if not (named or q.unknown) or any(m.type not in RUNBOOK_TYPES for m in named):
         return False
     top = d.hits[:1]
-    return bool(top) and passages_support(q, d.hits) and question_support(q.text, f"{top[0].section}\n{top[0].text}")
+    if not top or not question_support(q.text, f"{top[0].section}\n{top[0].text}"):
+        return False
+    if q.unknown:
+        shown = d.hits[:3]
+        if any(i.startswith("recipe:") for h in shown for i in h.entity_ids):
+            return False
+        head = f"{top[0].section}\n{top[0].text}"
+
+        def written(m: Mention) -> bool:
+            # the passages write it, or it is the task of a "how do I <verb phrase>" the question's
+            # other words already find ("<tool> key lost, how do I get in?")
+            return (any(lexical_support(m.surface, f"{h.section}\n{h.text}") for h in shown)
+                    or question_support(q.text.replace(m.surface, " "), head))
+
+        if not all(written(m) for m in q.unknown):
+            return False
+        if not named:
+            return True
+    return passages_support(q, d.hits)
 
 
 def _read(c: Context, d: Draft) -> None:

@@ -153,3 +153,54 @@ def part_of_dish_en() -> re.Pattern:
     """"<part> of <dish>" in an English recipe slot ("topping of the Florentiners"): group ``dish``."""
     return re.compile(lexicon()["part_of_dish_en"], re.I)
 
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one edit: a letter left out or added, changed, or two
+    neighbouring letters swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[i:] == long_[i + 1:]
+
+
+@functools.lru_cache(maxsize=None)
+def _typo_cues(lang: str) -> tuple[int, tuple[str, ...]]:
+    data = lexicon().get("typo_cues") or {}
+    return int(data.get("min", 7)), tuple(w.casefold() for w in data.get(lang, ()))
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _inflected(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ only in their last two letters ("requires" / "required",
+    "involved" / "involves"): another form of one word, not a typo."""
+    n = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+    return n >= min(len(a), len(b)) - 2
+
+
+def correct_typos(text: str, lang: str = "en") -> str:
+    """``text`` with each word of at least ``typo_cues.min`` letters that is one edit
+    (:func:`_one_edit`) from exactly one cue word of ``typo_cues`` (``bot/lexicon/words.yaml``)
+    replaced by that word ("whats the altenative to X" → "… alternative …"); a word that is a
+    cue word, or another form of one (:func:`_inflected`), is left alone. Text in a
+    language without cue words is returned as is."""
+    least, cues = _typo_cues(lang)
+    if not cues:
+        return text
+
+    def fix(m: re.Match) -> str:
+        w = m.group()
+        low = w.casefold()
+        if len(low) < least or low in cues:
+            return w
+        near = [c for c in cues if not _inflected(low, c) and _one_edit(low, c)]
+        return near[0] if len(near) == 1 else w
+
+    return _LATIN_WORD.sub(fix, text)

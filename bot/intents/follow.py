@@ -10,6 +10,13 @@ from ..query import CTX_TYPES
 from .base import REGISTRY, Intent, register
 
 
+def antecedent_text(state, asked: str, text: str) -> str:
+    """:func:`threadgraph.bot.resolve.antecedent_text` (imported late: resolve imports the intents)."""
+    from ..resolve import antecedent_text as at
+
+    return at(state, asked, text)
+
+
 @register
 class Follow(Intent):
     """Slot: the new thing (``item`` group), linked by a scan of the slot."""
@@ -41,7 +48,8 @@ class Follow(Intent):
             # "And the secondary?" after a question the passages answered (no recipe
             # remembered): what the new thing is asked about is in the previous question, searched with it
             asked = [x["text"] for x in state.turns if x.get("role") == "user" and x.get("text")]
-            q.context_text = next((x for x in reversed(asked) if not self.elliptical(x)), "")
+            last = next((x for x in reversed(asked) if not self.elliptical(x)), "")
+            q.context_text = antecedent_text(state, last, u.text) if last else ""
         focus = self.data.get("item_focus") or {}
         after_open = REGISTRY[q.intent].open_ended and remembered is not None and remembered.type == "recipe"
         if ((q.intent in focus.get("after", ()) or after_open) and q.items and not q.ctx and not q.unknown

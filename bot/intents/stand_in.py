@@ -21,15 +21,19 @@ class StandIn(Intent):
     slots = {**DEFAULT_SLOTS, "item": ROLE, "item2": ROLE, "excl": ROLE, "cand": ROLE}
 
     def prepare(self, q, u, state) -> None:
-        """"What can X take on?" is reversed; "can X take on Y?" asks about Y.
-        Without a role, a named system or tool ("if the status page is down")
-        is the thing to stand in for: its fallbacks are stand-ins too."""
-        if not q.roles:
-            q.roles = [m for m in u.mentions if m.type in ("artifact", "tool", "concept")][:1]
+        """"What can X take on?" is reversed; "can X take on Y?" asks about Y."""
         if u.slot_texts.get("item2") and not u.slot_texts.get("item"):
             q.reverse = True
         if u.slot_texts.get("item2") and u.slot_texts.get("item") and len(q.roles) >= 2:
             q.roles = [q.roles[1], q.roles[0]]
+
+    def refine(self, q, u) -> None:
+        """Without a role, a named system or tool ("if the status page is down")
+        is the thing to stand in for: its fallbacks are stand-ins too. Also when
+        an elliptical follow-up ("and for <tool>?") moved the question here: the
+        tool it names replaces the remembered one."""
+        if not q.roles:
+            q.roles = [m for m in u.mentions if m.type in ("artifact", "tool", "concept")][:1]
 
     def retrieve(self, c: Context) -> Draft | None:
         """Stand-ins of the role (direct ones only) and the roles that delegate
