@@ -16,6 +16,7 @@ from .blocks import DocResult, children, section_of
 from .cues import alternation, lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
 from .named_alternatives import named_alternative_pairs
+from .prose_alternatives import instead_pairs
 from .relations import looks_like_name, plain_noun_phrase, prose_sentences, read_document, thing_phrase, unwrap
 from .tables import classify_column, split_alternatives as split_cell
 from .roles import RoleBook
@@ -226,6 +227,25 @@ def contrast_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str
             names = [_written_name(n) for n in _WRITTEN_NAME_RX.finditer(s[:lim.start()])] if lim else []
             prev = (names[-1], b) if names and looks_like_name(names[-1]) else None
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _np_rules() -> frozenset[str]:
+    """Ids of the sentence-reader rules whose slots the noun-phrase trimmer cut (``trim`` in cues.yaml)."""
+    return frozenset(r.id for r in cues.rules() if r.trim)
+
+
+def np_side(phrase: str, text: str, raw: str = "") -> bool:
+    """True when ``phrase``, one side of a construction whose slots the noun-phrase trimmer cut
+    (:func:`~..knowledge.cues.noun_phrase`: it is already a short noun or verb phrase), names a thing:
+    two words or more ("separate accounts for each individual", "plain text"), or one word that is a
+    name (capitalized, code, ``#channel``) or that the document names again ("credentials")."""
+    p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
+    if not p or not looks_like_name(p) or len(p) < 3:
+        return False
+    if len(p.split()) >= 2:
+        return True
+    return thing_phrase(p, text, _PERSON_HEADS) or _coded(p, raw) or text.casefold().count(p.casefold()) >= 2
 
 
 def _named_again(phrase: str, text: str) -> bool:
@@ -714,7 +734,8 @@ class DocumentExtractor:
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
                     f.rule in _PEOPLE_RULES and _is_person(f.x)) and not (  # "ask your manager or the security team"
-                    _in_place(f) and named_in_place(f.x, text, f.rule in _IN_PLACE_ONE_WORD)):  # "… instead of remote analytics"
+                    _in_place(f) and named_in_place(f.x, text, f.rule in _IN_PLACE_ONE_WORD)) and not (
+                    f.rule in _np_rules() and np_side(f.x, text, raw(f.block))):  # "… rather than share credentials"
                 continue
             if f.rule in _PASSIVE_RULES and not (roles.get(f.x) or _person_word(f.x)):
                 continue  # the subject of a passive opens the sentence: its capital says nothing
@@ -731,7 +752,8 @@ class DocumentExtractor:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
                 if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not _coded(y, raw(f.block)) and not (
                         xid.startswith("role:") and _is_person(y) and looks_like_name(y)) and not (  # "other people on the team"
-                        _in_place(f) and _noun_phrase(f.x) and named_in_place(y, text, f.rule in _IN_PLACE_ONE_WORD)):
+                        _in_place(f) and _noun_phrase(f.x) and named_in_place(y, text, f.rule in _IN_PLACE_ONE_WORD)) and not (
+                        f.rule in _np_rules() and np_side(y, text, raw(f.block))):
                     continue
                 toks = y.split()
                 ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
@@ -756,10 +778,12 @@ class DocumentExtractor:
             res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": cond[0], "symmetric": False},
                                       Provenance(rel, section_of(blk.path), blk.line, "doc.table_standin", 0.8)))
 
-        # "Alternatively, Y" after X; "X does not work on B. However, … Y"; "use ⟦A⟧ or ⟦B⟧": things, never roles
+        # "Alternatively, Y" after X; "X does not work on B. However, … Y"; "use ⟦A⟧ or ⟦B⟧"; "X should not be kept
+        # in A. Instead, use B": things, never roles
         for pairs, rule in ((alternative_pairs(doc.blocks, raw), "doc.alternatively"),
                             (contrast_pairs(doc.blocks, raw), "doc.contrast"),
-                            (named_pairs(doc.blocks, raw), "doc.named_pair")):
+                            (named_pairs(doc.blocks, raw), "doc.named_pair"),
+                            (instead_pairs(doc.blocks), "doc.instead")):
             for x, y, blk, line in pairs:
                 xid = self._party(x, False, roles, res, doc)
                 yid = self._party(y, False, roles, res, doc)
