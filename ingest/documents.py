@@ -31,6 +31,7 @@ _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _OPT_CLAUSE = re.compile("|".join(words("procedures", "optional_sentence")), re.I)
 _OPT_INLINE = [re.compile(p, re.I) for p in words("procedures", "optional_inline")]
+_OPT_ALONE = regex("procedures", "optional_alone", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _DELEGATE_LABEL = regex("roles", "delegate_label", re.I)
 _PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
@@ -387,12 +388,19 @@ def optional_text(text: str) -> bool:
     sentence ("Clear browser cookies (optional). If …", "… to this moment (optional)"). A marker
     further into a longer text is about a part of it, not the step."""
     t = re.sub(r"^\d+[.)]\s*", "", unwrap(text).strip())
-    if _OPT_LEAD.match(t):
+    if _OPT_LEAD.match(t) or marked_alone(t):
         return True
     spans = sentence_spans(t)
     first = t[:spans[0][1]] if spans else t
     core = first.rstrip(" .;:!*_")
     return any(m.start() <= _OPT_REACH or m.end() >= len(core) for m in _OPT_MARK.finditer(core))
+
+
+def marked_alone(text: str) -> bool:
+    """True when a sentence after the first of ``text`` is only an optional marker (``optional_alone``:
+    "Phone number: Your GSA phone number. Optional.", "Location: … Optional. Ex. Minnesota")."""
+    t = unwrap(text).strip()
+    return any(_OPT_ALONE.match(t[a:z].strip()) for a, z in sentence_spans(t)[1:])
 
 
 def optional_list_items(blocks: list) -> list[int]:
@@ -692,6 +700,9 @@ class DocumentExtractor:
             stid = entity_id("step", f"{rel}#{b.line}")
             t = edges.get(stid)
             name = part_name(b.text, raw(b))
+            lead = _EMPH_LEAD.match(raw(b).strip()) if marked_alone(b.text) else None
+            if lead and _balanced(lead.group("x")) and len(lead.group("x")) <= _NAME_MAX:
+                name = re.sub(r"\s+", " ", lead.group("x")).strip(" .:;,")  # "**Phone number**: … _Optional_."
             if not name:
                 continue  # its text holds no complete short name: a line cut mid-way names nothing
             if t is None:

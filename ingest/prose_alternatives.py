@@ -22,8 +22,9 @@ _SUBJ = regex("procedures", "instead_subject", re.I)
 _USE = regex("procedures", "instead_use", re.I)
 _PREP = regex("procedures", "instead_preps", re.I)
 _VERB_WORDS = int(ingest_lexicon("procedures")["instead_verb_words"])
-#: a clause break inside a sentence before "instead" ("…: instead, you can …")
-_INNER = re.compile(r"[:;]\s+(?=instead\b)", re.I)
+#: a clause break inside a sentence before "instead" ("…: instead, you can …", "…, but instead put in …")
+_INNER = re.compile(r"(?:[:;,]\s+(?:but\s+)?|\s+but\s+)(?=instead\b)", re.I)
+_PARENS = re.compile(r"\s*\([^()]{0,200}\)")
 _STOP = re.compile(r"\s(?:and|or|but|so|to|for|because|since|when|if|until|after|before|while)\s|[,;:()]", re.I)
 
 
@@ -66,6 +67,7 @@ def instead_pairs(blocks: list) -> list[tuple[str, str, object, int]]:
         if b is None:
             prev = ""
             continue
+        clause = _PARENS.sub("", clause)  # "(known as … in A)": an aside, never a side
         lead = _LEAD.match(clause)
         neg = None if not prev else _NEG.search(prev)
         if lead and neg:

@@ -284,6 +284,7 @@ def _np() -> dict:
         "ends": re.compile("|".join(d.get("ends") or ["(?!)"]), re.I),
         "clause": re.compile("|".join(d.get("clause_words") or ["(?!)"]), re.I),
         "max": int(d.get("max_words", 6)),
+        "vague": frozenset(w.casefold() for w in d.get("vague_leads") or []),
         "adverbs": re.compile(r"(?:\s+(?:" + "|".join(d.get("trailing_adverbs") or ["(?!)"]) + r"))+$", re.I),
     }
 
@@ -330,6 +331,8 @@ def noun_phrase(text: str, side: str) -> str:
         return ""
     if toks[0].casefold().replace("’", "'") in _words()["pronoun_leads"] or s.casefold() in _words()["not_names"]["en"]:
         return ""
+    if toks[0].casefold() in d["vague"]:
+        return ""  # "any other methods": no thing named
     if re.search(r"(?-i:\bto [a-z])", s):
         return ""  # "core infrastructure and to host services": a verb phrase, not a name
     return s
