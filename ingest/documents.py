@@ -158,6 +158,9 @@ def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[
             if _ALT_LEAD.match(s):
                 ys = _means(s, "means_any")
                 x = next((n for t, _ in reversed(sents[-_ALT_REACH:]) for n in reversed(_means(t, "means_strict"))), "")
+                if not x and ys:  # no means word before: a name of the same family ("AWS Console" … "via the AWS CLI")
+                    x = next((n for t, _ in reversed(sents[-_ALT_REACH:]) for n in reversed(_written_names(t))
+                              if same_family(n, ys[0])), "")
                 if ys and x and x.casefold() not in ys[0].casefold() and ys[0].casefold() not in x.casefold():
                     out.append((x, ys[0], b, b.line + src.count("\n", 0, a)))
             sents.append((s, b))
@@ -188,12 +191,39 @@ _CONTRAST_LEAD = regex("procedures", "contrast_lead", re.I)
 _WRITTEN_NAME = (r"(?:⟦(?P<l>[^⟧]{2,60})⟧|`(?P<c>[^`\n]{2,60})`|\*\*(?P<b>[^*\n]{2,60})\*\*|"
                  r"(?P<p>(?:[A-Z][\w.\-]*|[a-z]+[A-Z][\w.\-]*)(?:\s+(?:[A-Z][\w.\-]*|[a-z]+[A-Z][\w.\-]*)){0,4}))")
 _WRITTEN_NAME_RX = re.compile(_WRITTEN_NAME)
+_FAMILY_STEM = float(ingest_lexicon("procedures")["family_stem"])
 
 
 @functools.lru_cache(maxsize=1)
 def _contrast_means() -> re.Pattern:
     return re.compile(r"(?i:\b(?:" + "|".join(words("procedures", "contrast_means")) + r"))\s+(?:the |a |an |other |our )?"
                       + _WRITTEN_NAME)
+
+
+def _written_names(sentence: str) -> list[str]:
+    """The names ``sentence`` (links written ⟦text⟧) writes as names, in order: link texts, code spans,
+    bold phrases, capitalized or camel-case words."""
+    names = (_written_name(m) if m.group("p") is None else m.group("p").rstrip(".") for m in _WRITTEN_NAME_RX.finditer(sentence))
+    return [n for n in names if n and looks_like_name(n)]
+
+
+def same_family(a: str, b: str) -> bool:
+    """True when two different names are of one family: two names of two words or more with the same first
+    word ("AWS Console", "AWS CLI"), or two code strings that share a stem of at least
+    ``family_stem`` of the shorter one (``lexicon/procedures.yaml``: two URLs that differ in their last part).
+    A name that contains the other is the same thing, not another of its family."""
+    x, y = a.strip(), b.strip()
+    if not x or not y or x.casefold() in y.casefold() or y.casefold() in x.casefold():
+        return False
+    tx, ty = x.split(), y.split()
+    if len(tx) >= 2 and len(ty) >= 2:
+        return tx[0] == ty[0] and tx[0][:1].isupper() and tx[1:] != ty[1:]
+    if len(tx) == 1 and len(ty) == 1 and re.search(r"[/._:-]", x + y):
+        k = 0
+        while k < min(len(x), len(y)) and x[k] == y[k]:
+            k += 1
+        return k >= max(8, _FAMILY_STEM * min(len(x), len(y)))
+    return False
 
 
 def _written_name(m: re.Match) -> str:

@@ -322,7 +322,8 @@ def noun_phrase(text: str, side: str) -> str:
     e = d["ends"].search(" " + s + " ") if side != "before" else None
     if e:
         s = (" " + s + " ")[:e.start()]
-    s = s.lstrip(" \t\"'“”‘’`*_—–·•:：").rstrip(" \t\"'“”‘’`*_-—–·•:：")  # a leading "-" is a flag's
+    # a name before its cue keeps a flag's leading "-" ("the -d flag"); one after it is read as a name ("--decrypt")
+    s = s.lstrip(" \t\"'“”‘’`*_—–·•:：" if side == "before" else " \t\"'“”‘’`*_-—–·•:：").rstrip(" \t\"'“”‘’`*_-—–·•:：")
     s = d["dets"].sub("", s).strip()
     s = d["adverbs"].sub("", s) if side != "before" else s  # "… the information publicly"
     s = re.sub(r"(?:\s+(?:and|or|but|with|of|to|for|as|then))+$", "", s, flags=re.I)  # "… websites and then linked"

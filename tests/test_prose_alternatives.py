@@ -176,3 +176,21 @@ def test_prose_alternatives_extracted_from_the_documents(tmp_path):
     assert ("credentials", "separate accounts for each individual") in got
     assert ("real answers", "random nonsense answers") in got
     assert ("passwords from your personal life", "new passwords for work services") in got
+
+
+def test_alternatively_turns_to_a_name_of_the_same_family(tmp_path):
+    from threadgraph.ingest.documents import same_family
+
+    # ops-2i2c-infra howto/features/login-page.md 59-61: two URLs that differ in their last part
+    login = GEN / "ops-2i2c-infra" / "docs" / "howto" / "features" / "login-page.md"
+    assert quoted(login, 59, "2. `https://<domain-of-the-hub>/hub/user-redirect/lab` is valid only on hubs")
+    assert quoted(login, 61, "Alternatively, you can use `https://<domain-of-the-hub>/hub/user-redirect/rstudio`")
+    got = edge_names(extract_copies(tmp_path, login), "SUBSTITUTES")
+    assert ("https://<domain-of-the-hub>/hub/user-redirect/lab", "https://<domain-of-the-hub>/hub/user-redirect/rstudio") in got
+    # ops-govuk howto-backup-and-restore-in-aws-rds.html.md 42/44: "… section of the AWS Console" … "via the AWS CLI"
+    assert same_family("AWS Console", "AWS CLI")
+    # not a family: one name inside the other (ops-govuk: "Google Workspace" / "Google Workspace apps menu"), two
+    # one-word names, two URLs of different sites
+    assert not same_family("Google Workspace", "Google Workspace apps menu")
+    assert not same_family("Slack", "Zoom")
+    assert not same_family("https://github.com/a", "https://gitlab.com/b")
