@@ -16,7 +16,7 @@ from .blocks import DocResult, children, section_of
 from .cues import alternation, lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
 from .named_alternatives import named_alternative_pairs
-from .prose_alternatives import instead_pairs
+from .prose_alternatives import instead_pairs, parallel_pairs
 from .relations import looks_like_name, plain_noun_phrase, prose_sentences, read_document, thing_phrase, unwrap
 from .tables import classify_column, split_alternatives as split_cell
 from .roles import RoleBook
@@ -824,7 +824,8 @@ class DocumentExtractor:
         for pairs, rule in ((alternative_pairs(doc.blocks, raw), "doc.alternatively"),
                             (contrast_pairs(doc.blocks, raw), "doc.contrast"),
                             (named_pairs(doc.blocks, raw), "doc.named_pair"),
-                            (instead_pairs(doc.blocks), "doc.instead")):
+                            (instead_pairs(doc.blocks), "doc.instead"),
+                            (parallel_pairs(doc.blocks, raw), "doc.parallel_instead")):
             for x, y, blk, line in pairs:
                 xid = self._party(x, False, roles, res, doc)
                 yid = self._party(y, False, roles, res, doc)

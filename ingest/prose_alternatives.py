@@ -22,6 +22,15 @@ _SUBJ = regex("procedures", "instead_subject", re.I)
 _USE = regex("procedures", "instead_use", re.I)
 _PREP = regex("procedures", "instead_preps", re.I)
 _VERB_WORDS = int(ingest_lexicon("procedures")["instead_verb_words"])
+_PAR_VERBS = "|".join(sorted(set(ingest_lexicon("procedures")["parallel_verbs"]), key=len, reverse=True))
+_PAR_GAP = int(ingest_lexicon("procedures")["parallel_gap"])
+#: a name as a document writes it: a link text (⟦…⟧), code, bold, a quotation, or capitalized words
+_NAME = (r"(?:⟦(?P<l>[^⟧]{2,60})⟧|\*\*`?(?P<b>[^*`\n]{2,60})`?\*\*|`(?P<c>[^`\n]{2,60})`|[\"“](?P<q>[^\"”\n]{2,60})[\"”]|"
+         r"(?P<p>[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*){0,4}))")
+_PAR_TAKE = re.compile(r"(?i:\b(?P<v>" + _PAR_VERBS + r")\b)\s+(?:[\w'’-]+\s+){0," + str(_PAR_GAP) + r"}?" + _NAME)
+_PAR_INSTEAD = re.compile(r"(?i:\b(?P<v>" + _PAR_VERBS + r")\b)\s+(?:[\w'’-]+\s+){0," + str(_PAR_GAP) + r"}?" + _NAME
+                          + r"\s+(?i:instead)\b(?!\s+of)")
+_LINK = re.compile(r"!?\[([^\]\n]{0,80})\]\([^)\n]*\)")
 #: a clause break inside a sentence before "instead" ("…: instead, you can …", "…, but instead put in …")
 _INNER = re.compile(r"(?:[:;,]\s+(?:but\s+)?|\s+but\s+)(?=instead\b)", re.I)
 _PARENS = re.compile(r"\s*\([^()]{0,200}\)")
@@ -88,4 +97,42 @@ def instead_pairs(blocks: list) -> list[tuple[str, str, object, int]]:
             if x and y and x.casefold() != y.casefold() and looks_like_name(x) and (looks_like_name(y) or not preps):
                 out.append((x, y, b, line))
         prev = clause
+    return out
+
+
+def _name_of(m: re.Match) -> str:
+    return next((m.group(g) for g in ("l", "b", "c", "q", "p") if m.group(g)), "").strip().rstrip(".")
+
+
+def parallel_pairs(blocks: list, raw) -> list[tuple[str, str, object, int]]:
+    """``(x, y, block, line)`` for each sentence that takes a written name with a verb of
+    ``parallel_verbs`` and "instead" ("select "Manual Integration" instead") after a sentence of the
+    same section — or of the list item it is nested in — that took another written name with the same
+    verb ("Select "Kubernetes HackerOne Robot" …"): at most ``parallel_gap`` words between verb and
+    name; the nearest earlier sentence wins; equal names give nothing. ``raw(block)`` is the block's
+    source with its inline marks (code, bold, quotation marks)."""
+    out = []
+    sents: list[str] = []
+    path = None
+    for i, b in enumerate(blocks):
+        if b.kind == "heading" or b.path != path:
+            sents, path = [], b.path
+        if b.kind not in ("paragraph", "item"):
+            continue
+        src = _LINK.sub(lambda m: f"⟦{m.group(1)}⟧", raw(b))
+        text = unwrap(src)
+        for a, z in sentence_spans(text):
+            s = text[a:z]
+            m = _PAR_INSTEAD.search(s)
+            if m:
+                y, verb = _name_of(m), m.group("v").casefold()
+                x = ""
+                for t in reversed(sents[-3:]):
+                    took = [n for n in _PAR_TAKE.finditer(t) if n.group("v").casefold() == verb]
+                    if took:
+                        x = _name_of(took[0])
+                        break
+                if x and y and x.casefold() != y.casefold() and looks_like_name(x) and looks_like_name(y):
+                    out.append((x, y, b, b.line + src.count("\n", 0, a)))
+            sents.append(s)
     return out

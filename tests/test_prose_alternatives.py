@@ -194,3 +194,29 @@ def test_alternatively_turns_to_a_name_of_the_same_family(tmp_path):
     assert not same_family("Google Workspace", "Google Workspace apps menu")
     assert not same_family("Slack", "Zoom")
     assert not same_family("https://github.com/a", "https://gitlab.com/b")
+
+
+def _parallel(path: Path):
+    from threadgraph.ingest.documents import _raw_lines
+    from threadgraph.ingest.prose_alternatives import parallel_pairs
+    from threadgraph.ingest.readers import parse_file
+
+    doc = parse_file(path)
+    return [(x, y) for x, y, _, _ in parallel_pairs(doc.blocks, _raw_lines(doc))]
+
+
+def test_instead_after_the_same_verb_took_another_name():
+    # ops-k8s-src src-oncall.md 104-106: a nested item takes another name with the verb of the item above
+    oncall = GEN / "ops-k8s-src" / "docs" / "src-oncall.md"
+    assert quoted(oncall, 104, '2. Select "Kubernetes HackerOne Robot" to automatically create the issue.')
+    assert quoted(oncall, 106, 'select "Manual Integration" instead.')
+    assert ("Kubernetes HackerOne Robot", "Manual Integration") in _parallel(oncall)
+    # ops-2i2c-compass services/technical-support/process.md 142-144: "mark … as **`Resolved`**" … "as **`Closed`** instead"
+    proc = COMPASS / "services" / "technical-support" / "process.md"
+    assert quoted(proc, 142, "In FreshDesk, mark the incident as **`Resolved`**.")
+    assert quoted(proc, 144, "mark the ticket as **`Closed`** instead.")
+    assert ("Resolved", "Closed") in _parallel(proc)
+    # ops-2i2c-infra howto/features/buckets.md 150: "use that environment variable instead" names nothing written
+    buckets = GEN / "ops-2i2c-infra" / "docs" / "howto" / "features" / "buckets.md"
+    assert quoted(buckets, 150, "If testing `$PERSISTENT_BUCKET`, use that environment variable instead")
+    assert _parallel(buckets) == []
