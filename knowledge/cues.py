@@ -289,6 +289,9 @@ def _np() -> dict:
     }
 
 
+_SPACED = re.compile(r"\s+")
+
+
 def noun_phrase(text: str, side: str) -> str:
     """The short noun phrase of an English slot, trimmed by word lists (``np_trim`` of cues.yaml), no
     POS tagger: for ``side="before"`` (a slot that ends where its cue starts: "use Y rather than …") the
@@ -296,7 +299,7 @@ def noun_phrase(text: str, side: str) -> str:
     using web-access to a vault" → "web-access to a vault"); for ``side="after"`` (a slot that starts
     after its cue: "… rather than X") the first clause without its leading verbs, gerund and
     determiners ("reusing any passwords from your personal life" → "passwords from your personal
-    life"), cut before the first ``ends`` mark ("random answers and storing them" → "random
+    life"; a gerund phrase short enough is kept whole: "upgrading the whole OS"), cut before the first ``ends`` mark ("random answers and storing them" → "random
     answers"). Returns ``""`` when what is left is not a short noun phrase: more than ``max_words``
     words, a clause word inside (an auxiliary, a relative pronoun, "to" before a lower-case word: "and
     to host services"), a pronoun or a vague word (``not_names``)."""
@@ -314,7 +317,10 @@ def noun_phrase(text: str, side: str) -> str:
         s = parts[0].strip()
         for _ in range(3):
             t = d["lead_start"].sub("", s)
-            t = d["gerund"].sub("", t)
+            u = " " + d["dets"].sub("", t) + " "
+            e = d["ends"].search(u)
+            if len((u[:e.start()] if e else u).split()) > d["max"]:
+                t = d["gerund"].sub("", t)  # "upgrading the whole OS" is kept whole; a longer one loses its gerund
             if t == s:
                 break
             s = t

@@ -27,6 +27,8 @@ def test_noun_phrase_trimmer():
     assert noun_phrase("format your question as a drop down", "before") == "drop down"
     assert noun_phrase("reusing any passwords from your personal life", "after") == "passwords from your personal life"
     assert noun_phrase("filling out a code of conduct violation report", "after") == "code of conduct violation report"
+    # a gerund phrase that fits is the activity given up, kept whole (ops-gdsway standards/operating-systems.html.md 20)
+    assert noun_phrase("upgrading the whole OS to a standard (non-LTS) release", "after") == "upgrading the whole OS"
     assert noun_phrase("setting up random nonsense answers and storing those answers", "after") == "random nonsense answers"
     # a clause is not a name: a verb phrase after "to", a relative clause, a pronoun, a vague phrase
     assert noun_phrase("use Amazon Web Services as core infrastructure and to host services", "before") == ""
