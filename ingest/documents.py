@@ -158,7 +158,7 @@ def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[
             if _ALT_LEAD.match(s):
                 ys = _means(s, "means_any")
                 x = next((n for t, _ in reversed(sents[-_ALT_REACH:]) for n in reversed(_means(t, "means_strict"))), "")
-                if not x and ys:  # no means word before: a name of the same family ("AWS Console" … "via the AWS CLI")
+                if not x and ys:  # no means word before: a name of the same family ("Acme Console" … "via the Acme CLI")
                     x = next((n for t, _ in reversed(sents[-_ALT_REACH:]) for n in reversed(_written_names(t))
                               if same_family(n, ys[0])), "")
                 if ys and x and x.casefold() not in ys[0].casefold() and ys[0].casefold() not in x.casefold():
@@ -209,7 +209,7 @@ def _written_names(sentence: str) -> list[str]:
 
 def same_family(a: str, b: str) -> bool:
     """True when two different names are of one family: two names of two words or more with the same first
-    word ("AWS Console", "AWS CLI"), or two code strings that share a stem of at least
+    word ("Acme Console", "Acme CLI"), or two code strings that share a stem of at least
     ``family_stem`` of the shorter one (``lexicon/procedures.yaml``: two URLs that differ in their last part).
     A name that contains the other is the same thing, not another of its family."""
     x, y = a.strip(), b.strip()
@@ -269,8 +269,8 @@ def _np_rules() -> frozenset[str]:
 def np_side(phrase: str, text: str, raw: str = "") -> bool:
     """True when ``phrase``, one side of a construction whose slots the noun-phrase trimmer cut
     (:func:`~..knowledge.cues.noun_phrase`: it is already a short noun or verb phrase), names a thing:
-    two words or more ("separate accounts for each individual", "plain text"), or one word that is a
-    name (capitalized, code, ``#channel``) or that the document names again ("credentials")."""
+    two words or more ("personal accounts for each member", "signed tokens"), or one word that is a
+    name (capitalized, code, ``#channel``) or that the document names again ("tokens")."""
     p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
     if not p or not looks_like_name(p) or len(p) < 3:
         return False
@@ -428,7 +428,7 @@ def optional_text(text: str) -> bool:
 
 def marked_alone(text: str) -> bool:
     """True when a sentence after the first of ``text`` is only an optional marker (``optional_alone``:
-    "Phone number: Your GSA phone number. Optional.", "Location: … Optional. Ex. Minnesota")."""
+    "Fax: Your office fax. Optional.", "Region: … Optional. Ex. North")."""
     t = unwrap(text).strip()
     return any(_OPT_ALONE.match(t[a:z].strip()) for a, z in sentence_spans(t)[1:])
 
@@ -732,7 +732,7 @@ class DocumentExtractor:
             name = part_name(b.text, raw(b))
             lead = _EMPH_LEAD.match(raw(b).strip()) if marked_alone(b.text) else None
             if lead and _balanced(lead.group("x")) and len(lead.group("x")) <= _NAME_MAX:
-                name = re.sub(r"\s+", " ", lead.group("x")).strip(" .:;,")  # "**Phone number**: … _Optional_."
+                name = re.sub(r"\s+", " ", lead.group("x")).strip(" .:;,")  # "**Fax**: … _Optional_."
             if not name:
                 continue  # its text holds no complete short name: a line cut mid-way names nothing
             if t is None:
@@ -776,7 +776,7 @@ class DocumentExtractor:
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
                     f.rule in _PEOPLE_RULES and _is_person(f.x)) and not (  # "ask your manager or the security team"
                     _in_place(f) and named_in_place(f.x, text, f.rule in _IN_PLACE_ONE_WORD)) and not (
-                    f.rule in _np_rules() and np_side(f.x, text, raw(f.block))):  # "… rather than share credentials"
+                    f.rule in _np_rules() and np_side(f.x, text, raw(f.block))):  # "… rather than share tokens"
                 continue
             if f.rule in _PASSIVE_RULES and not (roles.get(f.x) or _person_word(f.x)):
                 continue  # the subject of a passive opens the sentence: its capital says nothing

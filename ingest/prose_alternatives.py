@@ -1,5 +1,5 @@
 """Prose that rules one way out and, in the next clause, turns to another: "X should not be kept in A.
-Instead, use B" (``A`` → ``B``), "You aren't able to delete a message: instead, you can edit the text".
+Instead, use B" (``A`` → ``B``), "You aren't able to remove a post: instead, you can change the wording".
 
 The phrases are cut by the noun-phrase trimmer of the sentence reader
 (:func:`~..knowledge.cues.noun_phrase`); the cue words are data (``instead_*`` of
@@ -60,7 +60,7 @@ def _clauses(blocks: list) -> Iterator[tuple[str, object, int]]:
 
 def _verb_phrase(s: str) -> str:
     """``s`` up to its first clause break, when that is a short verb phrase of two to
-    ``instead_verb_words`` words ("delete a message"); else ``""``."""
+    ``instead_verb_words`` words ("remove a post"); else ``""``."""
     head = _STOP.split(" " + s.strip().rstrip(".!?") + " ", maxsplit=1)[0].strip()
     n = len(head.split())
     return head if 2 <= n <= _VERB_WORDS and re.match(r"[a-z]", head) else ""
@@ -106,9 +106,9 @@ def _name_of(m: re.Match) -> str:
 
 def parallel_pairs(blocks: list, raw) -> list[tuple[str, str, object, int]]:
     """``(x, y, block, line)`` for each sentence that takes a written name with a verb of
-    ``parallel_verbs`` and "instead" ("select "Manual Integration" instead") after a sentence of the
+    ``parallel_verbs`` and "instead" ("select "Manual Mode" instead") after a sentence of the
     same section — or of the list item it is nested in — that took another written name with the same
-    verb ("Select "Kubernetes HackerOne Robot" …"): at most ``parallel_gap`` words between verb and
+    verb ("Select "Auto Mode" …"): at most ``parallel_gap`` words between verb and
     name; the nearest earlier sentence wins; equal names give nothing. ``raw(block)`` is the block's
     source with its inline marks (code, bold, quotation marks)."""
     out = []

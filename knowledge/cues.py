@@ -277,7 +277,7 @@ def _np() -> dict:
         "leads": alt("leads"),
         "lead_start": re.compile(r"^(?:(?:" + "|".join(sorted((re.escape(w) for w in d.get("leads") or []), key=len, reverse=True))
                                  + r")\b\s*)+" if d.get("leads") else r"(?!)", re.I),
-        # a gerund, with its particle ("filling out"), or alone when it is no noun in -ing ("frosting")
+        # a gerund, with its particle ("filling out"), or alone when it is no noun in -ing ("a string")
         "gerund": re.compile(r"^(?:[a-z][a-z/-]{2,}ing\s+(?:" + "|".join(d.get("particles") or ["up"]) + r")\b|(?!(?:"
                              + "|".join(d.get("not_gerunds") or ["(?!)"]) + r")\b)[a-z][a-z/-]{2,}ing\b)\s+(?=\S)", re.I),
         "dets": re.compile(r"^(?:(?:" + "|".join(re.escape(w) for w in d.get("determiners") or []) + r")\s+)+", re.I),
@@ -296,13 +296,13 @@ def noun_phrase(text: str, side: str) -> str:
     """The short noun phrase of an English slot, trimmed by word lists (``np_trim`` of cues.yaml), no
     POS tagger: for ``side="before"`` (a slot that ends where its cue starts: "use Y rather than …") the
     phrase after the last lead word of the last clause (a verb of use or choice, "as", "using": "consider
-    using web-access to a vault" → "web-access to a vault"); for ``side="after"`` (a slot that starts
+    using web access to the portal" → "web access to the portal"); for ``side="after"`` (a slot that starts
     after its cue: "… rather than X") the first clause without its leading verbs, gerund and
-    determiners ("reusing any passwords from your personal life" → "passwords from your personal
-    life"; a gerund phrase short enough is kept whole: "upgrading the whole OS"), cut before the first ``ends`` mark ("random answers and storing them" → "random
-    answers"). Returns ``""`` when what is left is not a short noun phrase: more than ``max_words``
+    determiners ("reusing any keys from your old laptop for the new one" → "keys from your old laptop";
+    a gerund phrase short enough is kept whole: "patching the whole cluster"), cut before the first ``ends`` mark ("fresh keys and storing them" → "fresh
+    keys"). Returns ``""`` when what is left is not a short noun phrase: more than ``max_words``
     words, a clause word inside (an auxiliary, a relative pronoun, "to" before a lower-case word: "and
-    to host services"), a pronoun or a vague word (``not_names``)."""
+    to run jobs"), a pronoun or a vague word (``not_names``)."""
     d = _np()
     s = re.sub(r"\s+", " ", text).strip()
     parts = [p for p in _CLAUSE.split(s) if p.strip()]
@@ -320,7 +320,7 @@ def noun_phrase(text: str, side: str) -> str:
             u = " " + d["dets"].sub("", t) + " "
             e = d["ends"].search(u)
             if len((u[:e.start()] if e else u).split()) > d["max"]:
-                t = d["gerund"].sub("", t)  # "upgrading the whole OS" is kept whole; a longer one loses its gerund
+                t = d["gerund"].sub("", t)  # "patching the whole cluster" is kept whole; a longer one loses its gerund
             if t == s:
                 break
             s = t
@@ -328,20 +328,20 @@ def noun_phrase(text: str, side: str) -> str:
     e = d["ends"].search(" " + s + " ") if side != "before" else None
     if e:
         s = (" " + s + " ")[:e.start()]
-    # a name before its cue keeps a flag's leading "-" ("the -d flag"); one after it is read as a name ("--decrypt")
+    # a name before its cue keeps a flag's leading "-" ("the -q flag"); one after it is read as a name ("--quiet")
     s = s.lstrip(" \t\"'“”‘’`*_—–·•:：" if side == "before" else " \t\"'“”‘’`*_-—–·•:：").rstrip(" \t\"'“”‘’`*_-—–·•:：")
     s = d["dets"].sub("", s).strip()
-    s = d["adverbs"].sub("", s) if side != "before" else s  # "… the information publicly"
-    s = re.sub(r"(?:\s+(?:and|or|but|with|of|to|for|as|then))+$", "", s, flags=re.I)  # "… websites and then linked"
+    s = d["adverbs"].sub("", s) if side != "before" else s  # "… the details publicly"
+    s = re.sub(r"(?:\s+(?:and|or|but|with|of|to|for|as|then))+$", "", s, flags=re.I)  # "… the wiki and then linked"
     toks = s.split()
     if not toks or len(toks) > d["max"] or d["clause"].search(" " + s + " "):
         return ""
     if toks[0].casefold().replace("’", "'") in _words()["pronoun_leads"] or s.casefold() in _words()["not_names"]["en"]:
         return ""
     if toks[0].casefold() in d["vague"]:
-        return ""  # "any other methods": no thing named
+        return ""  # "any other ways": no thing named
     if re.search(r"(?-i:\bto [a-z])", s):
-        return ""  # "core infrastructure and to host services": a verb phrase, not a name
+        return ""  # "main platform and to run jobs": a verb phrase, not a name
     return s
 
 
