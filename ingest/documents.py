@@ -16,6 +16,7 @@ from .blocks import DocResult, children, section_of
 from .cues import alternation, lexicon as ingest_lexicon, regex, words
 from .document import ParsedDocument
 from .named_alternatives import named_alternative_pairs
+from .prose_alternatives import instead_pairs, parallel_pairs
 from .relations import looks_like_name, plain_noun_phrase, prose_sentences, read_document, thing_phrase, unwrap
 from .tables import classify_column, split_alternatives as split_cell
 from .roles import RoleBook
@@ -30,6 +31,7 @@ _OPT_LABEL = regex("procedures", "optional_label", re.I)
 _OPT_SENTENCE = regex("procedures", "step_optional_sentence", re.I)
 _OPT_CLAUSE = re.compile("|".join(words("procedures", "optional_sentence")), re.I)
 _OPT_INLINE = [re.compile(p, re.I) for p in words("procedures", "optional_inline")]
+_OPT_ALONE = regex("procedures", "optional_alone", re.I)
 _DELEGATES = re.compile(r"\bdelegat", re.I)
 _DELEGATE_LABEL = regex("roles", "delegate_label", re.I)
 _PASSIVE_RULES = frozenset(words("roles", "people_cue_rules_passive"))
@@ -156,6 +158,9 @@ def alternative_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[
             if _ALT_LEAD.match(s):
                 ys = _means(s, "means_any")
                 x = next((n for t, _ in reversed(sents[-_ALT_REACH:]) for n in reversed(_means(t, "means_strict"))), "")
+                if not x and ys:  # no means word before: a name of the same family ("Acme Console" … "via the Acme CLI")
+                    x = next((n for t, _ in reversed(sents[-_ALT_REACH:]) for n in reversed(_written_names(t))
+                              if same_family(n, ys[0])), "")
                 if ys and x and x.casefold() not in ys[0].casefold() and ys[0].casefold() not in x.casefold():
                     out.append((x, ys[0], b, b.line + src.count("\n", 0, a)))
             sents.append((s, b))
@@ -186,12 +191,39 @@ _CONTRAST_LEAD = regex("procedures", "contrast_lead", re.I)
 _WRITTEN_NAME = (r"(?:⟦(?P<l>[^⟧]{2,60})⟧|`(?P<c>[^`\n]{2,60})`|\*\*(?P<b>[^*\n]{2,60})\*\*|"
                  r"(?P<p>(?:[A-Z][\w.\-]*|[a-z]+[A-Z][\w.\-]*)(?:\s+(?:[A-Z][\w.\-]*|[a-z]+[A-Z][\w.\-]*)){0,4}))")
 _WRITTEN_NAME_RX = re.compile(_WRITTEN_NAME)
+_FAMILY_STEM = float(ingest_lexicon("procedures")["family_stem"])
 
 
 @functools.lru_cache(maxsize=1)
 def _contrast_means() -> re.Pattern:
     return re.compile(r"(?i:\b(?:" + "|".join(words("procedures", "contrast_means")) + r"))\s+(?:the |a |an |other |our )?"
                       + _WRITTEN_NAME)
+
+
+def _written_names(sentence: str) -> list[str]:
+    """The names ``sentence`` (links written ⟦text⟧) writes as names, in order: link texts, code spans,
+    bold phrases, capitalized or camel-case words."""
+    names = (_written_name(m) if m.group("p") is None else m.group("p").rstrip(".") for m in _WRITTEN_NAME_RX.finditer(sentence))
+    return [n for n in names if n and looks_like_name(n)]
+
+
+def same_family(a: str, b: str) -> bool:
+    """True when two different names are of one family: two names of two words or more with the same first
+    word ("Acme Console", "Acme CLI"), or two code strings that share a stem of at least
+    ``family_stem`` of the shorter one (``lexicon/procedures.yaml``: two URLs that differ in their last part).
+    A name that contains the other is the same thing, not another of its family."""
+    x, y = a.strip(), b.strip()
+    if not x or not y or x.casefold() in y.casefold() or y.casefold() in x.casefold():
+        return False
+    tx, ty = x.split(), y.split()
+    if len(tx) >= 2 and len(ty) >= 2:
+        return tx[0] == ty[0] and tx[0][:1].isupper() and tx[1:] != ty[1:]
+    if len(tx) == 1 and len(ty) == 1 and re.search(r"[/._:-]", x + y):
+        k = 0
+        while k < min(len(x), len(y)) and x[k] == y[k]:
+            k += 1
+        return k >= max(8, _FAMILY_STEM * min(len(x), len(y)))
+    return False
 
 
 def _written_name(m: re.Match) -> str:
@@ -226,6 +258,25 @@ def contrast_pairs(blocks: list, raw: Callable[[object], str]) -> list[tuple[str
             names = [_written_name(n) for n in _WRITTEN_NAME_RX.finditer(s[:lim.start()])] if lim else []
             prev = (names[-1], b) if names and looks_like_name(names[-1]) else None
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _np_rules() -> frozenset[str]:
+    """Ids of the sentence-reader rules whose slots the noun-phrase trimmer cut (``trim`` in cues.yaml)."""
+    return frozenset(r.id for r in cues.rules() if r.trim)
+
+
+def np_side(phrase: str, text: str, raw: str = "") -> bool:
+    """True when ``phrase``, one side of a construction whose slots the noun-phrase trimmer cut
+    (:func:`~..knowledge.cues.noun_phrase`: it is already a short noun or verb phrase), names a thing:
+    two words or more ("personal accounts for each member", "signed tokens"), or one word that is a
+    name (capitalized, code, ``#channel``) or that the document names again ("tokens")."""
+    p = re.sub(r"^(?:the|a|an|our|your|their|its)\s+", "", phrase.strip(), flags=re.I).strip(" *`'\"")
+    if not p or not looks_like_name(p) or len(p) < 3:
+        return False
+    if len(p.split()) >= 2:
+        return True
+    return thing_phrase(p, text, _PERSON_HEADS) or _coded(p, raw) or text.casefold().count(p.casefold()) >= 2
 
 
 def _named_again(phrase: str, text: str) -> bool:
@@ -367,12 +418,19 @@ def optional_text(text: str) -> bool:
     sentence ("Clear browser cookies (optional). If …", "… to this moment (optional)"). A marker
     further into a longer text is about a part of it, not the step."""
     t = re.sub(r"^\d+[.)]\s*", "", unwrap(text).strip())
-    if _OPT_LEAD.match(t):
+    if _OPT_LEAD.match(t) or marked_alone(t):
         return True
     spans = sentence_spans(t)
     first = t[:spans[0][1]] if spans else t
     core = first.rstrip(" .;:!*_")
     return any(m.start() <= _OPT_REACH or m.end() >= len(core) for m in _OPT_MARK.finditer(core))
+
+
+def marked_alone(text: str) -> bool:
+    """True when a sentence after the first of ``text`` is only an optional marker (``optional_alone``:
+    "Fax: Your office fax. Optional.", "Region: … Optional. Ex. North")."""
+    t = unwrap(text).strip()
+    return any(_OPT_ALONE.match(t[a:z].strip()) for a, z in sentence_spans(t)[1:])
 
 
 def optional_list_items(blocks: list) -> list[int]:
@@ -672,6 +730,9 @@ class DocumentExtractor:
             stid = entity_id("step", f"{rel}#{b.line}")
             t = edges.get(stid)
             name = part_name(b.text, raw(b))
+            lead = _EMPH_LEAD.match(raw(b).strip()) if marked_alone(b.text) else None
+            if lead and _balanced(lead.group("x")) and len(lead.group("x")) <= _NAME_MAX:
+                name = re.sub(r"\s+", " ", lead.group("x")).strip(" .:;,")  # "**Fax**: … _Optional_."
             if not name:
                 continue  # its text holds no complete short name: a line cut mid-way names nothing
             if t is None:
@@ -714,7 +775,8 @@ class DocumentExtractor:
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
                     f.x.casefold() in _PERSON_HEADS and any(_is_person(y) and y[:1].isupper() for y in f.ys)) and not (
                     f.rule in _PEOPLE_RULES and _is_person(f.x)) and not (  # "ask your manager or the security team"
-                    _in_place(f) and named_in_place(f.x, text, f.rule in _IN_PLACE_ONE_WORD)):  # "… instead of remote analytics"
+                    _in_place(f) and named_in_place(f.x, text, f.rule in _IN_PLACE_ONE_WORD)) and not (
+                    f.rule in _np_rules() and np_side(f.x, text, raw(f.block))):  # "… rather than share tokens"
                 continue
             if f.rule in _PASSIVE_RULES and not (roles.get(f.x) or _person_word(f.x)):
                 continue  # the subject of a passive opens the sentence: its capital says nothing
@@ -731,7 +793,8 @@ class DocumentExtractor:
                 y = y if roles.get(y) else resolve_named(y, f.block.text)
                 if not roles.get(y) and not thing_phrase(y, text, _PERSON_HEADS) and not _coded(y, raw(f.block)) and not (
                         xid.startswith("role:") and _is_person(y) and looks_like_name(y)) and not (  # "other people on the team"
-                        _in_place(f) and _noun_phrase(f.x) and named_in_place(y, text, f.rule in _IN_PLACE_ONE_WORD)):
+                        _in_place(f) and _noun_phrase(f.x) and named_in_place(y, text, f.rule in _IN_PLACE_ONE_WORD)) and not (
+                        f.rule in _np_rules() and np_side(y, text, raw(f.block))):
                     continue
                 toks = y.split()
                 ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
@@ -756,10 +819,13 @@ class DocumentExtractor:
             res.triples.append(Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": cond[0], "symmetric": False},
                                       Provenance(rel, section_of(blk.path), blk.line, "doc.table_standin", 0.8)))
 
-        # "Alternatively, Y" after X; "X does not work on B. However, … Y"; "use ⟦A⟧ or ⟦B⟧": things, never roles
+        # "Alternatively, Y" after X; "X does not work on B. However, … Y"; "use ⟦A⟧ or ⟦B⟧"; "X should not be kept
+        # in A. Instead, use B": things, never roles
         for pairs, rule in ((alternative_pairs(doc.blocks, raw), "doc.alternatively"),
                             (contrast_pairs(doc.blocks, raw), "doc.contrast"),
-                            (named_pairs(doc.blocks, raw), "doc.named_pair")):
+                            (named_pairs(doc.blocks, raw), "doc.named_pair"),
+                            (instead_pairs(doc.blocks), "doc.instead"),
+                            (parallel_pairs(doc.blocks, raw), "doc.parallel_instead")):
             for x, y, blk, line in pairs:
                 xid = self._party(x, False, roles, res, doc)
                 yid = self._party(y, False, roles, res, doc)

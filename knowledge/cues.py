@@ -70,6 +70,8 @@ class _Rule:
     lang: str = ""
     after: re.Pattern | None = None
     note_only: bool = False
+    trim: tuple[tuple[str, str], ...] = ()
+    y_head: bool = False
 
 
 def _expand(pattern: str, macros: dict[str, str]) -> str:
@@ -94,9 +96,10 @@ def rules() -> tuple[_Rule, ...]:
                 except re.error as exc:
                     raise re.error(f"cue rule {r['id']}: {exc}") from None
                 after = re.compile(f"(?:{_expand(r['after'], macros)})\\s*$", re.I) if r.get("after") else None
+                trim = tuple(sorted((r.get("trim") or {}).items()))
                 out.append(_Rule(kind, r["id"], rx, float(r.get("conf", 0.8)), r.get("x") == "focus",
                                  r.get("scope") == "item", r.get("y") == "clause", lang, after,
-                                 r.get("scope") == "note"))
+                                 r.get("scope") == "note", trim, r.get("y") == "head"))
     return tuple(out)
 
 
@@ -270,6 +273,84 @@ def cut_phrase(text: str, side: str) -> str:
     return s
 
 
+@functools.lru_cache(maxsize=1)
+def _np() -> dict:
+    d = (lexicon("cues").get("np_trim") or {}).get("en") or {}
+    def alt(key: str) -> re.Pattern:
+        ws = sorted(d.get(key) or [], key=len, reverse=True)
+        return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in ws) + r")\b" if ws else r"(?!)", re.I)
+    return {
+        "leads": alt("leads"),
+        "lead_start": re.compile(r"^(?:(?:" + "|".join(sorted((re.escape(w) for w in d.get("leads") or []), key=len, reverse=True))
+                                 + r")\b\s*)+" if d.get("leads") else r"(?!)", re.I),
+        # a gerund, with its particle ("filling out"), or alone when it is no noun in -ing ("a string")
+        "gerund": re.compile(r"^(?:[a-z][a-z/-]{2,}ing\s+(?:" + "|".join(d.get("particles") or ["up"]) + r")\b|(?!(?:"
+                             + "|".join(d.get("not_gerunds") or ["(?!)"]) + r")\b)[a-z][a-z/-]{2,}ing\b)\s+(?=\S)", re.I),
+        "dets": re.compile(r"^(?:(?:" + "|".join(re.escape(w) for w in d.get("determiners") or []) + r")\s+)+", re.I),
+        "ends": re.compile("|".join(d.get("ends") or ["(?!)"]), re.I),
+        "clause": re.compile("|".join(d.get("clause_words") or ["(?!)"]), re.I),
+        "max": int(d.get("max_words", 6)),
+        "vague": frozenset(w.casefold() for w in d.get("vague_leads") or []),
+        "adverbs": re.compile(r"(?:\s+(?:" + "|".join(d.get("trailing_adverbs") or ["(?!)"]) + r"))+$", re.I),
+    }
+
+
+_SPACED = re.compile(r"\s+")
+
+
+def noun_phrase(text: str, side: str) -> str:
+    """The short noun phrase of an English slot, trimmed by word lists (``np_trim`` of cues.yaml), no
+    POS tagger: for ``side="before"`` (a slot that ends where its cue starts: "use Y rather than …") the
+    phrase after the last lead word of the last clause (a verb of use or choice, "as", "using": "consider
+    using web access to the portal" → "web access to the portal"); for ``side="after"`` (a slot that starts
+    after its cue: "… rather than X") the first clause without its leading verbs, gerund and
+    determiners ("reusing any keys from your old laptop for the new one" → "keys from your old laptop";
+    a gerund phrase short enough is kept whole: "patching the whole cluster"), cut before the first ``ends`` mark ("fresh keys and storing them" → "fresh
+    keys"). Returns ``""`` when what is left is not a short noun phrase: more than ``max_words``
+    words, a clause word inside (an auxiliary, a relative pronoun, "to" before a lower-case word: "and
+    to run jobs"), a pronoun or a vague word (``not_names``)."""
+    d = _np()
+    s = re.sub(r"\s+", " ", text).strip()
+    parts = [p for p in _CLAUSE.split(s) if p.strip()]
+    if not parts:
+        return ""
+    if side == "before":
+        s = parts[-1].strip()
+        leads = list(d["leads"].finditer(s))
+        if leads:
+            s = s[leads[-1].end():]
+    else:
+        s = parts[0].strip()
+        for _ in range(3):
+            t = d["lead_start"].sub("", s)
+            u = " " + d["dets"].sub("", t) + " "
+            e = d["ends"].search(u)
+            if len((u[:e.start()] if e else u).split()) > d["max"]:
+                t = d["gerund"].sub("", t)  # "patching the whole cluster" is kept whole; a longer one loses its gerund
+            if t == s:
+                break
+            s = t
+    s = d["dets"].sub("", s.strip())
+    e = d["ends"].search(" " + s + " ") if side != "before" else None
+    if e:
+        s = (" " + s + " ")[:e.start()]
+    # a name before its cue keeps a flag's leading "-" ("the -q flag"); one after it is read as a name ("--quiet")
+    s = s.lstrip(" \t\"'“”‘’`*_—–·•:：" if side == "before" else " \t\"'“”‘’`*_-—–·•:：").rstrip(" \t\"'“”‘’`*_-—–·•:：")
+    s = d["dets"].sub("", s).strip()
+    s = d["adverbs"].sub("", s) if side != "before" else s  # "… the details publicly"
+    s = re.sub(r"(?:\s+(?:and|or|but|with|of|to|for|as|then))+$", "", s, flags=re.I)  # "… the wiki and then linked"
+    toks = s.split()
+    if not toks or len(toks) > d["max"] or d["clause"].search(" " + s + " "):
+        return ""
+    if toks[0].casefold().replace("’", "'") in _words()["pronoun_leads"] or s.casefold() in _words()["not_names"]["en"]:
+        return ""
+    if toks[0].casefold() in d["vague"]:
+        return ""  # "any other ways": no thing named
+    if re.search(r"(?-i:\bto [a-z])", s):
+        return ""  # "main platform and to run jobs": a verb phrase, not a name
+    return s
+
+
 def _acronym(tok: str) -> bool:
     """True for a word written in capitals, two letters or more ("IT" in "IT security officer"): an
     abbreviation, never the edge word it spells in lower case ("it")."""
@@ -375,8 +456,17 @@ def _match_all(text: str, offset: int, in_item: bool, head: str, in_note: bool =
             raw_x, raw_y = gd.get(xg) or "", gd.get("y") or ""
             # a slot that ends the construction is cut from its start (the phrase
             # right after the cue), one before the cue from its end
-            x = cut_phrase(raw_x, "y" if m.end(xg) == m.end() and m.start(xg) > m.start() else "x") if raw_x.strip() else ""
-            y = cut_phrase(raw_y, "y" if m.end("y") == m.end() else "x") if raw_y.strip() else ""
+            if r.trim:  # both slots cut by the noun-phrase trimmer, each from its side of the cue
+                sides = dict(r.trim)
+                x = noun_phrase(raw_x, sides.get("x", "after")) if raw_x.strip() else ""
+                y = noun_phrase(raw_y, sides.get("y", "before")) if raw_y.strip() else ""
+            else:
+                x = cut_phrase(raw_x, "y" if m.end(xg) == m.end() and m.start(xg) > m.start() else "x") if raw_x.strip() else ""
+                y = cut_phrase(raw_y, "y" if m.end("y") == m.end() else "x") if raw_y.strip() else ""
+            if r.y_head:  # "Y (which has replaced X)": Y is the phrase the note follows
+                y = noun_phrase(head, "before") if head else ""
+                if not y:
+                    continue
             if r.clause_y and raw_y:
                 y = clause_object(raw_y) or y
             if gd.get("d") and x:  # "hand over to another IC": Y is X again, told apart by its determiner
