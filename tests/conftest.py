@@ -13,6 +13,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = REPO / "corpora"
+#: the generalization benchmark's corpora (tests read DEV corpora only; see benchmarks/generalization/README.md)
+GEN = REPO / "benchmarks" / "generalization"
 TINY_MODEL = REPO / "tests" / "fixtures" / "models" / "tiny-static-test"
 TINY_NAME = "threadgraph/tiny-static-test"
 E5_PATH = REPO.parent / "shared" / "models" / "multilingual-e5-small-int8"
@@ -65,6 +67,15 @@ def cue_pairs(sentence: str, rule: str) -> list[tuple[str, str]]:
     from threadgraph.knowledge import cues
 
     return [(c.x, c.y) for c in cues.read(sentence) if c.rule == rule]
+
+
+def cue_subs(text: str, in_item: bool = False) -> set[tuple[str, str]]:
+    """``(x, y)`` of the substitute cue readings of ``text``, casefolded; x is the reading's head when the cue
+    leaves X to the context (:func:`threadgraph.knowledge.cues.read`)."""
+    from threadgraph.knowledge import cues
+
+    return {((c.x or c.head).casefold(), c.y.casefold()) for c in cues.read(text, in_item=in_item)
+            if c.kind == "substitute"}
 
 
 def mini_corpus(tmp_path: Path, files: dict[str, str]):

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REPO, bot_over, edge_names, extract_copies, quoted
+from conftest import GEN, bot_over, cue_subs, edge_names, extract_copies, quoted
 from threadgraph.ingest.items import mid_name_note, parse_item
 from threadgraph.ingest.relations import same_head_anchor, share_last_head
 from threadgraph.knowledge import cues
 from threadgraph.knowledge.text import DictLinker
 
-GEN = REPO / "benchmarks" / "generalization"
 OURTABLE = GEN / "en-ourtable/docs/content/recipes"
 WBUSHEY = GEN / "en-wbushey/docs/recipes"
 BAW = GEN / "en-baw-drinks/docs/cocktails"
@@ -23,8 +22,7 @@ WITT = GEN / "en-wittkuhn/docs/recipes"
 CK = GEN / "en-communitykitchen/docs/data/recipes.json"
 
 
-def _subs(text: str, in_item: bool = False) -> set[tuple[str, str]]:
-    return {((c.x or c.head).casefold(), c.y.casefold()) for c in cues.read(text, in_item=in_item) if c.kind == "substitute"}
+_subs = cue_subs
 
 
 # --- an "or" note inside the name, before the head it shares -----------------------------------

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REPO, bot_over, quoted
-from threadgraph.knowledge import cues
+from conftest import GEN, bot_over, cue_subs, quoted
 
-GEN = REPO / "benchmarks" / "generalization"
 OURTABLE = GEN / "en-ourtable/docs/content/recipes"
 WBUSHEY = GEN / "en-wbushey/docs/recipes"
 BAW = GEN / "en-baw-drinks/docs/cocktails"
@@ -21,8 +19,7 @@ EHR = GEN / "en-ehrensberger/docs/recipes"
 WITT = GEN / "en-wittkuhn/docs/recipes"
 
 
-def _subs(text: str, in_item: bool = False) -> set[tuple[str, str]]:
-    return {((c.x or c.head).casefold(), c.y.casefold()) for c in cues.read(text, in_item=in_item) if c.kind == "substitute"}
+_subs = cue_subs
 
 
 # --- (a) direction: "A can be substituted for B" puts A in B's place -------------------------------

@@ -21,9 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import E5_PATH, REPO, doc_lines, quoted
+from conftest import E5_PATH, GEN, REPO, doc_lines, quoted
 
-GEN = REPO / "benchmarks" / "generalization"
 PAGERDUTY = GEN / "ops-govuk/docs/manual/pagerduty.html.md"
 ONCALL = GEN / "ops-govuk/docs/manual/on-call.html.md"
 CDN = GEN / "ops-govuk/docs/manual/fall-back-to-aws-cloudfront.html.md"
