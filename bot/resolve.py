@@ -13,10 +13,9 @@ a thread's first turn, a question with words of its own is answered as asked.
 
 from __future__ import annotations
 
-import re
-
 from ..knowledge import text as T
 from . import intents, words
+from .antecedent import antecedent_text
 from .memory import ThreadState
 from .query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 
@@ -92,43 +91,3 @@ def own_words(text: str) -> int:
     return len(en) + len(T.cjk_bigrams(low))
 
 
-#: Names of the previous answer's first line added to a follow-up's search at most.
-ANSWER_NAMES = 2
-
-
-def antecedent_text(state: ThreadState, asked: str, text: str) -> str:
-    """What a follow-up ``text`` that names nothing is searched with: the earlier question
-    ``asked``, then the names (:func:`~threadgraph.bot.evidence.name_terms`) the first line of
-    the bot's answer to it introduced, at most :data:`ANSWER_NAMES` of them, neither question
-    having them ("What should I use for <task>?" → "Use <tool> to …" → "and if it's
-    unavailable?": the pronoun is the tool). Pronouns and articles around a name are dropped.
-    No names are added after a question that was a follow-up itself (a pronoun, "and …") or
-    an answer that starts with a list item."""
-    from .evidence import name_terms
-
-    if words.pronoun_re().search(asked) or asked.strip().casefold().startswith("and "):
-        return asked  # a follow-up's own answer does not move the thread's topic
-    turns = state.turns
-    idx = next((i for i in range(len(turns) - 1, -1, -1)
-                if turns[i].get("role") == "user" and turns[i].get("text") == asked), None)
-    if idx is None or idx + 1 >= len(turns) or turns[idx + 1].get("role") != "bot":
-        return asked
-    lines = [x.strip() for x in (turns[idx + 1].get("text") or "").splitlines() if x.strip()]
-    lead = next((x for x in lines if not x.startswith(("(", "（"))), "")
-    if re.match(r"^(?:[-*•]|\d{1,3}[.)])\s", lead):
-        return asked  # an answer that starts with a list item leads with no subject of its own
-    skip = {w.casefold() for w in words.pronouns("en")} | {"the", "a", "an", "this", "that", "these", "those"}
-    seen = f"{asked} {text}".casefold()
-    names = []
-    for term in name_terms(lead):
-        ws = term.split()
-        while ws and ws[0].casefold() in skip:
-            ws = ws[1:]
-        while ws and ws[-1].casefold() in skip:
-            ws = ws[:-1]
-        name = " ".join(ws)
-        if len(name) >= 2 and name.casefold() not in seen and name not in names:
-            names.append(name)
-        if len(names) >= ANSWER_NAMES:
-            break
-    return " ".join([asked] + names)

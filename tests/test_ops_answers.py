@@ -154,7 +154,7 @@ def test_a_follow_up_pronoun_is_searched_with_the_name_the_last_answer_gave():
     """"and if it's unavailable?" after "Use <tool> to store … logs" (ops-gdsway logging.html.md:12),
     "and who fills that role?" after "This is typically the <role>" (ops-2i2c-compass
     before-incident.md:47): the name the answer introduced goes with the previous question."""
-    from threadgraph.bot.resolve import antecedent_text
+    from threadgraph.bot.antecedent import antecedent_text
 
     use = quoted_line(GDS_LOGGING, 12, "Use [Splunk] to store and query infrastructure, application and audit logs.")
     asked = "What should I use to store and query logs?"
@@ -170,7 +170,7 @@ def test_a_follow_up_pronoun_is_searched_with_the_name_the_last_answer_gave():
 def test_no_answer_name_after_a_follow_up_or_a_list():
     """A follow-up's own answer does not move the thread's topic, and an answer that starts with a
     list item has no subject: the previous question alone is the context (ops-gdsway, ops-2i2c-compass)."""
-    from threadgraph.bot.resolve import antecedent_text
+    from threadgraph.bot.antecedent import antecedent_text
 
     asked = "And if it's unavailable?"
     kinesis = quoted_line(GDS_LOGGING, 71, "CSLS utilises Amazon Kinesis and can persist logs in the event that Splunk is")

@@ -5,16 +5,10 @@ from __future__ import annotations
 
 import re
 
+from ..antecedent import antecedent_text
 from ..linker import clean_slot, is_pronoun
 from ..query import CTX_TYPES
 from .base import REGISTRY, Intent, register
-
-
-def antecedent_text(state, asked: str, text: str) -> str:
-    """:func:`threadgraph.bot.resolve.antecedent_text` (imported late: resolve imports the intents)."""
-    from ..resolve import antecedent_text as at
-
-    return at(state, asked, text)
 
 
 @register
