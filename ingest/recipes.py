@@ -91,6 +91,7 @@ _LABEL_AMOUNT = regex("amounts", "label_amount")
 _HAS_AMOUNT = regex("amounts", "has_amount")
 _CATEGORY = regex("names", "category")
 _UMBRELLA = regex("names", "umbrella")
+_OPEN_LIST = regex("names", "open_list")
 _GENERIC_NAMES = frozenset(words("names", "generic"))
 #: at most this many members of one umbrella are paired with each other
 _UMBRELLA_MEMBERS = 6
@@ -614,7 +615,8 @@ class RecipeExtractor:
             if not (plausible_name(xc) and plausible_name(yc)) or is_method(xc) or is_method(yc):
                 return
             if is_umbrella(xc) and not is_umbrella(yc) and not x_type:
-                # "肉（猪肉、鸡肉、牛肉均可）": the members stand in for each other (paired below), not for the umbrella
+                # "肉（猪肉、鸡肉、牛肉均可）": the members stand in for each other (paired below, unless the list is
+                # open: "等", "比如"), not for the umbrella
                 group = members.setdefault((xc, b.line), [])
                 if yc not in [clean_name(m[0], "ingredient") for m in group]:
                     group.append((y_raw, b, conf, rule))
@@ -896,6 +898,8 @@ class RecipeExtractor:
                 add_sub(x, y, f.rule in _SYMMETRIC_RULES, cond, f.block, min(f.confidence, self.TEXT_CONF + 0.1),
                         f"cue.{f.rule}")
         for group in members.values():
+            if _OPEN_LIST.search(group[0][1].text):
+                continue  # "各种配菜（A、B、C等皆可）": examples of the umbrella, not options for each other
             group = group[:_UMBRELLA_MEMBERS]
             for i, (a, b, conf, rule) in enumerate(group):
                 for c, _, _, _ in group[i + 1:]:
