@@ -95,13 +95,6 @@ _OPEN_LIST = regex("names", "open_list")
 _GENERIC_NAMES = frozenset(words("names", "generic"))
 #: at most this many members of one umbrella are paired with each other
 _UMBRELLA_MEMBERS = 6
-
-
-def is_umbrella(name: str) -> bool:
-    """True when ingredient ``name`` (cleaned) names a kind of thing rather than one thing: a ``category`` or
-    ``generic`` word of ``lexicon/names.yaml`` or an ``umbrella`` shape ("各种配菜", "assorted proteins")."""
-    n = name.strip()
-    return bool(n) and (n in _GENERIC_NAMES or bool(_CATEGORY.search(n)) or bool(_UMBRELLA.search(n)))
 _CUT_SUFFIX = re.compile(rf"^(?:{alternation('names', 'cut_suffixes')})$")
 _STAND_IN_OR = regex("alternatives", "stand_in_or")
 _BOTH_ZH = regex("alternatives", "both")
@@ -117,6 +110,13 @@ _HEAD_FILL_RULES = frozenset(words("alternatives", "head_fill_rules"))
 _VARIATION_RULES = frozenset(words("alternatives", "variation_cue_rules"))
 _LIST_RULES = frozenset(words("alternatives", "list_cue_rules"))
 _LIST_PART_MAX = int(lexicon("alternatives")["list_part_max_words"])
+
+
+def is_umbrella(name: str) -> bool:
+    """True when ingredient ``name`` (cleaned) names a kind of thing rather than one thing: a ``category`` or
+    ``generic`` word of ``lexicon/names.yaml`` or an ``umbrella`` shape ("各种配菜", "assorted proteins")."""
+    n = name.strip()
+    return bool(n) and (n in _GENERIC_NAMES or bool(_CATEGORY.search(n)) or bool(_UMBRELLA.search(n)))
 
 
 def listed_additions(text: str, rule_id: str) -> list[str]:
