@@ -3,9 +3,8 @@ at least two dev corpora each."""
 
 from __future__ import annotations
 
-from conftest import REPO, doc_lines
+from conftest import GEN, doc_lines
 
-GEN = REPO / "benchmarks" / "generalization"
 F18_PASSWORDS = GEN / "ops-18f/docs/general-information-and-resources/tech-policies/password-requirements.md"
 F18_LOGIN = GEN / "ops-18f/docs/getting-started/how-to-log-in.md"
 I2C_TOOLS = GEN / "ops-2i2c-infra/docs/reference/tools.md"

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import cue_pairs as _read, doc_lines, edge_names, extract_copies, quoted
+from conftest import GEN, cue_pairs as _read, doc_lines, edge_names, extract_copies, quoted
 
-GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
 F18 = GEN / "ops-18f" / "docs"
 GDS = GEN / "ops-gdsway" / "docs"
 LULLA = GEN / "ops-lullabot" / "docs"

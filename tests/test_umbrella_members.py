@@ -8,9 +8,9 @@ import pytest
 from threadgraph.ingest.pipeline import extract_corpus
 from threadgraph.ingest.recipes import is_umbrella
 
-from conftest import CORPORA, REPO
+from conftest import CORPORA, GEN
 
-MEOW = REPO / "benchmarks" / "generalization" / "zh-meow" / "docs"
+MEOW = GEN / "zh-meow" / "docs"
 
 
 def _subs(ex, doc_end: str) -> set[tuple[str, str]]:

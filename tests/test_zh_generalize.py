@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import CORPORA, edge_names as _names, extract_copies as _extract, one_file as _one, quoted as _quoted
+from conftest import CORPORA, GEN, edge_names as _names, extract_copies as _extract, one_file as _one, quoted as _quoted
 
-GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
 ZEHUA = GEN / "zh-zehua" / "docs" / "recipes"
 CPQ = GEN / "zh-cpq" / "docs"
 DRINKS = GEN / "zh-drinks" / "docs" / "drinks"
