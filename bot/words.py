@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from rapidfuzz.distance import OSA
 
 LEXICON_DIR = Path(__file__).with_name("lexicon")
 
@@ -155,20 +156,6 @@ def part_of_dish_en() -> re.Pattern:
 
 
 
-def _one_edit(a: str, b: str) -> bool:
-    """``a`` and ``b`` differ by one edit: a letter left out or added, changed, or two
-    neighbouring letters swapped."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
-                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
-    return short[i:] == long_[i + 1:]
-
-
 @functools.lru_cache(maxsize=None)
 def _typo_cues(lang: str) -> tuple[int, tuple[str, ...]]:
     data = lexicon().get("typo_cues") or {}
@@ -187,7 +174,8 @@ def _inflected(a: str, b: str) -> bool:
 
 def correct_typos(text: str, lang: str = "en") -> str:
     """``text`` with each word of at least ``typo_cues.min`` letters that is one edit
-    (:func:`_one_edit`) from exactly one cue word of ``typo_cues`` (``bot/lexicon/words.yaml``)
+    (optimal string alignment distance 1: a letter left out, added or changed, or two neighbouring
+    letters swapped; rapidfuzz ``OSA``) from exactly one cue word of ``typo_cues`` (``bot/lexicon/words.yaml``)
     replaced by that word ("whats the altenative to X" → "… alternative …"); a word that is a
     cue word, or another form of one (:func:`_inflected`), is left alone. Text in a
     language without cue words is returned as is."""
@@ -200,7 +188,7 @@ def correct_typos(text: str, lang: str = "en") -> str:
         low = w.casefold()
         if len(low) < least or low in cues:
             return w
-        near = [c for c in cues if not _inflected(low, c) and _one_edit(low, c)]
+        near = [c for c in cues if not _inflected(low, c) and OSA.distance(low, c) == 1]
         return near[0] if len(near) == 1 else w
 
     return _LATIN_WORD.sub(fix, text)
