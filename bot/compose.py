@@ -154,7 +154,7 @@ def best_sentence(sentences: list[str], question: str, rare_ties: bool = False) 
 
 
 def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: int | None = None,
-            at_least: int = 1, rare_ties: bool = False) -> str:
+            at_least: int = 1, rare_ties: bool = False, whole_list: bool = True) -> str:
     """Whole sentences of ``text``, at most ``limit`` characters (see
     :func:`whole_sentences`), starting at the sentence that shares most terms
     with ``question`` (among equals, with ``rare_ties``, the one holding rarer terms, see
@@ -162,7 +162,9 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
     Sanderson, 1998) — or at the start when nothing matches; at sentence ``start``
     (an index of :func:`sentences_of`) when it is given. At least ``at_least``
     sentences are shown (the chosen one and its next neighbours) when they fit
-    :data:`NEIGHBOUR_CHARS` together."""
+    :data:`NEIGHBOUR_CHARS` together. With ``whole_list`` (the default) an excerpt that stops
+    inside a numbered or bulleted list shows the list to its end; without it, the excerpt
+    stays within ``limit`` (a pointer to related text, not an answer)."""
     items = _sentence_items(text)
     sentences = [x for x, _ in items]
     i = best_sentence(sentences, question, rare_ties)[0] if start is None or not 0 <= start < len(sentences) \
@@ -178,6 +180,10 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
         while i > 0 and sentences[i][:1].islower() and i > 0:
             i -= 1  # … from its start when that is a wrapped line's continuation
     groups = [g for _, g in items][i:]
+    if not whole_list and 0 <= i < len(sentences) and not _LIST_ITEM.match(sentences[i]):
+        # a pointer: the prose that matched, not the list that follows it
+        end = next((k for k in range(i + 1, len(sentences)) if _LIST_ITEM.match(sentences[k])), len(sentences))
+        sentences, groups = sentences[:end], groups[:end - i]
     out = whole_sentences(sentences[i:], limit, groups)
     shown = _count(sentences[i:], out)
     if shown < at_least <= len(sentences) - i:
@@ -186,7 +192,7 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
             out = whole_sentences(sentences[i:], max(limit, need), groups)
             shown = _count(sentences[i:], out)
     rest = sentences[i + shown:]
-    if shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
+    if whole_list and shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
             any(_LIST_ITEM.match(x) for x in sentences[i:i + shown])
             or sentences[i + shown - 1].rstrip().endswith((":", "："))):
         # the excerpt stops inside a list: show the list to its end (within LIST_EXTRA more characters)

@@ -148,7 +148,7 @@ def compose(c: Context, d: Draft) -> Answer:
         d.facts = []
         d.passages = d.passages[:2] if d.passages and mode != "graph" and passages_support(q, d.hits) else []
         if d.passages:
-            d.text += "\n\n" + t(lang, "相关内容：", "Related: ") + excerpt(d.passages[0].text, q.text, 200)
+            d.text += "\n\n" + t(lang, "相关内容：", "Related: ") + excerpt(d.passages[0].text, q.text, 200, whole_list=False)
     d.text = _constrained(c, h, d)
     d.text = _reading_note(c) + d.text
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]

@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from conftest import CORPORA, TINY_MODEL, TINY_NAME
+from conftest import CORPORA, TINY_MODEL, TINY_NAME, doc_lines
 
 KUNGPAO = "howtocook/dishes/meat_dish/宫保鸡丁/宫保鸡丁.md"
 
@@ -416,3 +416,23 @@ def test_identifier_in_question_must_appear_in_the_top_passage(ask):
     a = ask("How do we handle a SEV-5?", thread="sev5")
     assert a.found and "SEV-5" in a.passages[0].text
     assert "SEV-5" in a.answer.split("\n")[0]  # answer first: the excerpt starts at the matching row
+
+
+def test_stand_in_written_by_abbreviation_and_full_name_is_listed_once(ask):
+    # incident_response.md:936 "handover to another IC"; incident_commander.md:224
+    # "transferring command to another Incident Commander": one stand-in, written two ways
+    a = ask("Who can stand in for the Incident Commander?", thread="ic-once")
+    assert a.answer.count("another Incident Commander") == 1
+    assert "another IC" not in a.answer
+    # its condition reads as a clause: "If you absolutely are the only person …" (line 936)
+    assert "(if you absolutely are the only person who can solve the problem)" in a.answer
+
+
+def test_related_text_of_a_not_found_answer_is_a_pointer_not_the_list_after_it():
+    from threadgraph.bot.compose import excerpt
+
+    text = doc_lines(CORPORA / "howtocook/dishes/meat_dish/宫保鸡丁/宫保鸡丁.md", 78, 82)
+    short = excerpt(text, "宫保鸡丁没有花生用什么代替?", 200, whole_list=False)
+    assert short == "相较于简单版本，这里更加推荐使用二荆条与生花生。并且加入了莴笋陪衬花生的香脆与鸡肉的松软"
+    # an answer excerpt (the default) still shows the list that follows
+    assert "1. 莴笋去皮切至 1cm 见方的小块，备用；" in excerpt(text, "宫保鸡丁没有花生用什么代替?", 200)

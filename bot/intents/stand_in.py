@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
+from ...knowledge.text import stop_words
 from ..compose import join, source_line, t
 from ..words import with_article
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
@@ -57,7 +58,7 @@ class StandIn(Intent):
         if d.parts["delegated"]:
             lines.append(delegation_text(lang, role.name, d.parts["delegated"]))
         if d.parts["subs"]:
-            lines.append(stand_in_text(lang, role.name, d.parts["subs"], c.q.reverse))
+            lines.append(stand_in_text(lang, role.name, d.parts["subs"], c.q.reverse, same=role_key(c)))
         if len(d.facts) == 1:
             # one recorded fallback: the line that states it says how (and when) to use it
             line = source_line(d.facts[0], d.hits)
@@ -81,15 +82,47 @@ def delegation_text(lang: str, role: str, facts: list[Fact]) -> str:
              f"If the {role} is not available, the {who} delegates somebody to act in their stead.")
 
 
-def stand_in_text(lang: str, role: str, facts: list[Fact], reverse: bool = False) -> str:
-    """Answer "who can stand in for ``role``" (or, with ``reverse``, "what can ``role`` cover")."""
+def role_key(c: Context):
+    """``key(name) -> str``: ``name`` casefolded with every role it writes by an alias or
+    abbreviation replaced by that role's KB name, so that two stand-ins written both ways
+    ("another <abbreviation>" / "another <full role name>") are listed once."""
+    def key(name: str) -> str:
+        out, at = [], 0
+        for m in sorted(c.linker.scan(name, types=("role",)), key=lambda m: m.start):
+            if m.start < at or not m.id:
+                continue
+            out += [name[at:m.start], m.name]
+            at = m.start + len(m.surface)
+        return " ".join("".join(out + [name[at:]]).casefold().split())
+    return key
+
+
+def _clause(cond: str) -> str:
+    """A condition as a parenthesised clause: its first letter lower-cased when its first word
+    is an English function word (``knowledge/lexicon/stopwords.yaml``: "If you …" → "if
+    you …"); a name ("Slack is down", "IC …") stays as written."""
+    w = cond.split(" ", 1)[0]
+    return cond[:1].lower() + cond[1:] if w.casefold() in stop_words("en") and w[:1].isupper() else cond
+
+
+def stand_in_text(lang: str, role: str, facts: list[Fact], reverse: bool = False, same=None) -> str:
+    """Answer "who can stand in for ``role``" (or, with ``reverse``, "what can ``role`` cover").
+    ``same(name) -> key`` merges stand-ins that name one role two ways (see :func:`role_key`);
+    of a merged group the longest name is shown, with the first condition found."""
+    same = same or (lambda n: n.casefold())
+
     def names(key) -> list[str]:
-        seen: dict[str, str] = {}
+        seen: dict[str, list[str]] = {}  # key -> [shown name, condition]
         for f in facts:  # one mention per role; the first condition found is kept
-            name = key(f)
-            if name not in seen or (not seen[name] and f.properties.get("condition")):
-                seen[name] = f.properties.get("condition") or ""
-        return [f"{n} ({c})" if c else n for n, c in seen.items()]
+            name, cond = key(f), f.properties.get("condition") or ""
+            k = same(name)
+            if k not in seen:
+                seen[k] = [name, cond]
+                continue
+            if len(name) > len(seen[k][0]):
+                seen[k][0] = name
+            seen[k][1] = seen[k][1] or cond
+        return [f"{n} ({_clause(c)})" if c else n for n, c in seen.values()]
 
     if reverse:
         subs = names(lambda f: f.subject)
