@@ -117,7 +117,9 @@ def print_report(report) -> None:
         t.add_row(f"entities: {typ}", str(n))
     for key in ("CONTAINS", "SUBSTITUTES", "RELATED", "MENTIONS", "Chunk"):
         t.add_row("passages" if key == "Chunk" else key, str(report.counts.get(key, 0)))
-    t.add_row("embedding model", report.embedding_model or "none (full-text search only)")
+    where = getattr(report, "embedding_model_path", None)
+    t.add_row("embedding model", (f"{report.embedding_model} (local files: {where})" if report.embedding_model and where
+                                  else report.embedding_model or "none (full-text search only)"))
     if report.embedding_model:
         t.add_row("texts embedded now", f"{report.embedded} passages and names (anything else came from the cache)")
     llm = getattr(report, "llm", None)

@@ -34,7 +34,8 @@ class IngestReport:
     and ``entity_types`` per entity type, ``skipped`` files with path, line
     and reason, ``warnings`` (e.g. no embedding model), ``seconds`` wall time
     of building and publishing, ``build`` the published folder,
-    ``embedding_model`` its name (None: full-text only) and ``review`` the
+    ``embedding_model`` its name (None: full-text only) and ``embedding_model_path`` the
+    local model folder it was loaded from (None: by name), ``review`` the
     counts of an applied ``--graph-csv`` review (None when none was), from
     ``review_dir``; ``llm`` the :class:`~.llm_extract.LLMExtractReport` of
     LLM extraction (calls, tokens, cache hits, dropped and unparsable; None
@@ -57,6 +58,7 @@ class IngestReport:
     seconds: float = 0.0
     build: Path | None = None
     embedding_model: str | None = None
+    embedding_model_path: str | None = None
     review: dict[str, int] | None = None
     llm: object | None = None
     review_dir: Path | None = None
@@ -148,6 +150,7 @@ def _write_build(extraction: Extraction, data_dir: Path, tmp: Path, report: Inge
         finally:
             cache.close()
         report.embedding_model = embedder.name
+        report.embedding_model_path = str(embedder.path) if embedder.path else None
     report.timings["embed"] = round(time.perf_counter() - t0, 2)
 
     t0 = time.perf_counter()

@@ -106,3 +106,24 @@ def test_kb_without_fts_index_or_vectors_answers_plainly(tmp_path):
             for q in ("who can stand in for the Scribe?", "宫保鸡丁怎么做", "what is a SEV-1?"):
                 a = bot.answer(IncomingMessage(thread=ThreadKey(platform="t", thread=f"{mode}{q}"), text=q), retrieval=mode)
                 assert not a.found and a.answer
+
+
+def test_ingest_summary_names_the_local_model_folder_it_used(tmp_path):
+    """A newcomer saw only the hub name while the local int8 folder was used: the
+    summary names both."""
+    from threadgraph import cli
+    from threadgraph.ingest.service import run_ingest
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# Tea\n\n## Ingredients\n\n- black tea\n- honey (optional)\n",
+                                           encoding="utf-8")
+    report = run_ingest([tmp_path / "docs"], tiny_settings(tmp_path / "data"))
+    buf = io.StringIO()
+    old = cli.console
+    cli.console = Console(file=buf, width=300)
+    try:
+        cli.print_report(report)
+    finally:
+        cli.console = old
+    row = next(line for line in buf.getvalue().splitlines() if "embedding model" in line)
+    assert TINY_NAME in row and f"local files: {TINY_MODEL}" in row
