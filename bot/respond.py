@@ -18,7 +18,7 @@ from ..knowledge.text import is_cjk_char
 from . import constraints, intents, reader, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
-from .compose import excerpt, family_text, lead_passage, not_found_text, passages_text, t
+from .compose import excerpt, family_text, lead_passage, not_found_text, passages_text, t, word_cut
 from .evidence import VECTOR_FOUND_MIN, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages
 from .sentences import lead_sentence
 from .linker import Mention
@@ -411,7 +411,7 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
     q, lang = c.q, c.lang
     if q.unknown:
         what = q.unknown[0].surface
-        short = query_text(what[:MAX_UNKNOWN_CHARS], MAX_UNKNOWN_TOKENS)
+        short = query_text(word_cut(what, MAX_UNKNOWN_CHARS), MAX_UNKNOWN_TOKENS)
         if short != what:  # a long phrase is no name: bounded work, short answer
             what = short + "…"
         family = _family(c, what)

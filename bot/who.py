@@ -72,14 +72,26 @@ def question_verb(question: str) -> str:
 
 def verb_forms(verb: str) -> list[str]:
     """``verb`` and its equivalents of ``bot/lexicon/words.yaml`` key ``who_verbs`` (one group
-    per meaning: "tell" ~ "notify" ~ "inform"), as stems ("tells" → ``tell``, "page" → ``pag``)
-    that match their inflections."""
+    per meaning: "tell" ~ "notify" ~ "inform"; a gerund "communicating" joins the group of
+    "communicate"), as stems (:func:`_stem`: "tells" → ``tell``, "page" → ``pag``) that match
+    their inflections."""
     base = T.singular(verb)
     forms = [base]
     for group in words.lexicon().get("who_verbs") or []:
-        if any(base == g or verb == g for g in group):
+        if any(base == g or verb == g or (verb.endswith("ing") and _stem(verb) == _stem(g)) for g in group):
             forms += [g for g in group if g not in forms]
-    return [f[:-1] if f.endswith("e") and len(f) >= 4 else f for f in forms]
+    return list(dict.fromkeys(_stem(f) for f in forms))
+
+
+def _stem(verb: str) -> str:
+    """The stem a verb's inflections start with: a final "e" of a verb of 4+ letters dropped
+    ("page" → ``pag``); a gerund's "ing" dropped, and a doubled final consonant before it
+    ("communicating" → ``communicat``, "running" → ``run``, "paging" → ``pag``)."""
+    v = verb.casefold()
+    if v.endswith("ing") and len(v) >= 6:
+        v = v[:-3]
+        return v[:-1] if len(v) >= 3 and v[-1] == v[-2] and v[-1] not in "aeiouls" else v
+    return v[:-1] if v.endswith("e") and len(v) >= 4 else v
 
 
 def _has_verb(forms: list[str], sent: str) -> bool:
