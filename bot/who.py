@@ -98,7 +98,7 @@ def _has_verb(forms: list[str], sent: str) -> bool:
     return any(re.search(rf"\b{re.escape(f)}[a-z]{{0,4}}\b", sent, re.I) for f in forms)
 
 
-def _roles(kb, cache: dict) -> list[tuple[str, str]]:
+def roles_of(kb, cache: dict) -> list[tuple[str, str]]:
     """(surface case-folded, role name) of every role name and alias, longest first (cached per build)."""
     key = ("who-roles", str(kb.graph.path))
     got = cache.get(key)
@@ -125,10 +125,11 @@ def _df(kb, cache: dict) -> tuple[dict[str, int], int]:
 
 
 def section_role(section: str, roles: list[tuple[str, str]]) -> str:
-    """The role whose name or alias titles ``section`` (its deepest heading naming one), or ``""``."""
+    """The role whose name or alias (or its plural in "s") titles ``section`` (its deepest heading
+    naming one), or ``""``."""
     for part in reversed([p.strip().casefold() for p in (section or "").split(">")]):
         for surface, name in roles:
-            if re.search(rf"(?<![\w-]){re.escape(surface)}(?![\w-])", part):
+            if re.search(rf"(?<![\w-]){re.escape(surface)}s?(?![\w-])", part):
                 return name
     return ""
 
@@ -146,7 +147,7 @@ def read_who(kb, question: str, hits: list[Hit], named_roles: list[str], cache: 
         return None
     forms = verb_forms(verb)
     vkey = T.singular(verb)
-    roles = _roles(kb, cache)
+    roles = roles_of(kb, cache)
     if not roles:
         return None
     df, n = _df(kb, cache)

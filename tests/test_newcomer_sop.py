@@ -57,3 +57,68 @@ def test_not_found_after_an_ellipsis_adds_no_full_stop():
     assert not_found_text("en", "set up Kubernetes horizontal pod…", []) == \
         "The knowledge base has no evidence about set up Kubernetes horizontal pod…"
     assert not_found_text("en", "autoscaling", []) == "The knowledge base has no evidence about autoscaling."
+
+
+# -- a sentence of one role's section is no answer for everyone -----------------------------------------
+
+from threadgraph.bot import scope  # noqa: E402
+from threadgraph.knowledge.vectors import Hit  # noqa: E402
+
+ROLES = [("incident commander", "Incident Commander"), ("customer liaison", "Customer Liaison"),
+         ("deputy", "Deputy"), ("scribe", "Scribe"), ("subject matter expert", "Subject Matter Expert"),
+         ("platform engineer", "Platform Engineer")]
+AFTER = "pagerduty-incident-response/docs/after/after_an_incident.md"
+PARENT = "Follow-up Actions for Response Roles"
+#: pagerduty, after/after_an_incident.md lines 10-40 (the chunks' sections and texts)
+AFTER_CHUNKS = [
+    Hit("a", AFTER, PARENT, "In addition to any direct follow-up items generated from an incident, each of our "
+        "response roles will have a few standard follow-up tasks.", 8, 1.0, []),
+    Hit("b", AFTER, f"{PARENT} > Steps for Incident Commander",
+        "1. Update the incident in PagerDuty.\n    * Group any related incidents under the primary incident.\n"
+        "    * Set the final severity of the incident.\n    * Resolve the incident.\n"
+        "1. Create the postmortem, and assign an owner to the postmortem for the incident.", 12, 1.0, []),
+    Hit("c", AFTER, f"{PARENT} > Steps for Deputy", "There are no additional steps after an incident is resolved. "
+        "However, the IC may ask for your help with their steps.", 24, 1.0, []),
+    Hit("d", AFTER, f"{PARENT} > Steps for Scribe", "1. Review the chat communications and extract any relevant "
+        "items from key events.\n\n1. Collect all `TODO` items and add them to the postmortem.", 28, 1.0, []),
+    Hit("e", AFTER, f"{PARENT} > Steps for Subject Matter Experts", "1. Add any notes you think are relevant to "
+        "the postmortem.", 34, 1.0, []),
+    Hit("f", AFTER, "Reviewing the Incident", "It's important that we review the incident in detail.", 46, 1.0, []),
+]
+#: ops-govuk, manual/rules-for-getting-production-access.html.md: one role among kinds of access
+GOVUK = "manual/rules-for-getting-production-access.html.md"
+GOVUK_CHUNKS = [
+    Hit("g", GOVUK, "Types of production access > Production Deploy access", "Production Deploy access allows "
+        "you to deploy code to production.", 27, 1.0, []),
+    Hit("h", GOVUK, "Types of production access > Production Admin access", "Production Admin access gives "
+        "you full administrative access.", 58, 1.0, []),
+    Hit("i", GOVUK, "Types of production access > Platform Engineer access", "Platform Engineers have "
+        "additional access.", 109, 1.0, []),
+]
+
+
+def test_what_to_do_questions():
+    assert scope.asks_what_to_do("What should I do after an incident is resolved?")              # pagerduty (Q20)
+    assert scope.asks_what_to_do("I'm taking vacation during my oncall week. What should I do?")  # ops-k8s-src
+    assert scope.asks_what_to_do("I lost a laptop without encryption. What do I do first?")       # ops-lullabot
+    assert not scope.asks_what_to_do("What does the Scribe do?")                                  # pagerduty
+    assert not scope.asks_what_to_do("Who has to approve changes to the emergency banner?")       # ops-govuk
+
+
+def test_a_role_sections_answer_lists_every_role():
+    found = scope.per_role(f"{PARENT} > Steps for Deputy", AFTER_CHUNKS, ROLES, [])
+    assert [s.role for s in found] == ["Incident Commander", "Deputy", "Scribe", "Subject Matter Expert"]
+    text, shown = scope.per_role_text("en", PARENT, found)
+    lines = text.splitlines()
+    assert lines[0] == "It depends on your role (Follow-up Actions for Response Roles):"
+    assert lines[1] == "- Incident Commander: Update the incident in PagerDuty. (+1 more step)"
+    assert lines[2] == "- Deputy: There are no additional steps after an incident is resolved."
+    assert lines[3] == "- Scribe: Review the chat communications and extract any relevant items from key events. (+1 more step)"
+    assert len(shown) == 4
+
+
+def test_no_role_overview_when_the_role_was_asked_or_the_section_is_no_role():
+    assert scope.per_role(f"{PARENT} > Steps for Deputy", AFTER_CHUNKS, ROLES, ["Deputy"]) == []
+    assert scope.per_role("Reviewing the Incident", AFTER_CHUNKS, ROLES, []) == []
+    # ops-govuk: one section of the parent names a role, its siblings are kinds of access
+    assert scope.per_role("Types of production access > Platform Engineer access", GOVUK_CHUNKS, ROLES, []) == []
