@@ -122,3 +122,61 @@ def test_no_role_overview_when_the_role_was_asked_or_the_section_is_no_role():
     assert scope.per_role("Reviewing the Incident", AFTER_CHUNKS, ROLES, []) == []
     # ops-govuk: one section of the parent names a role, its siblings are kinds of access
     assert scope.per_role("Types of production access > Platform Engineer access", GOVUK_CHUNKS, ROLES, []) == []
+
+
+# -- "what's the difference between A and B?" over two items of one list --------------------------------
+
+import re  # noqa: E402
+
+import yaml  # noqa: E402
+
+from threadgraph.bot.passages import compared_items, structures  # noqa: E402
+
+GENERAL_YAML = yaml.safe_load((__import__("pathlib").Path(scope.__file__).parent / "intents" / "general.yaml")
+                              .read_text(encoding="utf-8"))
+
+
+def _pair(q: str, lang: str = "en"):
+    q = q.strip().rstrip("?？。!！ ")
+    for p in GENERAL_YAML["compare_questions"][lang]:
+        m = re.search(p, q, re.I)
+        if m:
+            return m.group("a"), m.group("b")
+    return None
+
+
+def test_compare_questions():
+    assert _pair("What's the difference between a SEV-1 and a SEV-2?") == ("SEV-1", "SEV-2")          # pagerduty (Q19)
+    assert _pair("How is Confidential Information different from Public Information?") == \
+        ("Confidential Information", "Public Information")                                          # ops-lullabot
+    assert _pair("P1和P2有什么区别？", "zh") == ("P1", "P2")
+    assert _pair("What are the severity levels?") is None
+
+
+def test_two_items_of_a_table():
+    # pagerduty, before/severity_levels.md (the table's rows as the reader sees them)
+    doc = "pagerduty-incident-response/docs/before/severity_levels.md"
+    rows = Hit("s", doc, "", "Severity | Description | Typical Response\n"
+               "SEV-1 | Critical issue that warrants public notification and liaison with executive teams. | Major incident response.\n"
+               "SEV-2 | Critical system issue actively impacting many customers' ability to use the product. | Major incident response.\n"
+               "SEV-3 | Stability or minor customer-impacting issues that require immediate attention from service owners. | Notify owners.",
+               22, 1.0, [])
+    a, b = compared_items(structures([rows], "Severity levels"), "SEV-1", "SEV 2")
+    assert (a.label, b.label) == ("SEV-1", "SEV-2")
+    assert b.detail == "Critical system issue actively impacting many customers' ability to use the product."
+
+
+def test_two_items_of_a_labelled_list():
+    # ops-lullabot, communications/data_classification.md lines 7-10
+    doc = "communications/data_classification.md"
+    bullets = Hit("l", doc, "Types of Data",
+                  "* **Personal Information**: Privacy laws typically protect personal information, and include Protected Health Information (PHI) Personally Identifiable Information (PII).\n"
+                  "* **Confidential Information**: Information that if disclosed, could cause financial loss, damage our reputation, or violate legal obligations.\n"
+                  "* **Non-Public Information**: Information that is limited to Lullabot and our clients, but where disclosure is unlikely to lead to direct harm.\n"
+                  "* **Public Information**: Includes our website, content we make public, and information we obtain from public sources.",
+                  7, 1.0, [])
+    found = structures([bullets], "Data Classification")
+    a, b = compared_items(found, "confidential information", "Public Information")
+    assert a.label == "Confidential Information" and b.label == "Public Information"
+    assert b.detail == "Includes our website, content we make public, and information we obtain from public sources."
+    assert compared_items(found, "Public Information", "Secret Information") is None
