@@ -180,3 +180,20 @@ def test_two_items_of_a_labelled_list():
     assert a.label == "Confidential Information" and b.label == "Public Information"
     assert b.detail == "Includes our website, content we make public, and information we obtain from public sources."
     assert compared_items(found, "Public Information", "Secret Information") is None
+
+
+# -- a phase word of the question prefers the steps of that phase ----------------------------------------
+
+from threadgraph.bot import words  # noqa: E402
+
+
+def test_phase_words_of_questions_and_headings():
+    assert words.phases("what are their duties during the call?", "en") == {1}                     # pagerduty (Q18)
+    assert words.phases("During an incident > Steps for Scribe", "en") == {1}                       # pagerduty heading
+    assert words.phases("After an incident > Follow-up Actions for Response Roles > Steps for Scribe", "en") == {2}
+    assert words.phases("After the incident", "en") == {2}                                          # ops-2i2c-compass heading
+    assert words.phases("Support process during expected time off", "en") == {1}                    # ops-2i2c-compass heading
+    assert words.phases("Before making a PR", "en") == {0}                                          # ops-2i2c-infra heading
+    assert words.phases("Different roles > What are the responsibilities?", "en") == set()         # pagerduty
+    assert words.phases("Populate CVE Details after Public Disclosure", "en") == {2}                 # ops-k8s-src heading
+    assert words.phases("事故期间我该做什么？", "zh") == {1}
