@@ -197,3 +197,49 @@ def test_phase_words_of_questions_and_headings():
     assert words.phases("Different roles > What are the responsibilities?", "en") == set()         # pagerduty
     assert words.phases("Populate CVE Details after Public Disclosure", "en") == {2}                 # ops-k8s-src heading
     assert words.phases("事故期间我该做什么？", "zh") == {1}
+
+
+# -- end to end over the PagerDuty documents (real ingest, test model) -----------------------------------
+
+import pytest  # noqa: E402
+
+from conftest import CORPORA, bot_over  # noqa: E402
+
+PD = CORPORA / "pagerduty-incident-response" / "docs"
+
+
+@pytest.fixture(scope="module")
+def ask_pd(tmp_path_factory):
+    return bot_over(tmp_path_factory.mktemp("newcomer-pd"), {
+        "after/after_an_incident.md": PD / "after" / "after_an_incident.md",
+        "during/during_an_incident.md": PD / "during" / "during_an_incident.md",
+        "before/different_roles.md": PD / "before" / "different_roles.md",
+        "before/severity_levels.md": PD / "before" / "severity_levels.md",
+        "training/customer_liaison.md": PD / "training" / "customer_liaison.md",
+    })
+
+
+def test_what_to_do_after_lists_the_roles(ask_pd):
+    a = ask_pd("What should I do after an incident is resolved?", thread="q20")
+    assert a.found and a.answer.startswith("It depends on your role")
+    assert "- Incident Commander: Update the incident in PagerDuty." in a.answer
+    assert "- Customer Liaison: Reply to any customer enquiries we received about the incident." in a.answer
+
+
+def test_who_communicates_with_customers_names_the_role_first(ask_pd):
+    a = ask_pd("Who is responsible for communicating with customers during an incident?", thread="q21")
+    assert a.found and a.answer.startswith("The Customer Liaison:")
+
+
+def test_difference_between_two_severity_levels(ask_pd):
+    a = ask_pd("What's the difference between a SEV-1 and a SEV-2?", thread="q19")
+    assert a.found and a.answer.splitlines()[0] == "SEV-1 vs SEV-2:"
+    assert "- SEV-2: Critical system issue actively impacting many customers' ability to use the product." in a.answer
+
+
+def test_duties_during_the_call_come_from_the_during_steps(ask_pd):
+    a = ask_pd("What are the Scribe's duties during the call?", thread="q18")
+    assert a.found and a.intent == "responsibility"
+    assert "Start our status monitoring bot" in a.answer                       # during_an_incident.md, Steps for Scribe
+    assert "Collect all `TODO` items" not in a.answer                          # after_an_incident.md, Steps for Scribe
+    assert a.sources[0].doc.endswith("during/during_an_incident.md")
