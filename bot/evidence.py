@@ -112,8 +112,8 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
 
         def role_first(h: Hit) -> int:
             # a section titled with the role first, unless the question asks more than the role:
-            # then only a role section whose heading also names what it asks leads ("on-call >
-            # Escalation" for "what if the on-call doesn't answer the escalation?"), and the
+            # then only a role section whose heading also names what it asks leads ("<role> >
+            # Escalation" for "what if the <role> misses the escalation?"), and the
             # passages the search found for the question come before role sections that merely
             # carry the name in their heading
             titled = any(n in (h.section or "").casefold() for n in names)

@@ -191,7 +191,7 @@ def best_structure(question: str, docs: list[tuple[str, list]], head: str = "") 
 
 def _label_key(text: str) -> str:
     """A label or asked name compared loosely: case-folded, without spaces, hyphens, underscores,
-    markup or a possessive ("SEV 1" ~ "sev-1", "**Tier 2**" ~ "tier2")."""
+    markup or a possessive ("Tier 1" ~ "tier-1", "**Level 2**" ~ "level2")."""
     return re.sub(r"'s$|[\s\-_*`'’]", "", text.casefold())
 
 

@@ -55,8 +55,8 @@ class Responsibility(Intent):
 
 def by_phase(c: Context, facts: list) -> list:
     """``facts`` for a question naming one phase of a procedure (:func:`~threadgraph.bot.words.phases`:
-    "what are their duties during the call?"): the steps whose section or document title names that
-    phase first, then those naming no phase; steps titled with another phase ("After an incident")
+    "what are their duties during the meeting?"): the steps whose section or document title names that
+    phase first, then those naming no phase; steps titled with another phase ("After the release")
     are left out when any step names the asked one. ``facts`` unchanged otherwise."""
     asked = words.phases(c.q.text, c.lang)
     if len(asked) != 1 or not facts:
