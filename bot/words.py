@@ -206,3 +206,20 @@ def phases(text: str, lang: str) -> set[int]:
     """The phases of a procedure ``text`` names (indexes of the ``phase_words`` groups of
     ``bot/lexicon/words.yaml`` for ``lang``, ``"zh"`` or ``"en"``): "during the call" → ``{1}``."""
     return {i for i, rx in enumerate(_phase_res("zh" if lang == "zh" else "en")) if rx.search(text or "")}
+
+
+@functools.lru_cache(maxsize=None)
+def _how_verb() -> tuple[re.Pattern, frozenset[str]]:
+    return re.compile(lexicon()["how_verb"], re.I), frozenset(lexicon().get("how_verb_skip") or ())
+
+
+def how_verb(text: str) -> str:
+    """The verb of an English "how do I <verb> …?" question, lower-case ("how do i page someone
+    …" → ``page``), or ``""`` when the question has no such shape or its verb is one of
+    ``how_verb_skip`` (``bot/lexicon/words.yaml``: "make", "get", "use" say nothing about the action)."""
+    rx, skip = _how_verb()
+    m = rx.search(text or "")
+    if not m:
+        return ""
+    v = m.group("verb").casefold()
+    return "" if v in skip else v
