@@ -211,6 +211,8 @@ PD = CORPORA / "pagerduty-incident-response" / "docs"
 @pytest.fixture(scope="module")
 def ask_pd(tmp_path_factory):
     return bot_over(tmp_path_factory.mktemp("newcomer-pd"), {
+        "resources/chatops.md": PD / "resources" / "chatops.md",
+        "oncall/being_oncall.md": PD / "oncall" / "being_oncall.md",
         "after/after_an_incident.md": PD / "after" / "after_an_incident.md",
         "during/during_an_incident.md": PD / "during" / "during_an_incident.md",
         "before/different_roles.md": PD / "before" / "different_roles.md",
@@ -243,3 +245,19 @@ def test_duties_during_the_call_come_from_the_during_steps(ask_pd):
     assert "Start our status monitoring bot" in a.answer                       # during_an_incident.md, Steps for Scribe
     assert "Collect all `TODO` items" not in a.answer                          # after_an_incident.md, Steps for Scribe
     assert a.sources[0].doc.endswith("during/during_an_incident.md")
+
+
+def test_how_verb_of_questions():
+    assert words.how_verb("how do i page someone durign an incident lol") == "page"          # pagerduty (Q24)
+    assert words.how_verb("How do I purge a single page from the Fastly cache?") == "purge"  # ops-govuk
+    assert words.how_verb("How do I escalate a page in PagerDuty?") == "escalate"            # ops-k8s-src
+    assert words.how_verb("How can I find the NFS server IP without the cloud console?") == ""  # ops-2i2c-infra: "find" says nothing
+    assert words.how_verb("What should I do after an incident is resolved?") == ""
+
+
+def test_how_do_i_page_reads_the_section_titled_with_the_verb(ask_pd):
+    # without the heading order the search's first passage here is "Etiquette" (being_oncall.md)
+    a = ask_pd("How do I page someone in Slack?", thread="q24")
+    assert a.found
+    assert a.passages[0].section.split(" > ")[-1].startswith("!ic page")                   # resources/chatops.md
+    assert "page a specific person" in a.answer
