@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.facts import Fact
-from ..knowledge.text import cjk_bigrams, content_words, split_sentences
+from ..knowledge.text import cjk_bigrams, content_words, has_cjk, split_sentences
 from . import words
 
 SNIPPET_CHARS = 160
@@ -30,6 +30,20 @@ def join(lang: str, items: list[str]) -> str:
     if len(items) <= 2:
         return " and ".join(items)
     return ", ".join(items[:-1]) + ", and " + items[-1]
+
+
+def word_cut(text: str, limit: int) -> str:
+    """The start of ``text`` of at most ``limit`` characters, cut at a word boundary: at the last
+    space within ``limit`` when the cut falls inside a word of a spaced script ("horizontal pod
+    autoscaling" at 20 → "horizontal pod"); CJK text, or a first word longer than ``limit``, is
+    cut at ``limit``. ``text`` itself when it fits. No ellipsis is added."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    if text[limit].isspace() or not text[limit].isalnum() or has_cjk(text[limit - 1:limit + 1]):
+        return head.rstrip()
+    space = head.rfind(" ")
+    return head[:space].rstrip() if space > 0 else head
 
 
 def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
@@ -357,8 +371,9 @@ def fit_names(names: list[str], budget: int, lang: str, most: int = 1000) -> tup
 
 def not_found_text(lang: str, what: str, suggestions: list[str]) -> str:
     """Plain "no evidence" answer with "did you mean" candidates."""
+    end = "" if what.endswith("…") else "."
     base = t(lang, f"知识库里没有关于{what}的依据。" if what else "知识库里没有找到能回答这个问题的依据。",
-              f"The knowledge base has no evidence about {what}." if what else "The knowledge base has no evidence to answer this.")
+              f"The knowledge base has no evidence about {what}{end}" if what else "The knowledge base has no evidence to answer this.")
     if suggestions:
         base += t(lang, f" 你是不是想问：{join(lang, suggestions)}？", f" Did you mean: {join(lang, suggestions)}?")
     return base

@@ -189,6 +189,28 @@ def best_structure(question: str, docs: list[tuple[str, list]], head: str = "") 
     return pick
 
 
+def _label_key(text: str) -> str:
+    """A label or asked name compared loosely: case-folded, without spaces, hyphens, underscores,
+    markup or a possessive ("Tier 1" ~ "tier-1", "**Level 2**" ~ "level2")."""
+    return re.sub(r"'s$|[\s\-_*`'’]", "", text.casefold())
+
+
+def compared_items(found: list[Structure], a: str, b: str) -> tuple[ListItem, ListItem] | None:
+    """The items labelled ``a`` and ``b`` (compared by :func:`_label_key`) of the first structure
+    of ``found`` that holds both, each with a detail; ``None`` when none holds both."""
+    ka, kb = _label_key(a), _label_key(b)
+    if not ka or not kb or ka == kb:
+        return None
+    for s in found:
+        by = {}
+        for i in s.items:
+            by.setdefault(_label_key(i.label), i)
+        ia, ib = by.get(ka), by.get(kb)
+        if ia is not None and ib is not None and ia.detail and ib.detail:
+            return ia, ib
+    return None
+
+
 def list_subject(question: str, lang: str, patterns: list[str]) -> str:
     """The noun phrase a list question asks about ("the severity levels" →
     ``severity levels``), from the first of ``patterns`` (regexes with a

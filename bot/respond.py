@@ -15,12 +15,13 @@ import re
 
 from ..knowledge import retrieval as R
 from ..knowledge.text import is_cjk_char
-from . import constraints, intents, reader, words
+from . import constraints, intents, reader, scope, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
-from .compose import excerpt, family_text, lead_passage, not_found_text, passages_text, t
+from .compose import excerpt, family_text, lead_passage, not_found_text, passages_text, t, word_cut
 from .evidence import VECTOR_FOUND_MIN, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages
 from .sentences import lead_sentence
+from .who import roles_of as who_roles, section_role
 from .linker import Mention
 from .intents import Context, Draft
 from .words import asks_quantity, states_quantity
@@ -199,7 +200,32 @@ def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage])
     if first:
         lead = passages[first]
         d.passages = [lead] + [p for p in d.passages if p is not lead]
+    scoped = _per_role_text(c, d, passages[first]) if passages else ""
+    if scoped:
+        return scoped
     return passages_text(c.lang, passages, question=question, ranked=ranked or None)
+
+
+def _per_role_text(c: Context, d: Draft, lead: Passage) -> str:
+    """For a question asking what to do (:func:`threadgraph.bot.scope.asks_what_to_do`) whose
+    answer would lead with a sentence of one role's section (a heading naming a role the question
+    did not name) while the document gives several roles a section under the same parent heading:
+    those sections, each with its first step (:func:`threadgraph.bot.scope.per_role_text`), cited
+    in order (``d.passages``, ``d.hits``). ``""`` otherwise (the answer is read as before)."""
+    if not scope.asks_what_to_do(c.q.text) or not lead.section:
+        return ""
+    roles = who_roles(c.kb, c._cache)
+    asked = [x for m in c.q.roles for x in (m.name, m.surface) if x]
+    if not roles or not section_role(lead.section.split(" > ")[-1], roles):
+        return ""
+    found = scope.per_role(lead.section, R.doc_chunks(c.graph, lead.doc), roles, asked)
+    if not found:
+        return ""
+    text, shown = scope.per_role_text(c.lang, scope.parent(lead.section).split(" > ")[-1], found)
+    hits = [s.hits[0] for s in shown]
+    d.hits = hits + [h for h in d.hits if h.id not in {x.id for x in hits}]
+    d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line) for h in hits]
+    return text
 
 
 #: Longest surface (characters) taken as the written form of a name.
@@ -411,7 +437,7 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
     q, lang = c.q, c.lang
     if q.unknown:
         what = q.unknown[0].surface
-        short = query_text(what[:MAX_UNKNOWN_CHARS], MAX_UNKNOWN_TOKENS)
+        short = query_text(word_cut(what, MAX_UNKNOWN_CHARS), MAX_UNKNOWN_TOKENS)
         if short != what:  # a long phrase is no name: bounded work, short answer
             what = short + "…"
         family = _family(c, what)

@@ -72,21 +72,33 @@ def question_verb(question: str) -> str:
 
 def verb_forms(verb: str) -> list[str]:
     """``verb`` and its equivalents of ``bot/lexicon/words.yaml`` key ``who_verbs`` (one group
-    per meaning: "tell" ~ "notify" ~ "inform"), as stems ("tells" → ``tell``, "page" → ``pag``)
-    that match their inflections."""
+    per meaning: "tell" ~ "notify" ~ "inform"; a gerund "communicating" joins the group of
+    "communicate"), as stems (:func:`_stem`: "tells" → ``tell``, "page" → ``pag``) that match
+    their inflections."""
     base = T.singular(verb)
     forms = [base]
     for group in words.lexicon().get("who_verbs") or []:
-        if any(base == g or verb == g for g in group):
+        if any(base == g or verb == g or (verb.endswith("ing") and _stem(verb) == _stem(g)) for g in group):
             forms += [g for g in group if g not in forms]
-    return [f[:-1] if f.endswith("e") and len(f) >= 4 else f for f in forms]
+    return list(dict.fromkeys(_stem(f) for f in forms))
+
+
+def _stem(verb: str) -> str:
+    """The stem a verb's inflections start with: a final "e" of a verb of 4+ letters dropped
+    ("page" → ``pag``); a gerund's "ing" dropped, and a doubled final consonant before it
+    ("communicating" → ``communicat``, "running" → ``run``, "paging" → ``pag``)."""
+    v = verb.casefold()
+    if v.endswith("ing") and len(v) >= 6:
+        v = v[:-3]
+        return v[:-1] if len(v) >= 3 and v[-1] == v[-2] and v[-1] not in "aeiouls" else v
+    return v[:-1] if v.endswith("e") and len(v) >= 4 else v
 
 
 def _has_verb(forms: list[str], sent: str) -> bool:
     return any(re.search(rf"\b{re.escape(f)}[a-z]{{0,4}}\b", sent, re.I) for f in forms)
 
 
-def _roles(kb, cache: dict) -> list[tuple[str, str]]:
+def roles_of(kb, cache: dict) -> list[tuple[str, str]]:
     """(surface case-folded, role name) of every role name and alias, longest first (cached per build)."""
     key = ("who-roles", str(kb.graph.path))
     got = cache.get(key)
@@ -113,10 +125,11 @@ def _df(kb, cache: dict) -> tuple[dict[str, int], int]:
 
 
 def section_role(section: str, roles: list[tuple[str, str]]) -> str:
-    """The role whose name or alias titles ``section`` (its deepest heading naming one), or ``""``."""
+    """The role whose name or alias (or its plural in "s") titles ``section`` (its deepest heading
+    naming one), or ``""``."""
     for part in reversed([p.strip().casefold() for p in (section or "").split(">")]):
         for surface, name in roles:
-            if re.search(rf"(?<![\w-]){re.escape(surface)}(?![\w-])", part):
+            if re.search(rf"(?<![\w-]){re.escape(surface)}s?(?![\w-])", part):
                 return name
     return ""
 
@@ -134,7 +147,7 @@ def read_who(kb, question: str, hits: list[Hit], named_roles: list[str], cache: 
         return None
     forms = verb_forms(verb)
     vkey = T.singular(verb)
-    roles = _roles(kb, cache)
+    roles = roles_of(kb, cache)
     if not roles:
         return None
     df, n = _df(kb, cache)

@@ -192,3 +192,34 @@ def correct_typos(text: str, lang: str = "en") -> str:
         return near[0] if len(near) == 1 else w
 
     return _LATIN_WORD.sub(fix, text)
+
+
+@functools.lru_cache(maxsize=None)
+def _phase_res(lang: str) -> tuple[re.Pattern, ...]:
+    groups = (lexicon().get("phase_words") or {}).get(lang) or []
+    if lang == "zh":
+        return tuple(re.compile("|".join(re.escape(w) for w in g)) for g in groups)
+    return tuple(re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in g) + r")(?![\w-])", re.I) for g in groups)
+
+
+def phases(text: str, lang: str) -> set[int]:
+    """The phases of a procedure ``text`` names (indexes of the ``phase_words`` groups of
+    ``bot/lexicon/words.yaml`` for ``lang``, ``"zh"`` or ``"en"``): "during the call" → ``{1}``."""
+    return {i for i, rx in enumerate(_phase_res("zh" if lang == "zh" else "en")) if rx.search(text or "")}
+
+
+@functools.lru_cache(maxsize=None)
+def _how_verb() -> tuple[re.Pattern, frozenset[str]]:
+    return re.compile(lexicon()["how_verb"], re.I), frozenset(lexicon().get("how_verb_skip") or ())
+
+
+def how_verb(text: str) -> str:
+    """The verb of an English "how do I <verb> …?" question, lower-case ("how do i page someone
+    …" → ``page``), or ``""`` when the question has no such shape or its verb is one of
+    ``how_verb_skip`` (``bot/lexicon/words.yaml``: "make", "get", "use" say nothing about the action)."""
+    rx, skip = _how_verb()
+    m = rx.search(text or "")
+    if not m:
+        return ""
+    v = m.group("verb").casefold()
+    return "" if v in skip else v

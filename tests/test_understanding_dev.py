@@ -142,7 +142,7 @@ def test_who_verb_groups_match_the_documents_wording():
     assert who._has_verb(page, "Page SME's or other on-call engineers as instructed by the Incident Commander.")
     assert who._has_verb(who.verb_forms("approve"), "You'll need to find another Engineer who's a member of the GOV.UK Production Admin GitHub Team to approve your Pull Request")
     assert not who.asks_who("What does the Scribe do?")
-    assert who.question_verb("Who is responsible for completing the postmortem?") == "responsible"
+    assert who.question_verb("Who is responsible for completing the postmortem?") == "completing"
 
 
 def test_who_section_role():

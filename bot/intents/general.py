@@ -15,7 +15,7 @@ from ..citations import doc_titles, human_title
 from ..compose import fact_line, join, more_text, source_line, t
 from .. import who, words
 from ..evidence import content_words, has_word, within_budget
-from ..passages import best_structure, head_word, list_subject, list_text
+from ..passages import best_structure, compared_items, head_word, list_subject, list_text, structures
 from .base import REGISTRY, Context, Draft, Intent, recall_slot, register
 
 #: Documents (of the best passages) searched for the list a list question asks for.
@@ -25,6 +25,9 @@ LIST_PASSAGES = 6
 #: Passages a "which procedures use X" search reads, and documents it lists at most.
 DOC_LIST_HITS = 40
 DOC_LIST_SHOWN = 6
+#: Passages a "difference between A and B" search reads, and documents whose lists it reads at most.
+COMPARE_HITS = 8
+COMPARE_DOCS = 4
 #: Related facts written out in an answer at most (all of them stay in the evidence).
 RELATED_LINES = 5
 
@@ -95,6 +98,8 @@ class General(Intent):
         if c.lang == "en" and who.asks_who(c.q.text) and self.who(c, d):
             return
         if self.doc_list(c, d):
+            return
+        if self.compare(c, d):
             return
         subject = self.list_subject(c)
         if subject is None:
@@ -167,6 +172,39 @@ class General(Intent):
         d.found = True
         d.parts["list"] = True
         return True
+
+    def compare(self, c: Context, d: Draft) -> bool:
+        """"What's the difference between A and B?" (``compare_questions``) when A and B label two
+        items of one table or list (:func:`~threadgraph.bot.passages.structures`) of a document of
+        the best passages or of a full-text search for both: both items with their lines, cited
+        first. False when the question is no such question or no list holds both."""
+        lang = "zh" if c.lang == "zh" else "en"
+        q = c.q.text.strip().rstrip("?？。!！ ")
+        pair = next(((m.group("a").strip(), m.group("b").strip()) for p in self.data.get("compare_questions", {}).get(lang, [])
+                     for m in [re.search(p, q, re.I)] if m), None)
+        if pair is None:
+            return False
+        docs = list(dict.fromkeys(p.doc for p in d.passages))[:LIST_DOCS]
+        try:
+            docs += [h.doc for h in c.kb.vectors.search(f"{pair[0]} {pair[1]}", None, limit=COMPARE_HITS, mode="fts")]
+        except Exception:  # noqa: BLE001 - no full-text index: the passages' documents only
+            pass
+        titles = doc_titles(c.kb)
+        for doc in list(dict.fromkeys(docs))[:COMPARE_DOCS]:
+            both = compared_items(structures(R.doc_chunks(c.graph, doc), human_title(titles.get(doc, ""))), *pair)
+            if both is None:
+                continue
+            head = t(c.lang, f"{both[0].label}与{both[1].label}：", f"{both[0].label} vs {both[1].label}:")
+            lines = [f"- {i.label}：{i.detail}" if c.lang == "zh" else f"- {i.label}: {i.detail}" for i in both]
+            d.text = head + "\n" + "\n".join(lines)
+            hits = list({i.hit.id: i.hit for i in both}.values())
+            d.hits = hits + [h for h in d.hits if h.id not in {x.id for x in hits}]
+            d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                          for h in d.hits[:LIST_PASSAGES]]
+            d.found = True
+            d.parts["list"] = True
+            return True
+        return False
 
     def list_subject(self, c: Context) -> str | None:
         """What a list question asks for ("severity levels"; ``""`` when it

@@ -5,6 +5,7 @@ own sections and checklists, else the steps that name it, else passages).
 from __future__ import annotations
 
 from ...knowledge import retrieval as R
+from ..citations import doc_titles, human_title
 from ..compose import excerpt, t
 from ..evidence import passages_support
 from .. import words
@@ -42,7 +43,7 @@ class Responsibility(Intent):
         facts.sort(key=lambda f: 0 if any(s in f.subject.casefold() for s in duty) else 1)
         if len(facts) < 3:
             facts += R.role_steps(c.graph, [role.id], limit=6)
-        return Draft(facts=facts)
+        return Draft(facts=by_phase(c, facts))
 
     def use_passages(self, c: Context, d: Draft) -> None:
         """Describe the role from its steps, or from passages that support it."""
@@ -50,6 +51,29 @@ class Responsibility(Intent):
         if role and (d.facts or (d.passages and passages_support(c.q, d.hits))):
             d.text = responsibility_text(c.lang, role.name, d.facts, d.passages)
             d.found = True
+
+
+def by_phase(c: Context, facts: list) -> list:
+    """``facts`` for a question naming one phase of a procedure (:func:`~threadgraph.bot.words.phases`:
+    "what are their duties during the meeting?"): the steps whose section or document title names that
+    phase first, then those naming no phase; steps titled with another phase ("After the release")
+    are left out when any step names the asked one. ``facts`` unchanged otherwise."""
+    asked = words.phases(c.q.text, c.lang)
+    if len(asked) != 1 or not facts:
+        return facts
+    titles = doc_titles(c.kb)
+
+    def named(f) -> set[int]:
+        src = getattr(f, "source", None)
+        doc = getattr(src, "doc", "") or ""
+        head = f"{human_title(titles.get(doc, ''))} > {getattr(src, 'section', '') or ''} > {f.subject}"
+        return words.phases(head, "zh" if c.lang == "zh" else "en") | words.phases(head, "en")
+
+    tagged = [(f, named(f)) for f in facts]
+    first = [f for f, ph in tagged if ph & asked]
+    if not first:
+        return facts
+    return first + [f for f, ph in tagged if not ph]
 
 
 def responsibility_text(lang: str, role: str, facts, passages) -> str:
