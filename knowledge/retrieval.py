@@ -314,6 +314,24 @@ VARIANT_SUFFIXES: tuple[str, ...] = tuple(lexicon("variants").get("suffixes", []
 VARIANT_SUFFIXES_EN: tuple[str, ...] = tuple(lexicon("variants").get("suffixes_en", []))
 
 
+KIND_PREFIXES: tuple[str, ...] = tuple(lexicon("variants").get("kind_prefixes", []))
+
+
+def same_base(a: str, b: str) -> bool:
+    """True when ingredient names ``a`` and ``b`` differ but name one base thing: one is the other
+    with a variant prefix and/or suffix (熟花生 / 花生, 姜片 / 姜; :data:`VARIANT_PREFIXES`,
+    :data:`VARIANT_SUFFIXES`) or a kind modifier before it (大葱 / 葱, 香醋 / 醋; ``kind_prefixes``
+    of ``lexicon/variants.yaml``)."""
+    if not a or not b or a == b:
+        return False
+    short, long_ = sorted((a, b), key=len)
+    for p in ("",) + VARIANT_PREFIXES + KIND_PREFIXES:
+        for s in ("",) + VARIANT_SUFFIXES:
+            if (p or s) and long_ == p + short + s:
+                return True
+    return False
+
+
 def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> list[str]:
     """Ids of ingredients that are a variant of one of ``names`` (by name, at most ``limit``): a
     prefix of :data:`VARIANT_PREFIXES` and/or a suffix of :data:`VARIANT_SUFFIXES` around it
