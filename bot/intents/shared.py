@@ -57,9 +57,11 @@ class Shared(Intent):
         ingredients (not already in ``done``) paired once, in its order."""
         mine = [f for f in c.contains(a_id) if f.object_id not in done and f.object_id.startswith("ingredient:")]
         theirs = [f for f in c.contains(b_id) if f.object_id not in done and f.object_id.startswith("ingredient:")]
+        names = {s for n in c.kb.names if n.type == "ingredient" for s in (n.name, n.surface)}
         out, used = [], set()
         for fa in mine:
-            fb = next((f for f in theirs if f.object_id not in used and R.same_base(fa.object, f.object)), None)
+            fb = next((f for f in theirs if f.object_id not in used and R.same_base(fa.object, f.object, names.__contains__)),
+                      None)
             if fb is not None:
                 used.add(fb.object_id)
                 out.append((fa, fb))
