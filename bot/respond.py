@@ -172,7 +172,7 @@ _ONE_DISH_INTENTS = ("steps", "contains")
 
 
 def _asked_family(c: Context) -> list[str]:
-    """The recipes and documents that are kinds of the dish the question named but the KB does not
+    """The recipes that are kinds of the dish the question named but the KB does not
     link (``q.asked_ctx``): names containing it, or containing a cross-language equivalent of it
     (``knowledge/lexicon/bilingual.yaml``: "red braised pork" → 红烧肉); ``[]`` when the question
     linked its dish or named none."""
@@ -182,7 +182,7 @@ def _asked_family(c: Context) -> list[str]:
     if not q.asked_ctx or q.ctx:
         return []
     for what in [q.asked_ctx] + bilingual.equivalents(q.asked_ctx, ("recipe",)):
-        fam = _family(c, what)
+        fam = _family(c, what, ("recipe",))
         if fam:
             return fam
     return []
@@ -191,9 +191,10 @@ def _asked_family(c: Context) -> list[str]:
 def _elsewhere_note(c: Context) -> str:
     """A first line for an answer from other recipes when the question named a dish the KB does not
     link ("… instead of Shaoxing wine in red braised pork?"): that no recipe is called so, and the
-    recipes that are kinds of it when there are any; ``""`` when the question's dish was linked."""
+    recipes that are kinds of it when there are any; ``""`` when the question's dish was linked or
+    it asked about no ingredient or tool."""
     q = c.q
-    if not q.asked_ctx or q.ctx:
+    if not q.asked_ctx or q.ctx or not any(m.type in ("ingredient", "tool") for m in q.items):
         return ""
     fam = _asked_family(c)
     shown = join(c.lang, fam[:4]) + (t(c.lang, f"等 {len(fam)} 个", f" and {len(fam) - 4} more") if len(fam) > 4 else "")
@@ -469,13 +470,13 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
     return not_found_text(lang, h.missing(c), []), []
 
 
-def _family(c: Context, what: str) -> list[str]:
-    """Names of recipes and documents whose name contains ``what`` (at least 2 characters,
-    case-insensitive), shortest first: the kinds of a dish the question names only generally."""
+def _family(c: Context, what: str, types: tuple[str, ...] = ("recipe", "document")) -> list[str]:
+    """Names of entities of ``types`` (recipes and documents) whose name contains ``what`` (at least
+    2 characters, case-insensitive), shortest first: the kinds of a dish the question names only generally."""
     key = what.strip().casefold()
     if len(key) < 2:
         return []
-    names = {n.name for n in c.kb.names if n.type in ("recipe", "document") and key in n.name.casefold()}
+    names = {n.name for n in c.kb.names if n.type in types and key in n.name.casefold()}
     return sorted(names, key=lambda x: (len(x), x))
 
 
