@@ -135,7 +135,7 @@ def compose(c: Context, d: Draft) -> Answer:
             d.found = False
             q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
     if d.found and q.asked_ctx and not q.ctx and q.intent in _ONE_DISH_INTENTS and len(_asked_family(c)) >= 2:
-        # "红烧肉怎么做？" where no recipe is called so but several are kinds of it: which one is asked
+        # "<dish>怎么做？" where no recipe is called so but several are kinds of it: which one is asked
         # (passages of one of them, or of all, would answer another question than the user's)
         d.found = False
         q.unknown = [Mention(q.asked_ctx, q.asked_ctx, "unknown", None, -1, "unknown", score=0.0)] + q.unknown
@@ -174,7 +174,7 @@ _ONE_DISH_INTENTS = ("steps", "contains")
 def _asked_family(c: Context) -> list[str]:
     """The recipes that are kinds of the dish the question named but the KB does not
     link (``q.asked_ctx``): names containing it, or containing a cross-language equivalent of it
-    (``knowledge/lexicon/bilingual.yaml``: "red braised pork" → 红烧肉); ``[]`` when the question
+    (``knowledge/lexicon/bilingual.yaml``: an English dish name → its Chinese name); ``[]`` when the question
     linked its dish or named none."""
     from ..knowledge import bilingual
 
@@ -190,7 +190,7 @@ def _asked_family(c: Context) -> list[str]:
 
 def _elsewhere_note(c: Context) -> str:
     """A first line for an answer from other recipes when the question named a dish the KB does not
-    link ("… instead of Shaoxing wine in red braised pork?"): that no recipe is called so, and the
+    link ("what can I use instead of X in <dish>?"): that no recipe is called so, and the
     recipes that are kinds of it when there are any; ``""`` when the question's dish was linked or
     it asked about no ingredient or tool."""
     q = c.q

@@ -109,7 +109,7 @@ def rebalance(u: Understanding, body: str, linker: Linker, *, needs_item: bool) 
 
 
 def unknown_dish(u: Understanding, unk: Mention, found: list[Mention], body: str) -> bool:
-    """True when ``unk`` is an English context slot the KB does not link ("red braised pork") and
+    """True when ``unk`` is an English context slot the KB does not link (a dish name of several words) and
     the KB names ``found`` inside it (mentions with offsets in ``body``) are only ingredients or tools
     covering less than two thirds of it: they are words of the dish's name, not a wrong split of the
     question (whole English words never split wrongly), so the slot stays an unknown dish."""

@@ -68,7 +68,7 @@ def _nearest(anchors: DictLinker[str], sent: str, pos: int, end: int | None = No
     """The anchored name closest to ``pos`` in ``sent`` (preceding names first); ``""`` when there is none.
 
     With ``end`` (where the optional marker at ``pos`` ends), a name after the marker counts only when
-    the words between lead to it (``cues.optional_lead``: "可选：葱花", "可选：撒上葱花"): a marker
+    the words between lead to it (``cues.optional_lead``: "可选：X", "可选：撒上 X"): a marker
     that opens an action ("可选：去掉 X 的外皮") makes the step optional, not the thing it handles."""
     hits = anchors.scan(sent)
     if not hits:

@@ -127,7 +127,7 @@ def labelled(text: str, kind: str | None = None) -> list[str]:
 
 
 def bare_label(text: str) -> str:
-    """``text`` without the quantifiers that open it ("any meat" → "meat", "任何肉类" → "肉类";
+    """``text`` without the quantifiers that open it ("any X" → "X", "任何X" → "X";
     ``label_quantifiers`` of knowledge/lexicon/categories.yaml); ``text`` when none opens it."""
     t = text.strip()
     for w in sorted(lexicon("categories").get("label_quantifiers") or [], key=len, reverse=True):

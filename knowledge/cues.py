@@ -180,8 +180,8 @@ def amount_scoped(before: str) -> bool:
 
 
 _ZH_AMOUNT_ENTRY = re.compile(r"[^\W\d_]{1,6}\s*(?:\d+(?:\.\d+)?\s*[^\W\d_]{0,2}\s*[、，,；;]|、)")
-"""An earlier entry of a list after an optional marker: a name and its amount ("可选：水 4g、玉米淀粉 1.5g")
-or a name before an enumeration comma ("根据个人口味添加醋、油泼辣子")."""
+"""An earlier entry of a list after an optional marker: a name and its amount ("可选：X 4g、Y 1.5g")
+or a name before an enumeration comma ("根据口味添加 X、Y")."""
 
 
 def optional_lead(gap: str, zh: bool = False) -> bool:
@@ -189,8 +189,8 @@ def optional_lead(gap: str, zh: bool = False) -> bool:
     after it) only leads to the name ("If using", "可选：加入"), not a step
     ("roll in", "可选：去掉"). With ``zh`` (a Chinese sentence, no spaces between
     words) the gap is read against the ``zh`` words of ``optional_lead``: after
-    its punctuation, those words and the earlier entries of a list ("水 4g、",
-    "醋、") are removed, nothing may remain."""
+    its punctuation, those words and the earlier entries of a list ("X 4g、",
+    "X、") are removed, nothing may remain."""
     lead = lexicon("cues").get("optional_lead") or {}
     if zh:
         rest = _ZH_AMOUNT_ENTRY.sub("", gap)

@@ -331,10 +331,10 @@ def _bases(name: str) -> set[str]:
 
 def same_base(a: str, b: str, known: Callable[[str], bool] = lambda _n: False) -> bool:
     """True when ingredient names ``a`` and ``b`` differ but name one base thing: they are equal, or
-    one is the other, after a variant prefix and/or suffix (熟花生 / 花生, 姜片 / 姜;
-    :data:`VARIANT_PREFIXES`, :data:`VARIANT_SUFFIXES`) or a kind modifier before it (大葱 / 葱,
-    香醋 / 醋; ``kind_prefixes`` of ``lexicon/variants.yaml``) is removed — or both are, leaving a
-    base that ``known`` accepts as a name (生姜 / 姜片 → 姜; never 生抽 / 老抽 → "抽")."""
+    one is the other, after a variant prefix and/or suffix (熟X / X, X片 / X;
+    :data:`VARIANT_PREFIXES`, :data:`VARIANT_SUFFIXES`) or a kind modifier before it (大X / X,
+    老X / X; ``kind_prefixes`` of ``lexicon/variants.yaml``) is removed — or both are, leaving a
+    base that ``known`` accepts as a name (生X / X片 → X; never two products whose common tail names nothing)."""
     if not a or not b or a == b:
         return False
     ba, bb = _bases(a), _bases(b)

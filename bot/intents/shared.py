@@ -53,7 +53,7 @@ class Shared(Intent):
     @staticmethod
     def _same_base(c: Context, a_id: str, b_id: str, done: set[str]) -> list[tuple[Fact, Fact]]:
         """Pairs of CONTAINS edges of ``a_id`` and ``b_id`` to two ingredients of one base name
-        (大葱 / 葱, 姜片 / 姜: :func:`~threadgraph.knowledge.retrieval.same_base`), each of ``a_id``'s
+        (大X / X, X片 / X: :func:`~threadgraph.knowledge.retrieval.same_base`), each of ``a_id``'s
         ingredients (not already in ``done``) paired once, in its order."""
         mine = [f for f in c.contains(a_id) if f.object_id not in done and f.object_id.startswith("ingredient:")]
         theirs = [f for f in c.contains(b_id) if f.object_id not in done and f.object_id.startswith("ingredient:")]
@@ -73,7 +73,7 @@ class Shared(Intent):
 
 
 def shared_text(lang: str, a: str, b: str, pairs: list[tuple[Fact, Fact]]) -> str:
-    """Ingredients two recipes share; a pair of two names of one base thing reads "大葱 / 葱"."""
+    """Ingredients two recipes share; a pair of two names of one base thing reads "X / 大X"."""
     names = list(dict.fromkeys(p[0].object if p[0].object == p[1].object else f"{p[0].object} / {p[1].object}"
                                for p in pairs))
     return t(lang, f"{a}和{b}共同的原料：{join(lang, names)}。", f"{a} and {b} share: {join(lang, names)}.")
