@@ -41,8 +41,8 @@ class Exclude(Intent):
                 q.unknown.remove(m)
                 q.excluded.append(Mention(m.surface, m.surface, "category", f"category:{keys[0]}", m.start, "category"))
         for i, m in enumerate(q.excluded):
-            # a category word the linker only matched inside a longer name (a category label read as the end of one longer ingredient name) or
-            # by spelling: the category, not that one thing
+            # a category label the linker only matched as the end of one longer ingredient name, or by
+            # spelling: the category, not that one thing
             keys = categories.labelled(m.surface) if m.method in ("contained", "fuzzy") else []
             if keys:
                 q.excluded[i] = Mention(m.surface, m.surface, "category", f"category:{keys[0]}", m.start, "category")
