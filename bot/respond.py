@@ -134,7 +134,7 @@ def compose(c: Context, d: Draft) -> Answer:
         if gone:
             d.found = False
             q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
-    if d.found and q.asked_ctx and not q.ctx and q.intent in _ONE_DISH_INTENTS and len(_asked_family(c)) >= 2:
+    if d.found and q.asked_ctx and not q.ctx and h.whole_dish and len(_asked_family(c)) >= 2:
         # "<dish>怎么做？" where no recipe is called so but several are kinds of it: which one is asked
         # (passages of one of them, or of all, would answer another question than the user's)
         d.found = False
@@ -165,10 +165,6 @@ def compose(c: Context, d: Draft) -> Answer:
         entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
         sources=citations(c.kb, c.settings, facts, d.passages),
     )
-
-
-#: Intents whose answer is about one recipe as a whole: a dish name several recipes share must say which.
-_ONE_DISH_INTENTS = ("steps", "contains")
 
 
 def _asked_family(c: Context) -> list[str]:
