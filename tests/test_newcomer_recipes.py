@@ -91,3 +91,22 @@ def test_bare_label():
     assert categories.bare_label("any meat") == "meat"
     assert categories.bare_label("任何肉类") == "肉类"
     assert categories.bare_label("anything") == "anything"
+
+
+def test_mirin_links_to_the_kb_name_through_the_bilingual_lexicon(ask):
+    # HowToCook 日式肥牛丼饭.md:17 "- 味淋（一种常用日式调料，可在各大电商平台购买，也可用料酒代替）"
+    a = ask("What can I use instead of mirin in 日式肥牛丼饭?", thread="mirin")
+    assert a.intent == "substitute" and a.found
+    assert any(e.name == "味淋" for e in a.entities) and "料酒" in a.answer
+
+
+def test_mirin_in_a_dev_corpus(tmp_path):
+    from conftest import bot_over
+
+    # zh-meow 日式鲜奶鸡丁意大利面.md:15 "6. 加酱油一大勺，盐适量，料酒一大勺，味淋一大勺（或料酒+糖）"
+    doc = GEN / "zh-meow" / "docs" / "日式鲜奶鸡丁意大利面.md"
+    quoted(doc, 15, "味淋一大勺（或料酒+糖）")
+    ask = bot_over(tmp_path, {p.name: p for p in sorted((GEN / "zh-meow" / "docs").glob("*.md"))})
+    a = ask("what can I use instead of mirin?")
+    assert a.intent == "substitute" and a.found
+    assert any(e.name == "味淋" for e in a.entities) and "料酒" in a.answer
