@@ -31,16 +31,20 @@ from ..knowledge.text import DictLinker, has_cjk, singular
 from . import words
 
 @functools.lru_cache(maxsize=1)
-def _bilingual_groups() -> list[list[str]]:
+def _bilingual_groups() -> list[tuple[tuple[str, ...], list[str]]]:
     """Groups of names meaning the same thing in Chinese and English
-    (``knowledge/lexicon/bilingual.yaml``; ``[]`` when the file is absent)."""
+    (``knowledge/lexicon/bilingual.yaml``), each with the entity types of its section
+    (:data:`threadgraph.knowledge.bilingual.SECTIONS`; ``()`` for a section it does not
+    list: any type); ``[]`` when the file is absent."""
+    from ..knowledge.bilingual import SECTIONS
     from ..knowledge.text import lexicon
 
     try:
         data = lexicon("bilingual") or {}
     except FileNotFoundError:
         return []
-    return [[str(x) for x in g] for sec in data.values() if isinstance(sec, list) for g in sec if isinstance(g, list)]
+    return [(SECTIONS.get(name, ()), [str(x) for x in g]) for name, sec in data.items() if isinstance(sec, list)
+            for g in sec if isinstance(g, list)]
 
 
 @functools.lru_cache(maxsize=1)
@@ -250,9 +254,13 @@ class Linker:
                     if v.casefold() not in things and key not in self.by_surface:
                         offer(v, n)
                         self._title_variants.add(key)
-        for group in _bilingual_groups():
+        for types, group in _bilingual_groups():
             keys = [g.casefold() for g in group]
             hits = {(h.id, h.name, h.type, h.doc) for k in keys for h in self.by_surface.get(k, [])}
+            if len(hits) > 1 and types:
+                # a KB name that is also another kind of entity (an ingredient that a runbook-style
+                # reading also made an artifact): the group names the thing of its section's type
+                hits = {h for h in hits if h[2] in types} or hits
             for k in keys:
                 if k not in self.by_surface:
                     extra.setdefault(k, set()).update(hits)

@@ -18,7 +18,7 @@ from ..knowledge.text import is_cjk_char
 from . import constraints, intents, reader, scope, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
-from .compose import excerpt, family_text, lead_passage, not_found_text, passages_text, t, word_cut
+from .compose import excerpt, family_text, join, lead_passage, not_found_text, passages_text, t, word_cut
 from .evidence import VECTOR_FOUND_MIN, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages
 from .sentences import lead_sentence
 from .who import roles_of as who_roles, section_role
@@ -135,6 +135,11 @@ def compose(c: Context, d: Draft) -> Answer:
         if gone:
             d.found = False
             q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
+    if d.found and q.asked_ctx and not q.ctx and h.whole_dish and len(_asked_family(c)) >= 2:
+        # "<dish>怎么做？" where no recipe is called so but several are kinds of it: which one is asked
+        # (passages of one of them, or of all, would answer another question than the user's)
+        d.found = False
+        q.unknown = [Mention(q.asked_ctx, q.asked_ctx, "unknown", None, -1, "unknown", score=0.0)] + q.unknown
     if d.found and q.candidate is not None and not q.candidate.id and mode != "graph":
         # "can we use <name> instead of X?" about a name the documents never write: what they say
         # about X's stand-ins is no answer about it
@@ -148,10 +153,12 @@ def compose(c: Context, d: Draft) -> Answer:
         d.text, d.follow_ups = _not_found(c, h)
         d.facts = []
         d.passages = d.passages[:2] if d.passages and mode != "graph" and passages_support(q, d.hits) else []
+        if q.unknown and len(_family(c, q.unknown[0].surface)) >= 2:
+            d.passages = []  # "which one do you mean?": a passage of one of them would pre-empt the choice
         if d.passages:
             d.text += "\n\n" + t(lang, "相关内容：", "Related: ") + excerpt(d.passages[0].text, q.text, 200, whole_list=False)
     d.text = _constrained(c, h, d)
-    d.text = _reading_note(c) + d.text
+    d.text = _reading_note(c) + (_elsewhere_note(c) if d.found and d.facts else "") + d.text
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
     facts = _dedupe(d.facts)[:MAX_FACTS]
     return Answer(
@@ -159,6 +166,38 @@ def compose(c: Context, d: Draft) -> Answer:
         entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
         sources=citations(c.kb, c.settings, facts, d.passages),
     )
+
+
+def _asked_family(c: Context) -> list[str]:
+    """The recipes that are kinds of the dish the question named but the KB does not
+    link (``q.asked_ctx``): names containing it, or containing a cross-language equivalent of it
+    (``knowledge/lexicon/bilingual.yaml``: an English dish name → its Chinese name); ``[]`` when the question
+    linked its dish or named none."""
+    from ..knowledge import bilingual
+
+    q = c.q
+    if not q.asked_ctx or q.ctx:
+        return []
+    for what in [q.asked_ctx] + bilingual.equivalents(q.asked_ctx, ("recipe",)):
+        fam = _family(c, what, ("recipe",))
+        if fam:
+            return fam
+    return []
+
+
+def _elsewhere_note(c: Context) -> str:
+    """A first line for an answer from other recipes when the question named a dish the KB does not
+    link ("what can I use instead of X in <dish>?"): that no recipe is called so, and the
+    recipes that are kinds of it when there are any; ``""`` when the question's dish was linked or
+    it asked about no ingredient or tool."""
+    q = c.q
+    if not q.asked_ctx or q.ctx or not any(m.type in ("ingredient", "tool") for m in q.items):
+        return ""
+    fam = _asked_family(c)
+    shown = join(c.lang, fam[:4]) + (t(c.lang, f"等 {len(fam)} 个", f" and {len(fam) - 4} more") if len(fam) > 4 else "")
+    return t(c.lang, f"（知识库里没有叫“{q.asked_ctx}”的菜谱" + (f"；名字相近的有：{shown}" if fam else "") + "。以下是别的菜谱里的记录。）\n",
+             f"(No recipe called “{q.asked_ctx}” in the knowledge base" + (f"; recipes like it: {shown}" if fam else "")
+             + ". This is what other recipes say.)\n")
 
 
 def _reading_note(c: Context) -> str:
@@ -453,13 +492,13 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
     return not_found_text(lang, h.missing(c), []), []
 
 
-def _family(c: Context, what: str) -> list[str]:
-    """Names of recipes and documents whose name contains ``what`` (at least 2 characters,
-    case-insensitive), shortest first: the kinds of a dish the question names only generally."""
+def _family(c: Context, what: str, types: tuple[str, ...] = ("recipe", "document")) -> list[str]:
+    """Names of entities of ``types`` (recipes and documents) whose name contains ``what`` (at least
+    2 characters, case-insensitive), shortest first: the kinds of a dish the question names only generally."""
     key = what.strip().casefold()
     if len(key) < 2:
         return []
-    names = {n.name for n in c.kb.names if n.type in ("recipe", "document") and key in n.name.casefold()}
+    names = {n.name for n in c.kb.names if n.type in types and key in n.name.casefold()}
     return sorted(names, key=lambda x: (len(x), x))
 
 

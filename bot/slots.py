@@ -95,10 +95,29 @@ def rebalance(u: Understanding, body: str, linker: Linker, *, needs_item: bool) 
         end = start + len(unk.surface)
         return any(m.start < end and start < m.start + len(m.surface) for m in extra)
 
-    kept = [m for m in u.mentions if m.type != "unknown" or not covered(m)]
+    kept = [m for m in u.mentions if m.type != "unknown" or unknown_dish(u, m, extra, body) or not covered(m)]
+    for unk in [m for m in kept if m.type == "unknown"]:
+        if unknown_dish(u, unk, extra, body):
+            start = body.find(unk.surface)
+            extra = [m for m in extra if not start <= m.start < start + len(unk.surface)]
     if u.excluded and all(m.type == "unknown" for m in u.excluded):
         items = [m for m in extra if m.type in ("ingredient", "tool", "role")]
         if items and all(covered(m) for m in u.excluded):
             u.excluded = items[:1]
             extra = [m for m in extra if m is not items[0]]
     u.mentions = kept + [m for m in extra if not any(m.id == k.id for k in kept)]
+
+
+def unknown_dish(u: Understanding, unk: Mention, found: list[Mention], body: str) -> bool:
+    """True when ``unk`` is an English context slot the KB does not link (a dish name of several words) and
+    the KB names ``found`` inside it (mentions with offsets in ``body``) are only ingredients or tools
+    covering less than two thirds of it: they are words of the dish's name, not a wrong split of the
+    question (whole English words never split wrongly), so the slot stays an unknown dish."""
+    if unk.type != "unknown" or has_cjk(unk.surface) or unk.surface not in (u.slot_texts.get("ctx"), u.slot_texts.get("ctx2")):
+        return False
+    start = body.find(unk.surface)
+    if start < 0:
+        return False
+    inside = [m for m in found if start <= m.start and m.start + len(m.surface) <= start + len(unk.surface)]
+    return bool(inside) and all(m.type in ("ingredient", "tool") for m in inside) and (
+        sum(len(m.surface) for m in inside) * 3 < len(unk.surface) * 2)

@@ -27,6 +27,7 @@ from ..knowledge.text import detect_language
 from . import classify, intents, words
 from .linker import Linker
 from .query import Understanding
+from .slots import unknown_dish
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +93,8 @@ def _prefer_cues(u: Understanding, r: classify.Reading, body: str, lang: str, li
     if r.intent == u.intent:
         # the same intent: the entity-first slots when the pattern's did not link
         unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded)
+        if unlinked and any(unknown_dish(u, m, r.mentions, body) for m in u.mentions):
+            return False  # a dish the KB lacks ("… instead of X in <dish>"): its words name no other thing asked
         return (unlinked or not (u.mentions or u.excluded or u.slot_texts)) and any(m.type != "unknown" for m in r.mentions)
     if not u.rule:
         return True

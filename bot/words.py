@@ -177,15 +177,19 @@ def correct_typos(text: str, lang: str = "en") -> str:
     (optimal string alignment distance 1: a letter left out, added or changed, or two neighbouring
     letters swapped; rapidfuzz ``OSA``) from exactly one cue word of ``typo_cues`` (``bot/lexicon/words.yaml``)
     replaced by that word ("whats the altenative to X" → "… alternative …"); a word that is a
-    cue word, or another form of one (:func:`_inflected`), is left alone. Text in a
+    cue word, or another form of one (:func:`_inflected`), is left alone; a short question word
+    as chats write it (``typo_cues.short_<lang>``: "wat") becomes the word. Text in a
     language without cue words is returned as is."""
     least, cues = _typo_cues(lang)
     if not cues:
         return text
+    short = {str(k).casefold(): str(v) for k, v in ((lexicon().get("typo_cues") or {}).get(f"short_{lang}") or {}).items()}
 
     def fix(m: re.Match) -> str:
         w = m.group()
         low = w.casefold()
+        if low in short:
+            return short[low]  # a short question word as chats write it ("wat", ``typo_cues.short_<lang>``)
         if len(low) < least or low in cues:
             return w
         near = [c for c in cues if not _inflected(low, c) and OSA.distance(low, c) == 1]

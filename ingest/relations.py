@@ -64,14 +64,21 @@ def _last(anchors: DictLinker[str], text: str) -> str:
     return hits[-1].values[0] if hits else ""
 
 
-def _nearest(anchors: DictLinker[str], sent: str, pos: int) -> str:
-    """The anchored name closest to ``pos`` in ``sent`` (preceding names first)."""
+def _nearest(anchors: DictLinker[str], sent: str, pos: int, end: int | None = None) -> str:
+    """The anchored name closest to ``pos`` in ``sent`` (preceding names first); ``""`` when there is none.
+
+    With ``end`` (where the optional marker at ``pos`` ends), a name after the marker counts only when
+    the words between lead to it (``cues.optional_lead``: "可选：X", "可选：撒上 X"): a marker
+    that opens an action ("可选：去掉 X 的外皮") makes the step optional, not the thing it handles."""
     hits = anchors.scan(sent)
     if not hits:
         return ""
     before = [h for h in hits if h.end <= pos + 1]
-    h = before[-1] if before else hits[0]
-    return h.values[0]
+    if before:
+        return before[-1].values[0]
+    if end is not None and not cues.optional_lead(sent[end:hits[0].start], zh=True):
+        return ""
+    return hits[0].values[0]
 
 
 def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Callable[[int, Block], str] | None = None,
@@ -320,7 +327,7 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
         # the thing right beside the marker ("kasoori methi crushed if using", "Optional – If using
         # onion"), not one further off in the sentence ("Add the paneer cubes, and … if using")
         if has_cjk(sent):
-            hit = _nearest(anchors, sent, c.start)
+            hit = _nearest(anchors, sent, c.start, c.end)
             return (hit, True) if hit else None
         hits = anchors.scan(sent)
         before = [h for h in hits if h.end <= c.start + 1 and _adjacent(sent[h.end:c.start])]

@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass
 from typing import Iterable
 
-from .text import lexicon, name_key, normalize
+from .text import has_cjk, lexicon, name_key, normalize
 
 #: The sections of the data file and the entity types their categories apply to.
 KINDS: dict[str, tuple[str, ...]] = {"ingredients": ("ingredient",), "tools": ("tool",), "recipes": ("recipe",)}
@@ -124,6 +124,19 @@ def labelled(text: str, kind: str | None = None) -> list[str]:
     ``text`` (after normalization), in table order; ``[]`` when none."""
     keys = _labels().get(name_key(text), [])
     return [k for k in keys if kind is None or table()[k].kind == kind]
+
+
+def bare_label(text: str) -> str:
+    """``text`` without the quantifiers that open it ("any X" → "X", "任何X" → "X";
+    ``label_quantifiers`` of knowledge/lexicon/categories.yaml); ``text`` when none opens it."""
+    t = text.strip()
+    for w in sorted(lexicon("categories").get("label_quantifiers") or [], key=len, reverse=True):
+        w = str(w)
+        if t.casefold().startswith(w.casefold()) and len(t) > len(w):
+            rest = t[len(w):]
+            if has_cjk(w) or rest[:1].isspace():
+                return rest.strip()
+    return t
 
 
 def label_words(kind: str) -> list[tuple[str, str]]:

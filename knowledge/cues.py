@@ -179,10 +179,26 @@ def amount_scoped(before: str) -> bool:
     return bool(_amount_scope().search(before))
 
 
-def optional_lead(gap: str) -> bool:
+_ZH_AMOUNT_ENTRY = re.compile(r"[^\W\d_]{1,6}\s*(?:\d+(?:\.\d+)?\s*[^\W\d_]{0,2}\s*[、，,；;]|、)")
+"""An earlier entry of a list after an optional marker: a name and its amount ("可选：X 4g、Y 1.5g")
+or a name before an enumeration comma ("根据口味添加 X、Y")."""
+
+
+def optional_lead(gap: str, zh: bool = False) -> bool:
     """True when ``gap`` (the words between an optional marker and the name
-    after it) only leads to the name ("If using"), not a step ("roll in")."""
-    allowed = {w.casefold() for w in (lexicon("cues").get("optional_lead") or {}).get("en") or []}
+    after it) only leads to the name ("If using", "可选：加入"), not a step
+    ("roll in", "可选：去掉"). With ``zh`` (a Chinese sentence, no spaces between
+    words) the gap is read against the ``zh`` words of ``optional_lead``: after
+    its punctuation, those words and the earlier entries of a list ("X 4g、",
+    "X、") are removed, nothing may remain."""
+    lead = lexicon("cues").get("optional_lead") or {}
+    if zh:
+        rest = _ZH_AMOUNT_ENTRY.sub("", gap)
+        rest = re.sub(r"[\W_]+", "", rest)
+        for w in sorted(lead.get("zh") or [], key=len, reverse=True):
+            rest = rest.replace(w, "")
+        return not rest
+    allowed = {w.casefold() for w in lead.get("en") or []}
     return all(w.casefold().strip("–—-") in allowed for w in gap.split() if w.strip("–—-"))
 
 

@@ -8,6 +8,8 @@ entity ids (never user text as query text) and returns
 
 from __future__ import annotations
 
+from typing import Callable
+
 from .facts import Fact, Source
 from .graph import GraphStore
 from . import text as T
@@ -312,6 +314,33 @@ VARIANT_PREFIXES: tuple[str, ...] = tuple(lexicon("variants")["prefixes"])
 VARIANT_SUFFIXES: tuple[str, ...] = tuple(lexicon("variants").get("suffixes", []))
 #: English forms written after an ingredient's name, with their space (" nut", " halves").
 VARIANT_SUFFIXES_EN: tuple[str, ...] = tuple(lexicon("variants").get("suffixes_en", []))
+
+
+KIND_PREFIXES: tuple[str, ...] = tuple(lexicon("variants").get("kind_prefixes", []))
+
+
+def _bases(name: str) -> set[str]:
+    """``name`` and what remains of it without a variant or kind prefix and/or a variant suffix."""
+    out = {name}
+    for p in ("",) + VARIANT_PREFIXES + KIND_PREFIXES:
+        for s in ("",) + VARIANT_SUFFIXES:
+            if (p or s) and len(name) > len(p) + len(s) and name.startswith(p) and name.endswith(s):
+                out.add(name[len(p):len(name) - len(s)] if s else name[len(p):])
+    return out
+
+
+def same_base(a: str, b: str, known: Callable[[str], bool] = lambda _n: False) -> bool:
+    """True when ingredient names ``a`` and ``b`` differ but name one base thing: they are equal, or
+    one is the other, after a variant prefix and/or suffix (熟X / X, X片 / X;
+    :data:`VARIANT_PREFIXES`, :data:`VARIANT_SUFFIXES`) or a kind modifier before it (大X / X,
+    老X / X; ``kind_prefixes`` of ``lexicon/variants.yaml``) is removed — or both are, leaving a
+    base that ``known`` accepts as a name (生X / X片 → X; never two products whose common tail names nothing)."""
+    if not a or not b or a == b:
+        return False
+    ba, bb = _bases(a), _bases(b)
+    if a in bb or b in ba:
+        return True
+    return any(known(x) for x in (ba & bb))
 
 
 def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> list[str]:

@@ -268,6 +268,8 @@ class Intent:
     #: with no graph fact, a line of the asked recipe naming the asked item with an alternative or
     #: a condition answers (:func:`threadgraph.bot.reader.read_item_lines`)
     reads_item_lines: bool = False
+    #: the answer is about one recipe as a whole: a dish name several recipes share must say which
+    whole_dish: bool = False
     fallback: bool = False
     statement: bool = False
 

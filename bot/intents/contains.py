@@ -14,6 +14,7 @@ class Contains(Intent):
     """Slot: the recipe."""
 
     name = "contains"
+    whole_dish = True
     needs = ("recipe",)
 
     def retrieve(self, c: Context) -> Draft | None:

@@ -36,10 +36,16 @@ class Exclude(Intent):
         if not q.excluded and q.items and rx and re.search(rx, q.text, re.I):
             q.excluded, q.items = q.items, []
         for m in list(q.unknown):
-            keys = categories.labelled(m.surface or m.name)
+            keys = categories.labelled(m.surface or m.name) or categories.labelled(categories.bare_label(m.surface or m.name))
             if keys:
                 q.unknown.remove(m)
                 q.excluded.append(Mention(m.surface, m.surface, "category", f"category:{keys[0]}", m.start, "category"))
+        for i, m in enumerate(q.excluded):
+            # a category label the linker only matched as the end of one longer ingredient name, or by
+            # spelling: the category, not that one thing
+            keys = categories.labelled(m.surface) if m.method in ("contained", "fuzzy") else []
+            if keys:
+                q.excluded[i] = Mention(m.surface, m.surface, "category", f"category:{keys[0]}", m.start, "category")
 
     def recall(self, q, u, state) -> None:
         """Nothing excluded named: the remembered excluded (or asked) item ("dishes without it")."""

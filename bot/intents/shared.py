@@ -47,7 +47,25 @@ class Shared(Intent):
         if not (a and a.id and b and b.id):
             return None
         pairs = R.shared(c.graph, a.id, b.id)
+        pairs += self._same_base(c, a.id, b.id, {p[0].object_id for p in pairs})
         return Draft(facts=[f for p in pairs for f in p], parts={"pairs": pairs})
+
+    @staticmethod
+    def _same_base(c: Context, a_id: str, b_id: str, done: set[str]) -> list[tuple[Fact, Fact]]:
+        """Pairs of CONTAINS edges of ``a_id`` and ``b_id`` to two ingredients of one base name
+        (大X / X, X片 / X: :func:`~threadgraph.knowledge.retrieval.same_base`), each of ``a_id``'s
+        ingredients (not already in ``done``) paired once, in its order."""
+        mine = [f for f in c.contains(a_id) if f.object_id not in done and f.object_id.startswith("ingredient:")]
+        theirs = [f for f in c.contains(b_id) if f.object_id not in done and f.object_id.startswith("ingredient:")]
+        names = {s for n in c.kb.names if n.type == "ingredient" for s in (n.name, n.surface)}
+        out, used = [], set()
+        for fa in mine:
+            fb = next((f for f in theirs if f.object_id not in used and R.same_base(fa.object, f.object, names.__contains__)),
+                      None)
+            if fb is not None:
+                used.add(fb.object_id)
+                out.append((fa, fb))
+        return out
 
     def compose(self, c: Context, d: Draft) -> None:
         """The shared ingredient names."""
@@ -55,6 +73,7 @@ class Shared(Intent):
 
 
 def shared_text(lang: str, a: str, b: str, pairs: list[tuple[Fact, Fact]]) -> str:
-    """Ingredients two recipes share."""
-    names = list(dict.fromkeys(p[0].object for p in pairs))
+    """Ingredients two recipes share; a pair of two names of one base thing reads "X / 大X"."""
+    names = list(dict.fromkeys(p[0].object if p[0].object == p[1].object else f"{p[0].object} / {p[1].object}"
+                               for p in pairs))
     return t(lang, f"{a}和{b}共同的原料：{join(lang, names)}。", f"{a} and {b} share: {join(lang, names)}.")

@@ -18,6 +18,7 @@ class Steps(Intent):
     """Slots: the recipe/document (or phase), or a role."""
 
     name = "steps"
+    whole_dish = True
     needs = ("recipe",)
     slots = {**DEFAULT_SLOTS, "ctx": ("recipe", "document", "concept"), "ctx2": ("recipe", "document", "concept"),
              "item": ("role", "ingredient", "tool"), "item2": ("role", "ingredient", "tool"),
