@@ -53,6 +53,27 @@ def doc_lines(path: Path, first: int, last: int) -> str:
     return "\n".join(path.read_text(encoding="utf-8").splitlines()[first - 1:last])
 
 
+def recipe_requirements(root: Path, files) -> dict[tuple[str, str], bool]:
+    """Ingest copies of ``files`` (graph only, no vectors) into a KB under ``root`` and return
+    ``{(recipe name, item name): required}`` of its recipe ``CONTAINS`` edges."""
+    import shutil
+
+    from threadgraph.ingest.service import run_ingest
+    from threadgraph.knowledge.graph import GraphStore
+    from threadgraph.knowledge.kb import current_build
+
+    src = root / "docs"
+    src.mkdir()
+    for p in files:
+        shutil.copyfile(p, src / p.name)
+    data = root / "data"
+    assert run_ingest([src], tiny_settings(data), no_vectors=True).ok
+    g = GraphStore(current_build(data) / "graph.kuzu", read_only=True)
+    rows = g.query("MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.type = $t "
+                   "RETURN a.name AS recipe, b.name AS item, r.required AS req", {"t": "recipe"})
+    return {(r["recipe"], r["item"]): r["req"] for r in rows}
+
+
 def extract_copies(tmp_path: Path, *files: Path):
     """The rule extraction (``extract_corpus``) of copies of ``files`` in ``tmp_path`` (names kept)."""
     from threadgraph.ingest.pipeline import extract_corpus

@@ -11,33 +11,16 @@ while a listed item marked optional stays optional (鸡蛋火腿炒黄瓜.md:16 
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from conftest import CORPORA, REPO, tiny_settings
-
-GEN = REPO / "benchmarks" / "generalization"
+from conftest import CORPORA, GEN, recipe_requirements
 
 
 @pytest.fixture(scope="module")
 def required(tmp_path_factory):
-    from threadgraph.ingest.service import run_ingest
-    from threadgraph.knowledge.graph import GraphStore
-    from threadgraph.knowledge.kb import current_build
-
-    root = tmp_path_factory.mktemp("optional-notes")
-    src = root / "docs"
-    src.mkdir()
-    for p in (next(CORPORA.rglob("日式肥牛丼饭.md")), next(CORPORA.rglob("鸡蛋火腿炒黄瓜.md")),
-              GEN / "zh-meow" / "docs" / "水煮牛肉.md"):
-        shutil.copyfile(p, src / p.name)
-    data = root / "data"
-    assert run_ingest([src], tiny_settings(data), no_vectors=True).ok
-    g = GraphStore(current_build(data) / "graph.kuzu", read_only=True)
-    rows = g.query("MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.type = $t "
-                   "RETURN a.name AS recipe, b.name AS item, r.required AS req", {"t": "recipe"})
-    return {(r["recipe"], r["item"]): r["req"] for r in rows}
+    return recipe_requirements(tmp_path_factory.mktemp("optional-notes"), (
+        next(CORPORA.rglob("日式肥牛丼饭.md")), next(CORPORA.rglob("鸡蛋火腿炒黄瓜.md")),
+        GEN / "zh-meow" / "docs" / "水煮牛肉.md"))
 
 
 @pytest.mark.parametrize("recipe,item", [("日式肥牛丼饭", "味淋"), ("鸡蛋火腿炒黄瓜", "生抽")])

@@ -15,11 +15,9 @@ while a marker before a list of things still marks them:
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from conftest import CORPORA, GEN, quoted, tiny_settings
+from conftest import CORPORA, GEN, quoted, recipe_requirements
 
 
 def _doc(name: str):
@@ -28,22 +26,9 @@ def _doc(name: str):
 
 @pytest.fixture(scope="module")
 def required(tmp_path_factory):
-    from threadgraph.ingest.service import run_ingest
-    from threadgraph.knowledge.graph import GraphStore
-    from threadgraph.knowledge.kb import current_build
-
-    root = tmp_path_factory.mktemp("optional-steps")
-    src = root / "docs"
-    src.mkdir()
-    for p in (_doc("西红柿炒鸡蛋.md"), _doc("青椒酿.md"), _doc("米粥.md"), _doc("老式锅包肉.md"),
-              GEN / "zh-meow" / "docs" / "番茄蛋花汤.md", GEN / "zh-meow" / "docs" / "雪菜肉丝面.md"):
-        shutil.copyfile(p, src / p.name)
-    data = root / "data"
-    assert run_ingest([src], tiny_settings(data), no_vectors=True).ok
-    g = GraphStore(current_build(data) / "graph.kuzu", read_only=True)
-    rows = g.query("MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.type = $t "
-                   "RETURN a.name AS recipe, b.name AS item, r.required AS req", {"t": "recipe"})
-    return {(r["recipe"], r["item"]): r["req"] for r in rows}
+    return recipe_requirements(tmp_path_factory.mktemp("optional-steps"), (
+        _doc("西红柿炒鸡蛋.md"), _doc("青椒酿.md"), _doc("米粥.md"), _doc("老式锅包肉.md"),
+        GEN / "zh-meow" / "docs" / "番茄蛋花汤.md", GEN / "zh-meow" / "docs" / "雪菜肉丝面.md"))
 
 
 def test_the_source_lines_still_say_so():
