@@ -27,6 +27,10 @@ _IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
 #: rest of a long message is left out of the search (bounded work per message); 48 tokens hold
 #: every question of the evaluation sets whole (the longest is ~35).
 QUERY_TOKENS = 48
+#: Content words a question naming a role must have besides the role's name to ask more than
+#: what the role does ("what does the <role> do?" has none): then passages the search found for
+#: the question come before sections that are only titled with the role (:func:`search_passages`).
+ASKED_WORDS = 2
 #: Identifiers searched for verbatim per question (each is one more full-text search).
 MAX_IDENTIFIERS = 3
 _TOKEN_PIECES = re.compile(r"[A-Za-z0-9]+|\s+|.", re.S)
@@ -108,7 +112,24 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
             hits += [h for h in kb.vectors.search(m.name, None, limit=8, mode="fts") if h.id not in seen]
             seen = {h.id for h in hits}
         names = [m.name.casefold() for m in q.roles]
-        hits.sort(key=lambda h: 0 if any(n in (h.section or "").casefold() for n in names) else 1)
+        searched = {h.id for h in hits[:limit]}
+        asked = [w for w in content_words(q.text)
+                 if not any(w in x.casefold() or x.casefold() in w for m in q.roles for x in (m.name, m.surface) if x)]
+
+        def role_first(h: Hit) -> int:
+            # a section titled with the role first, unless the question asks more than the role:
+            # then only a role section whose heading also names what it asks leads ("<role> >
+            # Escalation" for "what if the <role> misses the escalation?"), and the
+            # passages the search found for the question come before role sections that merely
+            # carry the name in their heading
+            titled = any(n in (h.section or "").casefold() for n in names)
+            if len(asked) < ASKED_WORDS:
+                return 0 if titled else 1
+            if titled and any(has_word(w, h.section or "") for w in asked):
+                return 0
+            return 1 if h.id in searched else 2 if not titled else 3
+
+        hits.sort(key=role_first)
         recalled = {m.doc for m in q.ctx if m.doc and m.method == "memory"}
         if recalled:
             # "do their leaders have to be ICs?": the remembered document the pronoun refers

@@ -75,7 +75,9 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
             if not anchors.scan(sent) or code_like(sent):
                 continue
             line = (p.line or 0) + text.count("\n", 0, s)
-            for c in cues.read(sent, in_item=True):
+            # list-item-only cues ("X or Y" offered in an ingredient line) read only in a list item
+            # or table row, as at ingest: in running prose "X or Y" is a choice between two options
+            for c in cues.read(sent, in_item=in_list_item(text, s)):
                 if c.kind not in kinds:
                     continue
                 x = _asked(c, sent, anchors)
@@ -101,6 +103,16 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
 _CODE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*|\w=\S")
 #: An address, whose query ("?a=b") is no assignment.
 _URL = re.compile(r"https?://\S+")
+
+
+#: The start of a list item ("- ", "* ", "+ ", "• ", "1. ", "2) ") or of a table row ("|").
+_ITEM_START = re.compile(r"\s*(?:[-*+•]\s|\d{1,3}[.)]\s|\|)")
+
+
+def in_list_item(text: str, at: int) -> bool:
+    """Whether offset ``at`` of ``text`` lies on a line that is a list item or a table row
+    (:data:`_ITEM_START` at the line's start). ``at`` must be within ``0..len(text)``."""
+    return bool(_ITEM_START.match(text, text.rfind("\n", 0, at) + 1))
 
 
 def code_like(sentence: str) -> bool:
