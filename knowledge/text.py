@@ -378,3 +378,182 @@ class DictLinker(Generic[T]):
             out.append(Match(o_s, o_e, text[o_s:o_e], k, tuple(self._values[k])))
             last = e
         return out
+
+
+# -- pinyin ------------------------------------------------------------------------
+#: Latin words of a question, for pinyin matching ("ü" is typed "v" or "u").
+_PINYIN_TOKEN = re.compile(r"[a-zü]+")
+#: What may separate the words of one written pinyin name: spaces, a hyphen, an apostrophe ("xi'an").
+_PINYIN_GAP = re.compile(r"[\s'’\-]+")
+#: Tokens of a Latin span tried as one pinyin name (a name rarely has more syllables written apart).
+PINYIN_MAX_TOKENS = 6
+
+
+@functools.lru_cache(maxsize=65536)
+def pinyin_syllables(text: str) -> tuple[str, ...]:
+    """The toneless pinyin syllables of an all-Chinese ``text`` (one per character, lower case,
+    ``ü`` written ``v``: ``pinyin_syllables("豆瓣酱") == ("dou", "ban", "jiang")``), read by
+    ``pypinyin`` with its phrase dictionary for characters of several readings; ``()`` when
+    ``text`` is empty or has any character that is not a CJK ideograph."""
+    s = simplified("".join(text.split()))
+    if not s or not all(is_cjk_char(c) for c in s):
+        return ()
+    from pypinyin import Style, lazy_pinyin
+
+    syl = lazy_pinyin(s, style=Style.NORMAL, errors=lambda x: [""] * len(x))
+    if len(syl) != len(s) or not all(p.isascii() and p.isalpha() for p in syl):
+        return ()
+    return tuple(p.lower() for p in syl)
+
+
+@dataclass(frozen=True, slots=True)
+class PinyinMatch(Generic[T]):
+    """A span of Latin words read as the pinyin of a Chinese name: ``start``/``end`` offsets in
+    the scanned text, ``surface`` as written there, ``name`` the registered Chinese surface and
+    ``values`` its payloads."""
+
+    start: int
+    end: int
+    surface: str
+    name: str
+    values: tuple
+
+
+class PinyinIndex(Generic[T]):
+    """Chinese names found by their pinyin: Latin words that spell a name's toneless pinyin
+    ("doubanjiang", "dou ban jiang" → 豆瓣酱), part of it spelled and part said by an English
+    name of the same words (``aliases``: "mapo tofu" → 麻婆 + 豆腐), and a Chinese homophone of a
+    name (鸡但 → 鸡蛋, the same syllables typed with a pinyin input method).
+
+    ``add(surface, value)`` registers an all-Chinese name of at least two characters (others are
+    ignored); ``aliases`` maps a lower-case English name to the pinyin syllables of the Chinese
+    names it means. Precision guards: a name needs at least two syllables; a match covers whole
+    Latin words whose boundaries fall between the name's syllables; at least two of its
+    syllables are spelled in pinyin (not all said in English); and ``stop`` words (English
+    function words: "he", "you") never begin or end a match found in running text.
+    """
+
+    def __init__(self, aliases: dict[str, list[tuple[str, ...]]] | None = None,
+                 stop: frozenset[str] = frozenset()) -> None:
+        self._by_key: dict[str, list[tuple[str, tuple[str, ...], T]]] = {}
+        self._aliases = {normalize(k): v for k, v in (aliases or {}).items() if k and v}
+        self._alias_words = max((len(k.split()) for k in self._aliases), default=0)
+        self._stop = stop
+
+    def add(self, surface: str, value: T) -> None:
+        """Register ``value`` under the pinyin of the Chinese name ``surface`` (ignored when it is
+        not all Chinese or has fewer than two characters)."""
+        name = DictLinker.key(surface)
+        syl = pinyin_syllables(name)
+        if len(syl) < 2:
+            return
+        lst = self._by_key.setdefault("".join(syl), [])
+        if not any(n == name and v == value for n, _s, v in lst):
+            lst.append((name, syl, value))
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+    def homophones(self, text: str) -> list[tuple[str, T]]:
+        """``(name, value)`` of every registered name other than ``text`` itself with the same
+        syllables, character for character, sharing at least one character in place with it
+        (鸡但 → 鸡蛋; 石油 is no typo of 食油); ``[]`` when ``text`` is not all Chinese or shorter
+        than two characters."""
+        key = DictLinker.key(text)
+        syl = pinyin_syllables(key)
+        if len(syl) < 2:
+            return []
+        return [(n, v) for n, s, v in self._by_key.get("".join(syl), [])
+                if s == syl and n != key and any(a == b for a, b in zip(n, key))]
+
+    def _spans(self, words: list[str]) -> list[list[tuple[str, object]]]:
+        """Ways of reading ``words`` as a list of pieces: ``("lit", word)`` a word spelled in
+        pinyin, ``("syl", syllables)`` a run of words that is an English alias."""
+        out: list[list[tuple[str, object]]] = []
+
+        def walk(i: int, acc: list) -> None:
+            if len(out) >= 64:
+                return
+            if i == len(words):
+                out.append(list(acc))
+                return
+            acc.append(("lit", words[i]))
+            walk(i + 1, acc)
+            acc.pop()
+            for k in range(i + 1, min(len(words), i + self._alias_words) + 1):
+                for syl in self._aliases.get(" ".join(words[i:k]), [])[:3]:
+                    acc.append(("syl", syl))
+                    walk(k, acc)
+                    acc.pop()
+
+        walk(0, [])
+        return out
+
+    @staticmethod
+    def _fits(pieces: list[tuple[str, object]], syl: tuple[str, ...]) -> int:
+        """Syllables of ``syl`` spelled in pinyin when ``pieces`` read it exactly with every
+        word ending between two syllables; ``-1`` when they do not."""
+        i, spelled = 0, 0
+        for kind, p in pieces:
+            if kind == "syl":
+                if syl[i:i + len(p)] != p:
+                    return -1
+                i += len(p)
+                continue
+            text = ""
+            while i < len(syl) and len(text) < len(p):
+                text += syl[i]
+                i += 1
+                spelled += 1
+            if text != p:
+                return -1
+        return spelled if i == len(syl) else -1
+
+    def read(self, words: list[str]) -> list[tuple[str, T]]:
+        """``(name, value)`` of the names that the Latin ``words`` (lower case, in order) spell
+        together, whole; ``[]`` when none does."""
+        words = [w.replace("ü", "v") for w in words]
+        found: list[tuple[str, T]] = []
+        for pieces in self._spans(words):
+            if all(k == "syl" for k, _ in pieces):
+                continue  # all said in English: the bilingual lexicon's business
+            key = "".join(p if k == "lit" else "".join(p) for k, p in pieces)
+            for name, syl, value in self._by_key.get(key, []):
+                if self._fits(pieces, syl) >= 2 and (name, value) not in found:
+                    found.append((name, value))
+        return found
+
+    def scan(self, text: str) -> list[PinyinMatch[T]]:
+        """Non-overlapping spans of whole Latin words in ``text`` read as registered names
+        (longest first at the leftmost position); a span never begins or ends with a ``stop``
+        word."""
+        if not self._by_key:
+            return []
+        low = text.lower()
+        toks = [(m.start(), m.end(), m.group()) for m in _PINYIN_TOKEN.finditer(low)]
+        out: list[PinyinMatch[T]] = []
+        i = 0
+        while i < len(toks):
+            hit = None
+            for j in range(min(len(toks), i + PINYIN_MAX_TOKENS), i, -1):
+                run = toks[i:j]
+                if any(not _PINYIN_GAP.fullmatch(low[a[1]:b[0]]) for a, b in zip(run, run[1:])):
+                    continue  # words of one name are written together
+                s, e = run[0][0], run[-1][1]
+                if (s > 0 and is_word_char(low[s - 1])) or (e < len(low) and is_word_char(low[e])):
+                    continue  # part of a longer word or a word joined to a digit
+                if run[0][2] in self._stop or run[-1][2] in self._stop:
+                    continue
+                found = self.read([t[2] for t in run])
+                if found:
+                    hit = (i, j, found)
+                    break
+            if hit is None:
+                i += 1
+                continue
+            i, j, found = hit
+            s, e = toks[i][0], toks[j - 1][1]
+            names = [n for n, _ in found]
+            out.append(PinyinMatch(s, e, text[s:e], names[0], tuple(v for _, v in found)))
+            i = j
+        return out
