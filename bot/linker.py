@@ -53,6 +53,15 @@ def _bilingual_groups() -> list[tuple[tuple[str, ...], list[str]]]:
 
 
 @functools.lru_cache(maxsize=1)
+def _phrases() -> frozenset[str]:
+    """Chinese words of ``pypinyin``'s phrase dictionary: a slot that is one of them is a word
+    in its own right, never read as a homophone typo of a KB name."""
+    from pypinyin.constants import PHRASES_DICT
+
+    return frozenset(PHRASES_DICT)
+
+
+@functools.lru_cache(maxsize=1)
 def _stop_words() -> frozenset[str]:
     """English function words (``knowledge/lexicon/stopwords.yaml``): a title's tail starting
     with one ("with Vegetables", "and Artichokes") names no dish."""
@@ -346,7 +355,8 @@ class Linker:
     def _pinyin_index(self) -> PinyinIndex:
         """The pinyin index of the KB's Chinese names (built once, on first use): every Chinese
         surface except the title variants, with the English names of the bilingual lexicon as
-        aliases of their Chinese words' syllables (so "mapo tofu" reads 麻婆 + 豆腐)."""
+        aliases of their Chinese words' syllables (so "mapo tofu" reads 麻婆 + 豆腐).
+        The title variants are in it for Latin spellings only (:meth:`_by_pinyin`)."""
         idx = self._pinyin
         if idx is None:
             with self._lock:
@@ -361,7 +371,7 @@ class Linker:
                                 lst.extend(p for p in syls if p not in lst)
                     idx = PinyinIndex(aliases, _stop_words())
                     for s in self.by_surface:
-                        if has_cjk(s) and s not in self._title_variants:
+                        if has_cjk(s):
                             idx.add(s, s)
                     self._pinyin = idx
         return idx
@@ -379,7 +389,10 @@ class Linker:
             return None
         idx = self._pinyin_index()
         if has_cjk(slot):
-            hit = self._unique([s for s, _ in idx.homophones(slot)], types)
+            if slot in _phrases():
+                return None  # a word of its own (石油), not a typo of a name that sounds alike
+            # (a title variant is an exact name only: a homophone of a dish's tail is no typo of it)
+            hit = self._unique([s for s, _ in idx.homophones(slot) if s not in self._title_variants], types)
         elif _LATIN_SLOT.fullmatch(slot):
             hit = self._unique([s for s, _ in idx.read(_LATIN.findall(slot.lower()))], types)
         else:
