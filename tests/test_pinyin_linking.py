@@ -126,3 +126,26 @@ def test_english_questions_link_nothing_by_pinyin(kb, corpus):
             for i in range(len(toks)):
                 for j in range(i + 1, min(len(toks), i + 4) + 1):
                     assert lk.link(" ".join(toks[i:j])).method != "pinyin", (q, toks[i:j])
+
+
+# -- "以 Y 替代 X": the dish uses Y in place of X ---------------------------------------------------------------
+COLA_RICE = HTC / "staple" / "可乐炒饭.md"
+SHEPHERD = GEN / "zh-jzkitchen" / "docs" / "2015-01-09-英倫經典牧羊人派-素食版本-扁豆甜薯派-Veggie-Shepherd-Pie-with-Sweet-Potatoes-Mash.md"
+
+
+def test_dish_uses_y_in_place_of_x():
+    from threadgraph.knowledge.cues import read
+
+    def subs(path: Path, n: int, quote: str) -> list[tuple[str, str]]:
+        quoted(path, n, quote)
+        line = path.read_text(encoding="utf-8").splitlines()[n - 1]
+        return [(c.x, c.y) for c in read(line) if c.kind == "substitute"]
+
+    # 以 Y 替代 X (HowToCook, two recipes); "传统" is no part of the name, and 可乐 keeps its 可
+    assert ("豆瓣酱", "咸鸭蛋") in subs(MAPO, 5, "以咸鸭蛋替代传统豆瓣酱")
+    assert ("糖", "可乐") in subs(COLA_RICE, 3, "以可乐替代糖调味")
+    # the same statement with 用 (zh-jzkitchen): the vegetarian version uses lentils in place of minced beef
+    assert ("免治牛肉", "扁豆 lentil") in subs(SHEPHERD, 21, "則用扁豆 lentil 代替免治牛肉")
+    # 以 naming a convention replaces nothing; 难以取代 is no replacement
+    assert subs(HTC / "vegetable_dish" / "雷椒皮蛋.md", 12, "后面介绍以“青椒”代替") == []
+    assert subs(SHEPHERD, 21, "其他豆類難以取代") == subs(SHEPHERD, 21, "則用扁豆")
