@@ -97,6 +97,8 @@ def test_follow_up_names_the_sauce_in_pinyin(kb):
     a = ask("and what can I use instead of the doubanjiang?", thread="mapo")
     assert a.intent == "substitute" and bean in _names(a)
     assert "no evidence about doubanjiang" not in a.answer
+    egg = quoted(MAPO, 5, "以咸鸭蛋替代")[1:4]
+    assert a.found and egg in a.answer  # the recipe's own "以咸鸭蛋替代传统豆瓣酱"
 
 
 # -- Chinese homophone typos ---------------------------------------------------------------------------------
