@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from ..knowledge.text import DictLinker, PinyinIndex, has_cjk, pinyin_syllables, singular
+from ..knowledge.text import DictLinker, PinyinIndex, has_cjk, pinyin_of_names, singular
 from . import words
 
 @functools.lru_cache(maxsize=1)
@@ -362,17 +362,21 @@ class Linker:
             with self._lock:
                 idx = self._pinyin
                 if idx is None:
+                    groups = _bilingual_groups()
+                    cjk = [s for s in self.by_surface if has_cjk(s)]
+                    syl = pinyin_of_names(cjk + [g for _t, group in groups for g in group if has_cjk(g)])
                     aliases: dict[str, list[tuple[str, ...]]] = {}
-                    for _types, group in _bilingual_groups():
-                        syls = [p for p in dict.fromkeys(pinyin_syllables(g) for g in group if has_cjk(g)) if p]
+                    for _types, group in groups:
+                        syls = [p for p in dict.fromkeys(syl.get(DictLinker.key(g), ()) for g in group if has_cjk(g)) if p]
                         for g in group:
                             if syls and not has_cjk(g) and g.isascii():
                                 lst = aliases.setdefault(g.casefold(), [])
                                 lst.extend(p for p in syls if p not in lst)
                     idx = PinyinIndex(aliases, _stop_words())
-                    for s in self.by_surface:
-                        if has_cjk(s):
-                            idx.add(s, s)
+                    for s in cjk:
+                        p = syl.get(DictLinker.key(s))
+                        if p:
+                            idx.add(s, s, p)
                     self._pinyin = idx
         return idx
 

@@ -430,26 +430,32 @@ class PinyinIndex(Generic[T]):
     names it means. Precision guards: a name needs at least two syllables; a match covers whole
     Latin words whose boundaries fall between the name's syllables; at least two of its
     syllables are spelled in pinyin (not all said in English); and ``stop`` words (English
-    function words: "he", "you") never begin or end a match found in running text.
+    function words: "he", "you") never begin or end a match found in running text. Readings
+    are searched word by word and cut as soon as the letters so far begin no registered name,
+    so ordinary English text costs one set lookup per word.
     """
 
     def __init__(self, aliases: dict[str, list[tuple[str, ...]]] | None = None,
                  stop: frozenset[str] = frozenset()) -> None:
         self._by_key: dict[str, list[tuple[str, tuple[str, ...], T]]] = {}
+        self._prefixes: set[str] = set()
         self._aliases = {normalize(k): v for k, v in (aliases or {}).items() if k and v}
         self._alias_words = max((len(k.split()) for k in self._aliases), default=0)
         self._stop = stop
 
-    def add(self, surface: str, value: T) -> None:
+    def add(self, surface: str, value: T, syllables: tuple[str, ...] | None = None) -> None:
         """Register ``value`` under the pinyin of the Chinese name ``surface`` (ignored when it is
-        not all Chinese or has fewer than two characters)."""
+        not all Chinese or has fewer than two characters); ``syllables`` when already read
+        (:func:`pinyin_of_names`)."""
         name = DictLinker.key(surface)
-        syl = pinyin_syllables(name)
-        if len(syl) < 2:
+        syl = pinyin_syllables(name) if syllables is None else syllables
+        if len(syl) < 2 or len(syl) != len(name):
             return
-        lst = self._by_key.setdefault("".join(syl), [])
+        key = "".join(syl)
+        lst = self._by_key.setdefault(key, [])
         if not any(n == name and v == value for n, _s, v in lst):
             lst.append((name, syl, value))
+        self._prefixes.update(key[:k] for k in range(1, len(key) + 1))
 
     def __len__(self) -> int:
         return len(self._by_key)
@@ -466,27 +472,34 @@ class PinyinIndex(Generic[T]):
         return [(n, v) for n, s, v in self._by_key.get("".join(syl), [])
                 if s == syl and n != key and any(a == b for a, b in zip(n, key))]
 
-    def _spans(self, words: list[str]) -> list[list[tuple[str, object]]]:
-        """Ways of reading ``words`` as a list of pieces: ``("lit", word)`` a word spelled in
-        pinyin, ``("syl", syllables)`` a run of words that is an English alias."""
-        out: list[list[tuple[str, object]]] = []
+    def _readings(self, words: list[str], start: int) -> list[tuple[int, list[tuple[str, object]]]]:
+        """``(end, pieces)`` for every reading of ``words[start:end]`` whose letters are a whole
+        registered key: ``pieces`` are ``("lit", word)`` (a word spelled in pinyin) and ``("syl",
+        syllables)`` (words that are an English alias). Branches whose letters begin no key are cut."""
+        out: list[tuple[int, list[tuple[str, object]]]] = []
+        pre, aliases = self._prefixes, self._aliases
 
-        def walk(i: int, acc: list) -> None:
-            if len(out) >= 64:
+        def walk(j: int, acc: str, pieces: list) -> None:
+            if len(out) >= 32:
                 return
-            if i == len(words):
-                out.append(list(acc))
+            if j > start and acc in self._by_key:
+                out.append((j, list(pieces)))
+            if j >= len(words) or j - start >= PINYIN_MAX_TOKENS:
                 return
-            acc.append(("lit", words[i]))
-            walk(i + 1, acc)
-            acc.pop()
-            for k in range(i + 1, min(len(words), i + self._alias_words) + 1):
-                for syl in self._aliases.get(" ".join(words[i:k]), [])[:3]:
-                    acc.append(("syl", syl))
-                    walk(k, acc)
-                    acc.pop()
+            nxt = acc + words[j]
+            if nxt in pre:
+                pieces.append(("lit", words[j]))
+                walk(j + 1, nxt, pieces)
+                pieces.pop()
+            for k in range(j + 1, min(len(words), j + self._alias_words) + 1):
+                for syl in aliases.get(" ".join(words[j:k]), ())[:3]:
+                    nxt = acc + "".join(syl)
+                    if nxt in pre:
+                        pieces.append(("syl", syl))
+                        walk(k, nxt, pieces)
+                        pieces.pop()
 
-        walk(0, [])
+        walk(start, "", [])
         return out
 
     @staticmethod
@@ -509,18 +522,19 @@ class PinyinIndex(Generic[T]):
                 return -1
         return spelled if i == len(syl) else -1
 
+    def _names(self, pieces: list[tuple[str, object]]) -> list[tuple[str, T]]:
+        """The registered names a reading spells (at least two syllables spelled in pinyin)."""
+        key = "".join(p if k == "lit" else "".join(p) for k, p in pieces)
+        return [(name, value) for name, syl, value in self._by_key.get(key, []) if self._fits(pieces, syl) >= 2]
+
     def read(self, words: list[str]) -> list[tuple[str, T]]:
         """``(name, value)`` of the names that the Latin ``words`` (lower case, in order) spell
         together, whole; ``[]`` when none does."""
-        words = [w.replace("ü", "v") for w in words]
+        words = [w.lower().replace("ü", "v") for w in words]
         found: list[tuple[str, T]] = []
-        for pieces in self._spans(words):
-            if all(k == "syl" for k, _ in pieces):
-                continue  # all said in English: the bilingual lexicon's business
-            key = "".join(p if k == "lit" else "".join(p) for k, p in pieces)
-            for name, syl, value in self._by_key.get(key, []):
-                if self._fits(pieces, syl) >= 2 and (name, value) not in found:
-                    found.append((name, value))
+        for end, pieces in self._readings(words, 0):
+            if end == len(words):
+                found += [f for f in self._names(pieces) if f not in found]
         return found
 
     def scan(self, text: str) -> list[PinyinMatch[T]]:
@@ -530,30 +544,61 @@ class PinyinIndex(Generic[T]):
         if not self._by_key:
             return []
         low = text.lower()
-        toks = [(m.start(), m.end(), m.group()) for m in _PINYIN_TOKEN.finditer(low)]
+        toks = [(m.start(), m.end(), m.group().replace("ü", "v")) for m in _PINYIN_TOKEN.finditer(low)]
         out: list[PinyinMatch[T]] = []
-        i = 0
-        while i < len(toks):
-            hit = None
-            for j in range(min(len(toks), i + PINYIN_MAX_TOKENS), i, -1):
-                run = toks[i:j]
-                if any(not _PINYIN_GAP.fullmatch(low[a[1]:b[0]]) for a, b in zip(run, run[1:])):
-                    continue  # words of one name are written together
-                s, e = run[0][0], run[-1][1]
-                if (s > 0 and is_word_char(low[s - 1])) or (e < len(low) and is_word_char(low[e])):
-                    continue  # part of a longer word or a word joined to a digit
-                if run[0][2] in self._stop or run[-1][2] in self._stop:
+        # runs of words written together (a name's words are separated by spaces, hyphens, apostrophes only)
+        runs: list[list[tuple[int, int, str]]] = []
+        for t in toks:
+            if runs and _PINYIN_GAP.fullmatch(low[runs[-1][-1][1]:t[0]]):
+                runs[-1].append(t)
+            else:
+                runs.append([t])
+        for run in runs:
+            words = [t[2] for t in run]
+            i = 0
+            while i < len(run):
+                best = None
+                if words[i] not in self._stop:
+                    for end, pieces in self._readings(words, i):
+                        s, e = run[i][0], run[end - 1][1]
+                        if words[end - 1] in self._stop or (best is not None and end <= best[0]):
+                            continue
+                        if (s > 0 and is_word_char(low[s - 1])) or (e < len(low) and is_word_char(low[e])):
+                            continue  # part of a longer word or a word joined to a digit
+                        found = self._names(pieces)
+                        if found:
+                            best = (end, found)
+                if best is None:
+                    i += 1
                     continue
-                found = self.read([t[2] for t in run])
-                if found:
-                    hit = (i, j, found)
-                    break
-            if hit is None:
-                i += 1
-                continue
-            i, j, found = hit
-            s, e = toks[i][0], toks[j - 1][1]
-            names = [n for n, _ in found]
-            out.append(PinyinMatch(s, e, text[s:e], names[0], tuple(v for _, v in found)))
-            i = j
+                end, found = best
+                s, e = run[i][0], run[end - 1][1]
+                out.append(PinyinMatch(s, e, text[s:e], found[0][0], tuple(dict.fromkeys(v for _, v in found))))
+                i = end
         return out
+
+
+def pinyin_of_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """:func:`pinyin_syllables` of many all-Chinese names at once (one ``pypinyin`` pass over
+    them all: building an index of thousands of names takes a fraction of a second). Names
+    that are not all Chinese are left out."""
+    from pypinyin import Style, lazy_pinyin
+
+    keep = [n for n in dict.fromkeys(simplified("".join(x.split())) for x in names) if n and all(is_cjk_char(c) for c in n)]
+    if not keep:
+        return {}
+    flat = lazy_pinyin("\n".join(keep), style=Style.NORMAL, errors="default")
+    out: dict[str, tuple[str, ...]] = {}
+    cur: list[str] = []
+    it = iter(keep)
+    for p in flat + ["\n"]:
+        if p.strip():
+            cur.append(p.lower())
+            continue
+        if "\n" in p or p == "\n":
+            for _ in range(max(1, p.count("\n"))):
+                n = next(it, None)
+                if n is not None and len(cur) == len(n) and all(c.isascii() and c.isalpha() for c in cur):
+                    out[n] = tuple(cur)
+                cur = []
+    return out
