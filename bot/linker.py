@@ -350,6 +350,19 @@ class Linker:
                 if hit is not None:
                     out.append(Mention(p.surface, hit.name, hit.type, hit.id, p.start, "pinyin", hit.doc, 95.0))
             out.sort(key=lambda m: m.start)
+        if self._has_cjk_names and has_cjk(text):
+            # a dish written with homophones ("回过肉" for 回锅肉) where no name matched: three
+            # characters or more, never a word of its own, never a title variant
+            taken = {i for m in out for i in range(m.start, m.start + len(m.surface))}
+            found = []
+            for p in self._pinyin_index().homophone_spans(text, skip=taken):
+                if p.surface in _phrases():
+                    continue
+                hit = self._unique([s for s in p.values if s not in self._title_variants], types)
+                if hit is not None:
+                    found.append(Mention(p.surface, hit.name, hit.type, hit.id, p.start, "pinyin", hit.doc, 95.0))
+            if found:
+                out = sorted(out + found, key=lambda m: m.start)
         return out
 
     def _pinyin_index(self) -> PinyinIndex:

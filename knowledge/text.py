@@ -472,6 +472,43 @@ class PinyinIndex(Generic[T]):
         return [(n, v) for n, s, v in self._by_key.get("".join(syl), [])
                 if s == syl and n != key and any(a == b for a, b in zip(n, key))]
 
+    def homophone_spans(self, text: str, *, skip: Iterable[int] = (), min_chars: int = 3,
+                        max_chars: int = 8) -> list[PinyinMatch[T]]:
+        """Runs of Chinese characters in ``text`` written with homophones of a registered name
+        (:meth:`homophones`: the same syllables, at least one character the same and in place,
+        "回过肉" for 回锅肉), of ``min_chars``..``max_chars`` characters, none of them at an offset in
+        ``skip`` (characters another match already took); longest first at the leftmost position.
+        Each run is read once (``pypinyin`` with its phrase dictionary), its parts by slicing."""
+        if not self._by_key:
+            return []
+        taken = set(skip)
+        out: list[PinyinMatch[T]] = []
+        for m in re.finditer(f"[{CJK_CLASS}]{{{min_chars},}}", text):
+            run = m.group()
+            syl = pinyin_syllables(run)
+            if len(syl) != len(run):
+                continue
+            i = 0
+            while i <= len(run) - min_chars:
+                hit = None
+                for n in range(min(max_chars, len(run) - i), min_chars - 1, -1):
+                    if any(m.start() + k in taken for k in range(i, i + n)):
+                        continue
+                    sub, part = run[i:i + n], syl[i:i + n]
+                    names = [(nm, v) for nm, s, v in self._by_key.get("".join(part), [])
+                             if s == part and nm != sub and any(a == b for a, b in zip(nm, sub))]
+                    if names:
+                        hit = (n, names)
+                        break
+                if hit is None:
+                    i += 1
+                    continue
+                n, names = hit
+                s0 = m.start() + i
+                out.append(PinyinMatch(s0, s0 + n, text[s0:s0 + n], names[0][0], tuple(dict.fromkeys(v for _, v in names))))
+                i += n
+        return out
+
     def _readings(self, words: list[str], start: int) -> list[tuple[int, list[tuple[str, object]]]]:
         """``(end, pieces)`` for every reading of ``words[start:end]`` whose letters are a whole
         registered key: ``pieces`` are ``("lit", word)`` (a word spelled in pinyin) and ``("syl",

@@ -110,6 +110,11 @@ def test_homophone_typo_links_the_dish(kb):
     three = quoted(THREE_CUP, 1, "# 三杯鸡")[2:]
     b = ask("三杯几怎么做", thread="typo2")
     assert b.intent == "steps" and b.found and three in _names(b)
+    # in running text too (zh-meow's own chat question): three characters or more
+    pork = quoted(TWICE, 5, "取五花肉或猪肩肉")[1:4]
+    c = ask("回过肉 用啥肉啊", thread="typo3")
+    assert quoted(TWICE, 1, "# 回锅肉")[2:] in _names(c) and pork in c.answer
+    assert [(m.surface, m.name) for m in lk.scan("回过肉 用啥肉啊") if m.method == "pinyin"] == [("回过肉", "回锅肉")]
     # a word of its own that sounds like a name is no typo of it
     assert lk.link("石油", ("ingredient",)).type == "unknown"
 
