@@ -9,8 +9,9 @@ In order:
    segmentation (e.g. Wong & Chan, 1996, "Chinese word segmentation based on
    maximum matching");
 2. **pinyin** — Latin words spelling a Chinese name's toneless pinyin
-   ("doubanjiang", "mapo tofu" with an English word for part of it) and a
-   Chinese homophone typed with a pinyin input method (鸡但 for 鸡蛋), through
+   (written as one word or syllable by syllable, part of it possibly said by an
+   English name of those characters) and a Chinese name typed with a homophone
+   (a wrong character of the same syllable picked in a pinyin input method), through
    :class:`~threadgraph.knowledge.text.PinyinIndex` (``pypinyin``; the index is
    built once per linker, on first use);
 3. **fuzzy** — rapidfuzz ``ratio`` (normalized Levenshtein) of an unlinked
@@ -341,7 +342,7 @@ class Linker:
                 out.append(Mention(m.surface, hit.name, hit.type, hit.id, m.start,
                                    "exact" if hit.surface == hit.name else "alias", hit.doc))
         if _LATIN.search(text) and self._has_cjk_names:
-            # Latin words spelling a Chinese name's pinyin ("doubanjiang"), where no name matched
+            # Latin words spelling a Chinese name's pinyin, where no name matched
             taken = [(m.start, m.start + len(m.surface)) for m in out]
             for p in self._pinyin_index().scan(text):
                 if any(p.start < e and s < p.end for s, e in taken):
@@ -351,7 +352,7 @@ class Linker:
                     out.append(Mention(p.surface, hit.name, hit.type, hit.id, p.start, "pinyin", hit.doc, 95.0))
             out.sort(key=lambda m: m.start)
         if self._has_cjk_names and has_cjk(text):
-            # a dish written with homophones ("回过肉" for 回锅肉) where no name matched: three
+            # a name written with a homophone character where no name matched: three
             # characters or more, never a word of its own, never a title variant
             taken = {i for m in out for i in range(m.start, m.start + len(m.surface))}
             found = []
@@ -368,7 +369,8 @@ class Linker:
     def _pinyin_index(self) -> PinyinIndex:
         """The pinyin index of the KB's Chinese names (built once, on first use): every Chinese
         surface except the title variants, with the English names of the bilingual lexicon as
-        aliases of their Chinese words' syllables (so "mapo tofu" reads 麻婆 + 豆腐).
+        aliases of their Chinese words' syllables (so the pinyin of a name's first characters
+        followed by the English name of its last ones reads the whole name).
         The title variants are in it for Latin spellings only (:meth:`_by_pinyin`)."""
         idx = self._pinyin
         if idx is None:
@@ -400,14 +402,14 @@ class Linker:
 
     def _by_pinyin(self, slot: str, types: tuple[str, ...] | None) -> Mention | None:
         """The entity a slot names by pinyin: a slot of Latin words spelling a Chinese name's
-        toneless pinyin, whole ("doubanjiang", "dou ban jiang", "mapo tofu"), or a Chinese slot
-        written with a homophone (鸡但 for 鸡蛋); only when exactly one entity fits."""
+        toneless pinyin, whole (one word, a word per syllable, or part said in English), or a
+        Chinese slot written with a homophone character; only when exactly one entity fits."""
         if not self._has_cjk_names:
             return None
         idx = self._pinyin_index()
         if has_cjk(slot):
             if slot in _phrases():
-                return None  # a word of its own (石油), not a typo of a name that sounds alike
+                return None  # a word of its own, not a typo of a name that sounds alike
             # (a title variant is an exact name only: a homophone of a dish's tail is no typo of it)
             hit = self._unique([s for s, _ in idx.homophones(slot) if s not in self._title_variants], types)
         elif _LATIN_SLOT.fullmatch(slot):

@@ -389,7 +389,7 @@ def _trim_edges(s: str, lang: str) -> str:
         ch_edges = sorted(edges["zh"], key=len, reverse=True)
         changed = True
         # a name of the bilingual lexicon is a word: an edge character it starts or ends with is its own
-        # ("可乐" is no "乐" after 可)
+        # (a lexicon word starting with a character that is also a modal keeps that character)
         while changed and s and not known_word(s):
             changed = False
             for e in ch_edges:

@@ -392,7 +392,7 @@ PINYIN_MAX_TOKENS = 6
 @functools.lru_cache(maxsize=65536)
 def pinyin_syllables(text: str) -> tuple[str, ...]:
     """The toneless pinyin syllables of an all-Chinese ``text`` (one per character, lower case,
-    ``ü`` written ``v``: ``pinyin_syllables("豆瓣酱") == ("dou", "ban", "jiang")``), read by
+    ``ü`` written ``v``: ``pinyin_syllables("中文") == ("zhong", "wen")``), read by
     ``pypinyin`` with its phrase dictionary for characters of several readings; ``()`` when
     ``text`` is empty or has any character that is not a CJK ideograph."""
     s = simplified("".join(text.split()))
@@ -421,9 +421,9 @@ class PinyinMatch(Generic[T]):
 
 class PinyinIndex(Generic[T]):
     """Chinese names found by their pinyin: Latin words that spell a name's toneless pinyin
-    ("doubanjiang", "dou ban jiang" → 豆瓣酱), part of it spelled and part said by an English
-    name of the same words (``aliases``: "mapo tofu" → 麻婆 + 豆腐), and a Chinese homophone of a
-    name (鸡但 → 鸡蛋, the same syllables typed with a pinyin input method).
+    ("zhongwen", "zhong wen" → 中文), part of it spelled and part said by an English name of
+    the same characters (``aliases``), and a Chinese homophone of a name (a character of the
+    same syllable picked wrong in a pinyin input method: 中闻 → 中文).
 
     ``add(surface, value)`` registers an all-Chinese name of at least two characters (others are
     ignored); ``aliases`` maps a lower-case English name to the pinyin syllables of the Chinese
@@ -463,7 +463,7 @@ class PinyinIndex(Generic[T]):
     def homophones(self, text: str) -> list[tuple[str, T]]:
         """``(name, value)`` of every registered name other than ``text`` itself with the same
         syllables, character for character, sharing at least one character in place with it
-        (鸡但 → 鸡蛋; 石油 is no typo of 食油); ``[]`` when ``text`` is not all Chinese or shorter
+        (中闻 → 中文); ``[]`` when ``text`` is not all Chinese or shorter
         than two characters."""
         key = DictLinker.key(text)
         syl = pinyin_syllables(key)
@@ -476,7 +476,7 @@ class PinyinIndex(Generic[T]):
                         max_chars: int = 8) -> list[PinyinMatch[T]]:
         """Runs of Chinese characters in ``text`` written with homophones of a registered name
         (:meth:`homophones`: the same syllables, at least one character the same and in place,
-        "回过肉" for 回锅肉), of ``min_chars``..``max_chars`` characters, none of them at an offset in
+        中闻 for 中文), of ``min_chars``..``max_chars`` characters, none of them at an offset in
         ``skip`` (characters another match already took); longest first at the leftmost position.
         Each run is read once (``pypinyin`` with its phrase dictionary), its parts by slicing."""
         if not self._by_key:
