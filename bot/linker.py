@@ -8,10 +8,16 @@ In order:
    boundary), the dictionary-based segmentation used for Chinese word
    segmentation (e.g. Wong & Chan, 1996, "Chinese word segmentation based on
    maximum matching");
-2. **fuzzy** — rapidfuzz ``ratio`` (normalized Levenshtein) of an unlinked
+2. **pinyin** — Latin words spelling a Chinese name's toneless pinyin
+   (written as one word or syllable by syllable, part of it possibly said by an
+   English name of those characters) and a Chinese name typed with a homophone
+   (a wrong character of the same syllable picked in a pinyin input method), through
+   :class:`~threadgraph.knowledge.text.PinyinIndex` (``pypinyin``; the index is
+   built once per linker, on first use);
+3. **fuzzy** — rapidfuzz ``ratio`` (normalized Levenshtein) of an unlinked
    slot against the names of the expected type (threshold from settings;
    short CJK names need an exact or containment match);
-3. **vector nearest names** — the query embedding against the LanceDB table
+4. **vector nearest names** — the query embedding against the LanceDB table
    of entity-name embeddings (used by the core for "did you mean" suggestions).
 
 Unknown entities (a slot the KB does not know) are kept with type
@@ -27,7 +33,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from ..knowledge.text import DictLinker, has_cjk, singular
+from ..knowledge.text import DictLinker, PinyinIndex, has_cjk, pinyin_of_names, singular
 from . import words
 
 @functools.lru_cache(maxsize=1)
@@ -48,6 +54,15 @@ def _bilingual_groups() -> list[tuple[tuple[str, ...], list[str]]]:
 
 
 @functools.lru_cache(maxsize=1)
+def _phrases() -> frozenset[str]:
+    """Chinese words of ``pypinyin``'s phrase dictionary: a slot that is one of them is a word
+    in its own right, never read as a homophone typo of a KB name."""
+    from pypinyin.constants import PHRASES_DICT
+
+    return frozenset(PHRASES_DICT)
+
+
+@functools.lru_cache(maxsize=1)
 def _stop_words() -> frozenset[str]:
     """English function words (``knowledge/lexicon/stopwords.yaml``): a title's tail starting
     with one ("with Vegetables", "and Artichokes") names no dish."""
@@ -60,6 +75,12 @@ def _stop_words() -> frozenset[str]:
 _TYPE_ORDER = {"recipe": 0, "role": 1, "ingredient": 2, "tool": 3, "document": 4, "artifact": 5, "concept": 6}
 
 
+#: Latin words (pinyin is typed with ASCII letters; "ü" as "v" or "ü").
+_LATIN = re.compile(r"[a-zü]+", re.I)
+#: A slot that is nothing but Latin words (spaces, hyphens and apostrophes between them).
+_LATIN_SLOT = re.compile(r"[a-zü]+(?:[\s'’\-]+[a-zü]+)*", re.I)
+
+
 #: A Latin recipe title's dish before what it comes with or in ("X with Y", "X in Y").
 _TITLE_HEAD = re.compile(r"^(.+?)\s+(?:with|in|on|over)\s+\S.*$", re.I)
 
@@ -68,7 +89,7 @@ _TITLE_HEAD = re.compile(r"^(.+?)\s+(?:with|in|on|over)\s+\S.*$", re.I)
 class Mention:
     """A linked (or unknown) entity mention: ``surface`` as written, ``start``
     offset in the text, KB ``id`` (None when unknown), canonical ``name``,
-    ``type`` and linking ``method`` (exact, alias, fuzzy, vector, memory,
+    ``type`` and linking ``method`` (exact, alias, pinyin, fuzzy, vector, memory,
     unknown)."""
 
     surface: str
@@ -186,12 +207,14 @@ class Linker:
                 # file-stem titles read as words: after_an_incident -> "after an incident"
                 self.by_surface.setdefault(s.replace("_", " "), []).append(n)
         self._add_variants(names)
+        self._has_cjk_names = any(has_cjk(s) for s in self.by_surface)
         for s, lst in self.by_surface.items():
             # a surface that names several entities: recipes before ingredients before the rest
             lst.sort(key=lambda n: (_TYPE_ORDER.get(n.type, 9), n.surface != n.name, n.id))
             for t in {n.type for n in lst}:
                 self.by_type.setdefault(t, []).append(s)
         self._dicts: dict[tuple[str, ...] | None, DictLinker] = {}
+        self._pinyin: PinyinIndex | None = None
         self._lock = threading.Lock()
 
     def _add_variants(self, names) -> None:
@@ -318,7 +341,84 @@ class Linker:
             if hit is not None:
                 out.append(Mention(m.surface, hit.name, hit.type, hit.id, m.start,
                                    "exact" if hit.surface == hit.name else "alias", hit.doc))
+        if _LATIN.search(text) and self._has_cjk_names:
+            # Latin words spelling a Chinese name's pinyin, where no name matched
+            taken = [(m.start, m.start + len(m.surface)) for m in out]
+            for p in self._pinyin_index().scan(text):
+                if any(p.start < e and s < p.end for s, e in taken):
+                    continue
+                hit = self._unique(p.values, types)
+                if hit is not None:
+                    out.append(Mention(p.surface, hit.name, hit.type, hit.id, p.start, "pinyin", hit.doc, 95.0))
+            out.sort(key=lambda m: m.start)
+        if self._has_cjk_names and has_cjk(text):
+            # a name written with a homophone character where no name matched: three
+            # characters or more, never a word of its own, never a title variant
+            taken = {i for m in out for i in range(m.start, m.start + len(m.surface))}
+            found = []
+            for p in self._pinyin_index().homophone_spans(text, skip=taken):
+                if p.surface in _phrases():
+                    continue
+                hit = self._unique([s for s in p.values if s not in self._title_variants], types)
+                if hit is not None:
+                    found.append(Mention(p.surface, hit.name, hit.type, hit.id, p.start, "pinyin", hit.doc, 95.0))
+            if found:
+                out = sorted(out + found, key=lambda m: m.start)
         return out
+
+    def _pinyin_index(self) -> PinyinIndex:
+        """The pinyin index of the KB's Chinese names (built once, on first use): every Chinese
+        surface except the title variants, with the English names of the bilingual lexicon as
+        aliases of their Chinese words' syllables (so the pinyin of a name's first characters
+        followed by the English name of its last ones reads the whole name).
+        The title variants are in it for Latin spellings only (:meth:`_by_pinyin`)."""
+        idx = self._pinyin
+        if idx is None:
+            with self._lock:
+                idx = self._pinyin
+                if idx is None:
+                    groups = _bilingual_groups()
+                    cjk = [s for s in self.by_surface if has_cjk(s)]
+                    syl = pinyin_of_names(cjk + [g for _t, group in groups for g in group if has_cjk(g)])
+                    aliases: dict[str, list[tuple[str, ...]]] = {}
+                    for _types, group in groups:
+                        syls = [p for p in dict.fromkeys(syl.get(DictLinker.key(g), ()) for g in group if has_cjk(g)) if p]
+                        for g in group:
+                            if syls and not has_cjk(g) and g.isascii():
+                                lst = aliases.setdefault(g.casefold(), [])
+                                lst.extend(p for p in syls if p not in lst)
+                    idx = PinyinIndex(aliases, _stop_words())
+                    for s in cjk:
+                        p = syl.get(DictLinker.key(s))
+                        if p:
+                            idx.add(s, s, p)
+                    self._pinyin = idx
+        return idx
+
+    def _unique(self, surfaces, types: tuple[str, ...] | None):
+        """The one entity (of ``types``) the ``surfaces`` name, else ``None`` (none, or several)."""
+        hits = {h.id: h for h in (self._pick(s, types) for s in surfaces) if h is not None}
+        return next(iter(hits.values())) if len(hits) == 1 else None
+
+    def _by_pinyin(self, slot: str, types: tuple[str, ...] | None) -> Mention | None:
+        """The entity a slot names by pinyin: a slot of Latin words spelling a Chinese name's
+        toneless pinyin, whole (one word, a word per syllable, or part said in English), or a
+        Chinese slot written with a homophone character; only when exactly one entity fits."""
+        if not self._has_cjk_names:
+            return None
+        idx = self._pinyin_index()
+        if has_cjk(slot):
+            if slot in _phrases():
+                return None  # a word of its own, not a typo of a name that sounds alike
+            # (a title variant is an exact name only: a homophone of a dish's tail is no typo of it)
+            hit = self._unique([s for s, _ in idx.homophones(slot) if s not in self._title_variants], types)
+        elif _LATIN_SLOT.fullmatch(slot):
+            hit = self._unique([s for s, _ in idx.read(_LATIN.findall(slot.lower()))], types)
+        else:
+            return None
+        if hit is None:
+            return None
+        return Mention(slot, hit.name, hit.type, hit.id, 0, "pinyin", hit.doc, 95.0)
 
     def link(self, slot: str, types: tuple[str, ...] | None = None) -> Mention:
         """Resolve one slot string to an entity of ``types`` (any when None):
@@ -328,6 +428,9 @@ class Linker:
         hit = self._pick(slot, types)
         if hit is not None:
             return Mention(slot, hit.name, hit.type, hit.id, 0, "exact" if hit.surface == hit.name else "alias", hit.doc)
+        pin = self._by_pinyin(slot, types)
+        if pin is not None:
+            return pin
         inner = self.scan(slot, types=types, min_len=1 if has_cjk(slot) else 2)
         if inner:
             best = max(inner, key=lambda m: len(m.surface))

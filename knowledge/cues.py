@@ -374,6 +374,13 @@ def _acronym(tok: str) -> bool:
     return len(t) >= 2 and t.isalpha() and t.isupper()
 
 
+def known_word(s: str) -> bool:
+    """True when ``s`` is a name of the bilingual lexicon (``knowledge/lexicon/bilingual.yaml``)."""
+    from .bilingual import equivalents
+
+    return bool(equivalents(s))
+
+
 def _trim_edges(s: str, lang: str) -> str:
     edges = _words()["edges"]
     if s in edges["zh"] or s.casefold() in edges["en"]:
@@ -381,7 +388,9 @@ def _trim_edges(s: str, lang: str) -> str:
     if re.search(f"[{CJK_CLASS}]", s):
         ch_edges = sorted(edges["zh"], key=len, reverse=True)
         changed = True
-        while changed and s:
+        # a name of the bilingual lexicon is a word: an edge character it starts or ends with is its own
+        # (a lexicon word starting with a character that is also a modal keeps that character)
+        while changed and s and not known_word(s):
             changed = False
             for e in ch_edges:
                 if s.startswith(e) and len(s) > len(e):

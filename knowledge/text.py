@@ -378,3 +378,264 @@ class DictLinker(Generic[T]):
             out.append(Match(o_s, o_e, text[o_s:o_e], k, tuple(self._values[k])))
             last = e
         return out
+
+
+# -- pinyin ------------------------------------------------------------------------
+#: Latin words of a question, for pinyin matching ("ü" is typed "v" or "u").
+_PINYIN_TOKEN = re.compile(r"[a-zü]+")
+#: What may separate the words of one written pinyin name: spaces, a hyphen, an apostrophe ("xi'an").
+_PINYIN_GAP = re.compile(r"[\s'’\-]+")
+#: Tokens of a Latin span tried as one pinyin name (a name rarely has more syllables written apart).
+PINYIN_MAX_TOKENS = 6
+
+
+@functools.lru_cache(maxsize=65536)
+def pinyin_syllables(text: str) -> tuple[str, ...]:
+    """The toneless pinyin syllables of an all-Chinese ``text`` (one per character, lower case,
+    ``ü`` written ``v``: ``pinyin_syllables("中文") == ("zhong", "wen")``), read by
+    ``pypinyin`` with its phrase dictionary for characters of several readings; ``()`` when
+    ``text`` is empty or has any character that is not a CJK ideograph."""
+    s = simplified("".join(text.split()))
+    if not s or not all(is_cjk_char(c) for c in s):
+        return ()
+    from pypinyin import Style, lazy_pinyin
+
+    syl = lazy_pinyin(s, style=Style.NORMAL, errors=lambda x: [""] * len(x))
+    if len(syl) != len(s) or not all(p.isascii() and p.isalpha() for p in syl):
+        return ()
+    return tuple(p.lower() for p in syl)
+
+
+@dataclass(frozen=True, slots=True)
+class PinyinMatch(Generic[T]):
+    """A span of Latin words read as the pinyin of a Chinese name: ``start``/``end`` offsets in
+    the scanned text, ``surface`` as written there, ``name`` the registered Chinese surface and
+    ``values`` its payloads."""
+
+    start: int
+    end: int
+    surface: str
+    name: str
+    values: tuple
+
+
+class PinyinIndex(Generic[T]):
+    """Chinese names found by their pinyin: Latin words that spell a name's toneless pinyin
+    ("zhongwen", "zhong wen" → 中文), part of it spelled and part said by an English name of
+    the same characters (``aliases``), and a Chinese homophone of a name (a character of the
+    same syllable picked wrong in a pinyin input method: 中闻 → 中文).
+
+    ``add(surface, value)`` registers an all-Chinese name of at least two characters (others are
+    ignored); ``aliases`` maps a lower-case English name to the pinyin syllables of the Chinese
+    names it means. Precision guards: a name needs at least two syllables; a match covers whole
+    Latin words whose boundaries fall between the name's syllables; at least two of its
+    syllables are spelled in pinyin (not all said in English); and ``stop`` words (English
+    function words: "he", "you") never begin or end a match found in running text. Readings
+    are searched word by word and cut as soon as the letters so far begin no registered name,
+    so ordinary English text costs one set lookup per word.
+    """
+
+    def __init__(self, aliases: dict[str, list[tuple[str, ...]]] | None = None,
+                 stop: frozenset[str] = frozenset()) -> None:
+        self._by_key: dict[str, list[tuple[str, tuple[str, ...], T]]] = {}
+        self._prefixes: set[str] = set()
+        self._aliases = {normalize(k): v for k, v in (aliases or {}).items() if k and v}
+        self._alias_words = max((len(k.split()) for k in self._aliases), default=0)
+        self._stop = stop
+
+    def add(self, surface: str, value: T, syllables: tuple[str, ...] | None = None) -> None:
+        """Register ``value`` under the pinyin of the Chinese name ``surface`` (ignored when it is
+        not all Chinese or has fewer than two characters); ``syllables`` when already read
+        (:func:`pinyin_of_names`)."""
+        name = DictLinker.key(surface)
+        syl = pinyin_syllables(name) if syllables is None else syllables
+        if len(syl) < 2 or len(syl) != len(name):
+            return
+        key = "".join(syl)
+        lst = self._by_key.setdefault(key, [])
+        if not any(n == name and v == value for n, _s, v in lst):
+            lst.append((name, syl, value))
+        self._prefixes.update(key[:k] for k in range(1, len(key) + 1))
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+    def homophones(self, text: str) -> list[tuple[str, T]]:
+        """``(name, value)`` of every registered name other than ``text`` itself with the same
+        syllables, character for character, sharing at least one character in place with it
+        (中闻 → 中文); ``[]`` when ``text`` is not all Chinese or shorter
+        than two characters."""
+        key = DictLinker.key(text)
+        syl = pinyin_syllables(key)
+        if len(syl) < 2:
+            return []
+        return [(n, v) for n, s, v in self._by_key.get("".join(syl), [])
+                if s == syl and n != key and any(a == b for a, b in zip(n, key))]
+
+    def homophone_spans(self, text: str, *, skip: Iterable[int] = (), min_chars: int = 3,
+                        max_chars: int = 8) -> list[PinyinMatch[T]]:
+        """Runs of Chinese characters in ``text`` written with homophones of a registered name
+        (:meth:`homophones`: the same syllables, at least one character the same and in place,
+        中闻 for 中文), of ``min_chars``..``max_chars`` characters, none of them at an offset in
+        ``skip`` (characters another match already took); longest first at the leftmost position.
+        Each run is read once (``pypinyin`` with its phrase dictionary), its parts by slicing."""
+        if not self._by_key:
+            return []
+        taken = set(skip)
+        out: list[PinyinMatch[T]] = []
+        for m in re.finditer(f"[{CJK_CLASS}]{{{min_chars},}}", text):
+            run = m.group()
+            syl = pinyin_syllables(run)
+            if len(syl) != len(run):
+                continue
+            i = 0
+            while i <= len(run) - min_chars:
+                hit = None
+                for n in range(min(max_chars, len(run) - i), min_chars - 1, -1):
+                    if any(m.start() + k in taken for k in range(i, i + n)):
+                        continue
+                    sub, part = run[i:i + n], syl[i:i + n]
+                    names = [(nm, v) for nm, s, v in self._by_key.get("".join(part), [])
+                             if s == part and nm != sub and any(a == b for a, b in zip(nm, sub))]
+                    if names:
+                        hit = (n, names)
+                        break
+                if hit is None:
+                    i += 1
+                    continue
+                n, names = hit
+                s0 = m.start() + i
+                out.append(PinyinMatch(s0, s0 + n, text[s0:s0 + n], names[0][0], tuple(dict.fromkeys(v for _, v in names))))
+                i += n
+        return out
+
+    def _readings(self, words: list[str], start: int) -> list[tuple[int, list[tuple[str, object]]]]:
+        """``(end, pieces)`` for every reading of ``words[start:end]`` whose letters are a whole
+        registered key: ``pieces`` are ``("lit", word)`` (a word spelled in pinyin) and ``("syl",
+        syllables)`` (words that are an English alias). Branches whose letters begin no key are cut."""
+        out: list[tuple[int, list[tuple[str, object]]]] = []
+        pre, aliases = self._prefixes, self._aliases
+
+        def walk(j: int, acc: str, pieces: list) -> None:
+            if len(out) >= 32:
+                return
+            if j > start and acc in self._by_key:
+                out.append((j, list(pieces)))
+            if j >= len(words) or j - start >= PINYIN_MAX_TOKENS:
+                return
+            nxt = acc + words[j]
+            if nxt in pre:
+                pieces.append(("lit", words[j]))
+                walk(j + 1, nxt, pieces)
+                pieces.pop()
+            for k in range(j + 1, min(len(words), j + self._alias_words) + 1):
+                for syl in aliases.get(" ".join(words[j:k]), ())[:3]:
+                    nxt = acc + "".join(syl)
+                    if nxt in pre:
+                        pieces.append(("syl", syl))
+                        walk(k, nxt, pieces)
+                        pieces.pop()
+
+        walk(start, "", [])
+        return out
+
+    @staticmethod
+    def _fits(pieces: list[tuple[str, object]], syl: tuple[str, ...]) -> int:
+        """Syllables of ``syl`` spelled in pinyin when ``pieces`` read it exactly with every
+        word ending between two syllables; ``-1`` when they do not."""
+        i, spelled = 0, 0
+        for kind, p in pieces:
+            if kind == "syl":
+                if syl[i:i + len(p)] != p:
+                    return -1
+                i += len(p)
+                continue
+            text = ""
+            while i < len(syl) and len(text) < len(p):
+                text += syl[i]
+                i += 1
+                spelled += 1
+            if text != p:
+                return -1
+        return spelled if i == len(syl) else -1
+
+    def _names(self, pieces: list[tuple[str, object]]) -> list[tuple[str, T]]:
+        """The registered names a reading spells (at least two syllables spelled in pinyin)."""
+        key = "".join(p if k == "lit" else "".join(p) for k, p in pieces)
+        return [(name, value) for name, syl, value in self._by_key.get(key, []) if self._fits(pieces, syl) >= 2]
+
+    def read(self, words: list[str]) -> list[tuple[str, T]]:
+        """``(name, value)`` of the names that the Latin ``words`` (lower case, in order) spell
+        together, whole; ``[]`` when none does."""
+        words = [w.lower().replace("ü", "v") for w in words]
+        found: list[tuple[str, T]] = []
+        for end, pieces in self._readings(words, 0):
+            if end == len(words):
+                found += [f for f in self._names(pieces) if f not in found]
+        return found
+
+    def scan(self, text: str) -> list[PinyinMatch[T]]:
+        """Non-overlapping spans of whole Latin words in ``text`` read as registered names
+        (longest first at the leftmost position); a span never begins or ends with a ``stop``
+        word."""
+        if not self._by_key:
+            return []
+        low = text.lower()
+        toks = [(m.start(), m.end(), m.group().replace("ü", "v")) for m in _PINYIN_TOKEN.finditer(low)]
+        out: list[PinyinMatch[T]] = []
+        # runs of words written together (a name's words are separated by spaces, hyphens, apostrophes only)
+        runs: list[list[tuple[int, int, str]]] = []
+        for t in toks:
+            if runs and _PINYIN_GAP.fullmatch(low[runs[-1][-1][1]:t[0]]):
+                runs[-1].append(t)
+            else:
+                runs.append([t])
+        for run in runs:
+            words = [t[2] for t in run]
+            i = 0
+            while i < len(run):
+                best = None
+                if words[i] not in self._stop:
+                    for end, pieces in self._readings(words, i):
+                        s, e = run[i][0], run[end - 1][1]
+                        if words[end - 1] in self._stop or (best is not None and end <= best[0]):
+                            continue
+                        if (s > 0 and is_word_char(low[s - 1])) or (e < len(low) and is_word_char(low[e])):
+                            continue  # part of a longer word or a word joined to a digit
+                        found = self._names(pieces)
+                        if found:
+                            best = (end, found)
+                if best is None:
+                    i += 1
+                    continue
+                end, found = best
+                s, e = run[i][0], run[end - 1][1]
+                out.append(PinyinMatch(s, e, text[s:e], found[0][0], tuple(dict.fromkeys(v for _, v in found))))
+                i = end
+        return out
+
+
+def pinyin_of_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """:func:`pinyin_syllables` of many all-Chinese names at once (one ``pypinyin`` pass over
+    them all: building an index of thousands of names takes a fraction of a second). Names
+    that are not all Chinese are left out."""
+    from pypinyin import Style, lazy_pinyin
+
+    keep = [n for n in dict.fromkeys(simplified("".join(x.split())) for x in names) if n and all(is_cjk_char(c) for c in n)]
+    if not keep:
+        return {}
+    flat = lazy_pinyin("\n".join(keep), style=Style.NORMAL, errors="default")
+    out: dict[str, tuple[str, ...]] = {}
+    cur: list[str] = []
+    it = iter(keep)
+    for p in flat + ["\n"]:
+        if p.strip():
+            cur.append(p.lower())
+            continue
+        if "\n" in p or p == "\n":
+            for _ in range(max(1, p.count("\n"))):
+                n = next(it, None)
+                if n is not None and len(cur) == len(n) and all(c.isascii() and c.isalpha() for c in cur):
+                    out[n] = tuple(cur)
+                cur = []
+    return out
