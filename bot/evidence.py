@@ -20,8 +20,9 @@ from .query import Query
 
 #: Minimum cosine similarity for a vector-only hit to count as evidence.
 VECTOR_FOUND_MIN = 0.86
-#: Identifiers ("ABC-5", "P1", "HTTP-503") that must appear verbatim in a passage.
-_IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
+#: Identifiers ("ABC-5", "HTTP-503") that must appear verbatim in a passage.
+IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
+_IDENTIFIER = IDENTIFIER
 #: Model tokens of the question a passage search embeds and full-text searches (estimated by
 #: :func:`token_estimate`). Embedding costs ~1 ms of CPU per token with e5-small on 2 cores, so the
 #: rest of a long message is left out of the search (bounded work per message); 48 tokens hold
@@ -33,6 +34,9 @@ QUERY_TOKENS = 48
 ASKED_WORDS = 2
 #: Identifiers searched for verbatim per question (each is one more full-text search).
 MAX_IDENTIFIERS = 3
+#: Chunks an identifier heads (table rows, list items, sections: :func:`~threadgraph.knowledge.retrieval.headed_chunks`)
+#: added to the passages of a question naming it, per identifier.
+HEADED_CHUNKS = 4
 _TOKEN_PIECES = re.compile(r"[A-Za-z0-9]+|\s+|.", re.S)
 
 
@@ -138,21 +142,50 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     if q.context_text:
         # a follow-up searched with the previous question: passages saying what it asks itself first
         hits.sort(key=lambda h: 0 if question_support(q.text, f"{h.section}\n{h.text}") else 1)
-    codes = list(dict.fromkeys(_IDENTIFIER.findall(q.text)))[:MAX_IDENTIFIERS] if mode == "hybrid" else []
+    codes = identifiers(q.text) if mode == "hybrid" else []
     if codes:
         # identifiers must appear verbatim: search for them and put the passages
         # that contain every one of them first
         seen = {h.id for h in hits}
+        headed: set[str] = set()
         for code in codes:
             hits += [h for h in kb.vectors.search(code, None, limit=16, mode="fts") if h.id not in seen]
             seen = {h.id for h in hits}
-        hits.sort(key=lambda h: 0 if all(re.search(rf"\b{re.escape(c)}\b", h.text, re.I) for c in codes) else 1)
+            # the row, list item or section the identifier heads ("<code> | …" in a table of
+            # levels) is about that item itself; passages merely mentioning it come after it
+            for h in R.headed_chunks(kb.graph, code, limit=HEADED_CHUNKS):
+                headed.add(h.id)
+                if h.id not in seen:
+                    hits.append(h)
+                    seen.add(h.id)
+
+        def code_rank(h: Hit) -> tuple[int, int]:
+            has_all = all(re.search(rf"\b{re.escape(c)}\b", h.text, re.I) for c in codes)
+            return (0 if has_all else 1, 0 if h.id in headed else 1)
+
+        hits.sort(key=code_rank)
     if q.definition and mode == "hybrid":
         # also a full-text search for the term alone, then definitions first (stable sort)
         seen = {h.id for h in hits}
         hits += [h for h in kb.vectors.search(q.definition, None, limit=24, mode="fts") if h.id not in seen]
         hits.sort(key=lambda h: 0 if defines(q.definition, h.text) else 1)
     return hits[:3] if has_facts else hits[:4]
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifiers (:data:`IDENTIFIER`) ``text`` names, each once (compared ignoring case),
+    in order, at most :data:`MAX_IDENTIFIERS`."""
+    out: dict[str, str] = {}
+    for m in IDENTIFIER.finditer(text or ""):
+        out.setdefault(m.group().casefold(), m.group())
+    return list(out.values())[:MAX_IDENTIFIERS]
+
+
+def headed_by(label: str, text: str) -> bool:
+    """``text`` starts with ``label`` as its head: a table row ("<label> | …"), a list item or a
+    labelled line ("- <label>: …"), or a line of its own; case-insensitive, a longer identifier
+    ("<label>0", "<label>-b") is not it."""
+    return re.match(rf"^\s*[-*]?\s*\**{re.escape(label)}\**(?![\w-])\s*(?:[|:\-–—(\n]|$)", text or "", re.I) is not None
 
 
 def passages_support(q: Query, hits: list[Hit]) -> bool:
