@@ -23,6 +23,8 @@ VECTOR_FOUND_MIN = 0.86
 #: Identifiers ("ABC-5", "HTTP-503") that must appear verbatim in a passage.
 IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
 _IDENTIFIER = IDENTIFIER
+#: Labels of an item of a list or table ("SEV-1", "P2", "L3"): letters, then a number.
+LABEL = re.compile(r"\b[A-Za-z]+-?\d+\b")
 #: Model tokens of the question a passage search embeds and full-text searches (estimated by
 #: :func:`token_estimate`). Embedding costs ~1 ms of CPU per token with e5-small on 2 cores, so the
 #: rest of a long message is left out of the search (bounded work per message); 48 tokens hold
@@ -147,23 +149,23 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
         # identifiers must appear verbatim: search for them and put the passages
         # that contain every one of them first
         seen = {h.id for h in hits}
-        headed: set[str] = set()
         for code in codes:
             hits += [h for h in kb.vectors.search(code, None, limit=16, mode="fts") if h.id not in seen]
             seen = {h.id for h in hits}
-            # the row, list item or section the identifier heads ("<code> | …" in a table of
-            # levels) is about that item itself; passages merely mentioning it come after it
-            for h in R.headed_chunks(kb.graph, code, limit=HEADED_CHUNKS):
-                headed.add(h.id)
-                if h.id not in seen:
-                    hits.append(h)
-                    seen.add(h.id)
-
-        def code_rank(h: Hit) -> tuple[int, int]:
-            has_all = all(re.search(rf"\b{re.escape(c)}\b", h.text, re.I) for c in codes)
-            return (0 if has_all else 1, 0 if h.id in headed else 1)
-
-        hits.sort(key=code_rank)
+        hits.sort(key=lambda h: 0 if all(re.search(rf"\b{re.escape(c)}\b", h.text, re.I) for c in codes) else 1)
+    labels = identifiers(q.text, LABEL) if mode == "hybrid" else []
+    if len(labels) == 1:
+        # one item named by its label ("a SEV-1", "a P2 incident"): the table row, list item or
+        # section that label heads is about that item itself, and comes before passages that
+        # merely mention it (they are often about something else: "by the time it became a …")
+        seen = {h.id for h in hits}
+        headed = set()
+        for h in R.headed_chunks(kb.graph, labels[0], limit=HEADED_CHUNKS):
+            headed.add(h.id)
+            if h.id not in seen:
+                hits.append(h)
+                seen.add(h.id)
+        hits.sort(key=lambda h: 0 if h.id in headed else 1)
     if q.definition and mode == "hybrid":
         # also a full-text search for the term alone, then definitions first (stable sort)
         seen = {h.id for h in hits}
@@ -172,11 +174,12 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     return hits[:3] if has_facts else hits[:4]
 
 
-def identifiers(text: str) -> list[str]:
-    """The identifiers (:data:`IDENTIFIER`) ``text`` names, each once (compared ignoring case),
-    in order, at most :data:`MAX_IDENTIFIERS`."""
+def identifiers(text: str, pattern: re.Pattern = IDENTIFIER) -> list[str]:
+    """The identifiers (:data:`IDENTIFIER`, or the wider item labels of :data:`LABEL` when given
+    as ``pattern``) ``text`` names, each once (compared ignoring case), in order, at most
+    :data:`MAX_IDENTIFIERS`."""
     out: dict[str, str] = {}
-    for m in IDENTIFIER.finditer(text or ""):
+    for m in pattern.finditer(text or ""):
         out.setdefault(m.group().casefold(), m.group())
     return list(out.values())[:MAX_IDENTIFIERS]
 

@@ -14,7 +14,7 @@ from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..compose import fact_line, join, more_text, source_line, t
 from .. import who, words
-from ..evidence import content_words, has_word, headed_by, identifiers, within_budget
+from ..evidence import LABEL, content_words, has_word, headed_by, identifiers, within_budget
 from ..passages import (best_structure, compared_items, head_word, item_row, list_subject, list_text, row_text,
                         structures)
 from .base import REGISTRY, Context, Draft, Intent, recall_slot, register
@@ -210,11 +210,11 @@ class General(Intent):
         return False
 
     def row(self, c: Context, d: Draft) -> bool:
-        """A question naming one item by its label ("what do we do for a SEV-1?", an identifier
-        of :data:`~threadgraph.bot.evidence.IDENTIFIER`) whose best passage is the table row that
+        """A question naming one item by its label ("what do we do for a SEV-1?", a label of
+        :data:`~threadgraph.bot.evidence.LABEL`) whose best passage is the table row that
         label heads: the row answers, each cell under its column header, cited first. False when
         the question names no identifier or several, or no best passage is such a row."""
-        codes = identifiers(c.q.text)
+        codes = identifiers(c.q.text, LABEL)
         if len(codes) != 1 or not d.hits:
             return False
         top = next((h for h in d.hits[:LIST_DOCS] if headed_by(codes[0], h.text)), None)
