@@ -11,7 +11,7 @@ from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..compose import t
 from ..passages import procedure, procedure_text
-from .. import words
+from .. import who, words
 from ..evidence import content_words, has_word
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
 
@@ -124,7 +124,8 @@ def names_action(names: tuple[str, ...], heading: str) -> bool:
         if " " in n.strip():
             if words.phrase_re(n).search(heading):
                 return True
-        elif has_word(n, heading):
+        elif has_word(n, heading) or any(re.search(rf"\b{re.escape(f)}[a-z]{{0,4}}\b", heading, re.I)
+                                         for f in who.verb_forms(n.casefold())):
             return True
     return False
 
