@@ -97,6 +97,8 @@ class Steps(Intent):
 
 #: Documents about a role searched for the section of an asked action (:func:`action_section`).
 ACTION_DOCS = 8
+#: Words of a steps question that say nothing about which section answers it.
+GENERIC_WORDS = frozenset({"step", "steps", "process", "procedure", "role", "way", "checklist"})
 
 
 def asked_action(c: Context, role) -> str:
@@ -119,13 +121,14 @@ def asked_action(c: Context, role) -> str:
 def names_action(names: tuple[str, ...], heading: str) -> bool:
     """``heading`` names the action one of ``names`` (:func:`~threadgraph.bot.words.action_names`)
     names: a phrase as whole words (written together or hyphenated too), a single verb also
-    inflected or derived ("escalate" ~ "Escalation")."""
+    inflected or derived ("escalate" ~ "Escalation": the verb's own stem, none of its
+    synonyms: a heading "On-Call" names no "page")."""
     for n in names:
         if " " in n.strip():
             if words.phrase_re(n).search(heading):
                 return True
         elif has_word(n, heading) or any(re.search(rf"\b{re.escape(f)}[a-z]{{0,4}}\b", heading, re.I)
-                                         for f in who.verb_forms(n.casefold())):
+                                         for f in who.verb_forms(n.casefold())[:1]):
             return True
     return False
 
@@ -133,28 +136,37 @@ def names_action(names: tuple[str, ...], heading: str) -> bool:
 def action_section(c: Context, role) -> tuple[str, list] | None:
     """The section that says how to do the action a steps question asks about ``role``
     (:func:`asked_action`): among the documents about the role (:func:`~threadgraph.knowledge.retrieval.docs_of`,
-    at most :data:`ACTION_DOCS`), the first section whose own heading names the action
-    (:func:`names_action`), one in a document or under a heading titled with the role first.
-    Returns ``(title, chunks)`` (the heading with the document's title; the section's chunks in
-    source order), or ``None``."""
+    at most :data:`ACTION_DOCS`), a section whose own heading names the action
+    (:func:`names_action`): one in a document or under a heading titled with the role first,
+    then the one sharing most of the question's other words (the role's names, the action's and
+    :data:`GENERIC_WORDS` left out), then the first found. Returns ``(title, chunks)`` (the
+    heading with the document's title; the section's chunks in source order), or ``None``."""
     action = asked_action(c, role)
     if not action:
         return None
     names = words.action_names(action, c.lang)
     titles = doc_titles(c.kb)
     role_names = [x.casefold() for x in c.role_titles(role)]
+    said = " ".join([c.q.text.casefold()] + role_names)
+    for n in names:
+        said = words.phrase_re(n).sub(" ", said)
+    for r in role_names:
+        said = said.replace(r, " ")
+    other = [w for w in content_words(said) if w not in GENERIC_WORDS]
     best = None
     for rank, doc in enumerate(R.docs_of(c.graph, [role.id], limit=ACTION_DOCS)):
         chunks = R.doc_chunks(c.graph, doc)
-        sec = next((h.section for h in chunks if h.section and names_action(names, h.section.split(" > ")[-1])), None)
-        if sec is None:
-            continue
         title = human_title(titles.get(doc, ""))
-        path = f"{title} > {sec}".casefold()
-        key = (0 if any(r in path for r in role_names) else 1, rank)
-        if best is None or key < best[0]:
-            best = (key, f"{sec.split(' > ')[-1].strip()} ({title})" if title else sec.split(" > ")[-1].strip(),
-                    [h for h in chunks if h.section == sec])
+        for sec in dict.fromkeys(h.section for h in chunks if h.section):
+            if not names_action(names, sec.split(" > ")[-1]):
+                continue
+            hits = [h for h in chunks if h.section == sec]
+            path = f"{title} > {sec}".casefold()
+            text = f"{sec}\n" + "\n".join(h.text for h in hits)
+            key = (0 if any(r in path for r in role_names) else 1, -sum(1 for w in other if has_word(w, text)), rank)
+            if best is None or key < best[0]:
+                head = sec.split(" > ")[-1].strip()
+                best = (key, f"{head} ({title})" if title else head, hits)
     return (best[1], best[2]) if best else None
 
 
