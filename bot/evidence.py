@@ -185,10 +185,10 @@ def identifiers(text: str, pattern: re.Pattern = IDENTIFIER) -> list[str]:
 
 
 def headed_by(label: str, text: str) -> bool:
-    """``text`` starts with ``label`` as its head: a table row ("<label> | …"), a list item or a
-    labelled line ("- <label>: …"), or a line of its own; case-insensitive, a longer identifier
-    ("<label>0", "<label>-b") is not it."""
-    return re.match(rf"^\s*[-*]?\s*\**{re.escape(label)}\**(?![\w-])\s*(?:[|:\-–—(\n]|$)", text or "", re.I) is not None
+    """A line of ``text`` starts with ``label`` as its head: a table row ("<label> | …"), a list
+    item or a labelled line ("- <label>: …"), or a line of its own; case-insensitive, a longer
+    identifier ("<label>0", "<label>-b") is not it."""
+    return re.search(rf"^\s*[-*]?\s*\**{re.escape(label)}\**(?![\w-])\s*(?:[|:\-–—(]|$)", text or "", re.I | re.M) is not None
 
 
 def passages_support(q: Query, hits: list[Hit]) -> bool:

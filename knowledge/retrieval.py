@@ -478,12 +478,11 @@ def doc_chunks(graph: GraphStore, doc: str, *, limit: int = 200):
 
 
 def headed_chunks(graph: GraphStore, label: str, *, limit: int = 8):
-    """The chunks that ``label`` (an item's label: an identifier such as a level or a phase
-    code) heads: a chunk whose text starts with it followed by a separator (a table row
-    "<label> | …", a list item "<label>: …", a line of its own) or whose last section heading
-    starts with it as a whole word. Case-insensitive; in document and line order, at most
-    ``limit``, as :class:`~threadgraph.knowledge.vectors.Hit` with ``score`` 1.0. ``[]`` for an
-    empty label."""
+    """The chunks with a line that ``label`` (an item's label: an identifier such as a level or a
+    priority) heads: a line starting with it followed by a separator (a table row "<label> | …",
+    a list item "- <label>: …", a line of its own), or whose last section heading starts with it as
+    a whole word. Case-insensitive; in document and line order, at most ``limit``, as
+    :class:`~threadgraph.knowledge.vectors.Hit` with ``score`` 1.0. ``[]`` for an empty label."""
     import re
 
     from .vectors import Hit
@@ -493,21 +492,25 @@ def headed_chunks(graph: GraphStore, label: str, *, limit: int = 8):
         return []
     low = label.casefold()
     rows = graph.query(
-        "MATCH (c:Chunk) WHERE lower(c.text) STARTS WITH $low OR lower(c.section) CONTAINS $low "
+        "MATCH (c:Chunk) WHERE lower(c.text) CONTAINS $low OR lower(c.section) CONTAINS $low "
         "RETURN c.id AS id, c.doc AS doc, c.section AS section, c.text AS text, c.line AS line "
         "ORDER BY c.doc, c.line LIMIT $scan",
-        {"low": low, "scan": max(limit * 8, 64)},
+        {"low": low, "scan": HEADED_SCAN},
     )
-    head = re.compile(rf"^\s*[-*]?\s*\**{re.escape(label)}\**(?![\w-])\s*(?:[|:\-–—(\n]|$)", re.I)
+    head = re.compile(rf"^\s*[-*]?\s*\**{re.escape(label)}\**(?![\w-])\s*(?:[|:\-–—(]|$)", re.I | re.M)
     word = re.compile(rf"^{re.escape(label)}(?![\w-])", re.I)
     out = []
     for r in rows:
         last = (r["section"] or "").split(" > ")[-1].strip()
-        if head.match(r["text"] or "") or word.match(last):
+        if head.search(r["text"] or "") or word.match(last):
             out.append(Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []))
             if len(out) >= limit:
                 break
     return out
+
+
+#: Chunks naming a label that :func:`headed_chunks` reads at most (bounded work for a common label).
+HEADED_SCAN = 400
 
 
 def recipes_using(graph: GraphStore, item_ids: list[str], recipe_ids: list[str] | None = None) -> dict[str, list[tuple[str, str]]]:
