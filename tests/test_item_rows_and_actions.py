@@ -47,6 +47,14 @@ def test_a_label_heads_a_row_or_an_item_not_a_sentence_mentioning_it():
     assert not headed_by("SEV-1", "SEV-1a | something")
 
 
+def test_a_label_heads_a_row_inside_a_chunk_of_rows():
+    # ops-jupiterone cp-vuln-remediation.md lines 36-37: two rows the chunker keeps in one chunk
+    text = ("P2 | Medium | 30 days | " + quoted(J1, 36, "Vulnerabilities that affect multiple users") + "\n"
+            "P3 | Low | Best Effort | " + quoted(J1, 37, "Issues that affect singular users"))
+    assert headed_by("P3", text) and headed_by("p2", text)
+    assert not headed_by("P1", text)
+
+
 def _rows(path, first, last, doc):
     """Chunks as the ingest writes a markdown table: one "cell | cell" line per row, no rule row."""
     lines = path.read_text(encoding="utf-8").splitlines()[first - 1:last]
