@@ -29,8 +29,9 @@ class Steps(Intent):
     open_ended = True
 
     def retrieve(self, c: Context) -> Draft | None:
-        """A role's checklist sections (those of the named phase's document
-        first), else the steps of the context's document."""
+        """The section about the action asked of a role ("the steps to hand off the <role>
+        role", :func:`action_section`; hybrid mode), else the role's checklist sections (those
+        of the named phase's document first), else the steps of the context's document."""
         role, ctx = c.role, c.ctx
         if role and role.id and c.mode == "hybrid":
             found = action_section(c, role)
@@ -97,6 +98,8 @@ class Steps(Intent):
 
 #: Documents about a role searched for the section of an asked action (:func:`action_section`).
 ACTION_DOCS = 8
+#: Chunks of an action's section shown at most (a long section is cited, not copied whole).
+SECTION_CHUNKS = 6
 #: Words of a steps question that say nothing about which section answers it.
 GENERIC_WORDS = frozenset({"step", "steps", "process", "procedure", "role", "way", "checklist"})
 
@@ -147,7 +150,7 @@ def action_section(c: Context, role) -> tuple[str, list] | None:
     names = words.action_names(action, c.lang)
     titles = doc_titles(c.kb)
     role_names = [x.casefold() for x in c.role_titles(role)]
-    said = " ".join([c.q.text.casefold()] + role_names)
+    said = c.q.text.casefold()
     for n in names:
         said = words.phrase_re(n).sub(" ", said)
     for r in role_names:
@@ -160,7 +163,7 @@ def action_section(c: Context, role) -> tuple[str, list] | None:
         for sec in dict.fromkeys(h.section for h in chunks if h.section):
             if not names_action(names, sec.split(" > ")[-1]):
                 continue
-            hits = [h for h in chunks if h.section == sec]
+            hits = [h for h in chunks if h.section == sec][:SECTION_CHUNKS]
             path = f"{title} > {sec}".casefold()
             text = f"{sec}\n" + "\n".join(h.text for h in hits)
             key = (0 if any(r in path for r in role_names) else 1, -sum(1 for w in other if has_word(w, text)), rank)
