@@ -22,6 +22,8 @@ PD = CORPORA / "pagerduty-incident-response" / "docs"
 SEV = PD / "before" / "severity_levels.md"
 MOJ = GEN / "ops-moj-platform" / "docs" / "runbooks" / "manage-an-incident.html.md"
 J1 = GEN / "ops-jupiterone" / "docs" / "templates" / "procedures" / "cp-vuln-remediation.md"
+#: during/during_an_incident.md: the first step of the Scribe's checklist
+LINE_SCRIBE = 85
 SRC = GEN / "ops-k8s-src" / "docs" / "src-oncall.md"
 I2C = GEN / "ops-2i2c-compass" / "docs" / "services" / "interactive-computing" / "incidents" / "process.md"
 
@@ -150,3 +152,11 @@ def test_steps_to_hand_off_a_role_are_its_transfer_section(ask):
     assert a.found and a.intent == "steps"
     assert a.answer.startswith("Transfer of Command")
     assert quoted(PD / "training" / "incident_commander.md", 231, "notify the other IC that you wish to transfer command") in a.answer
+
+
+def test_steps_for_a_role_during_a_phase_stay_its_checklist(ask):
+    # "during an incident" is a phase, not an action: the Scribe's checklist answers (bundled eval
+    # case en-steps-during-incident)
+    a = ask("What are the steps for the Scribe during an incident?", thread="scribe")
+    assert a.found and a.intent == "steps"
+    assert quoted(PD / "during" / "during_an_incident.md", LINE_SCRIBE, "Update the Slack room") in a.answer

@@ -98,6 +98,8 @@ class Steps(Intent):
 
 #: Documents about a role searched for the section of an asked action (:func:`action_section`).
 ACTION_DOCS = 8
+#: What stands before the action of a steps question: "… steps to <action>", "how do I <action>".
+ACTION_LEAD = re.compile(r"(?:\bto|\b(?:i|we|you|one))\s+(?:the\s+|an?\s+)?$", re.I)
 #: Chunks of an action's section shown at most (a long section is cited, not copied whole).
 SECTION_CHUNKS = 6
 #: Words of a steps question that say nothing about which section answers it.
@@ -106,17 +108,22 @@ GENERIC_WORDS = frozenset({"step", "steps", "process", "procedure", "role", "way
 
 def asked_action(c: Context, role) -> str:
     """The action a steps question about ``role`` asks the steps of: its context slot text
-    ("hand off the <role> role") when it starts with a verb, i.e. a content word that is no
-    article, no word of the role's names and not one of ``how_verb_skip`` ("become", "get" say
-    nothing about the action); ``""`` otherwise ("steps for the <role>")."""
+    ("hand off the <role> role") when the question writes it after "to" or "how do I"
+    (:data:`ACTION_LEAD`) and it starts with a verb, i.e. a content word that is no article, no
+    phase word ("during"), no word of the role's names and not one of ``how_verb_skip``
+    ("become", "get" say nothing about the action); ``""`` otherwise ("steps for the <role>
+    during an incident")."""
     text = " ".join((c.q.asked_ctx or "").split())
     text = re.sub(r"^(?:the|an?)\s+", "", text, flags=re.I)
     if not text or c.lang != "en":
         return ""
+    at = c.q.text.casefold().find(text.casefold())
+    if at < 0 or not ACTION_LEAD.search(c.q.text[:at]):
+        return ""  # "steps for the <role> during an incident": a phase, no action
     first = text.split()[0].casefold()
     role_words = {w.casefold() for x in c.role_titles(role) for w in x.split()}
     skip = set(words.lexicon().get("how_verb_skip") or ())
-    if first in role_words or first in skip or not content_words(first):
+    if first in role_words or first in skip or not content_words(first) or words.phases(first, "en"):
         return ""
     return text
 
