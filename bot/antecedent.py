@@ -48,3 +48,22 @@ def antecedent_text(state: ThreadState, asked: str, text: str) -> str:
         if len(names) >= ANSWER_NAMES:
             break
     return " ".join([asked] + names)
+
+
+def swap_label(previous: str, item: str) -> str:
+    """The previous question asked again about ``item`` when ``item`` is an item's label (letters,
+    then a number: "a SEV-3", "P2") and the previous question named another label of the same kind
+    (the same letters: "SEV-1"): "What should I do when a SEV-1 is declared?" + "what about a
+    SEV-3?" → "What should I do when a SEV-3 is declared?". ``previous`` unchanged otherwise."""
+    from .evidence import LABEL
+
+    new = re.sub(r"^(?:the|an?)\s+", "", " ".join((item or "").split()), flags=re.I)
+    if not LABEL.fullmatch(new):
+        return previous
+    kind = re.match(r"[A-Za-z]+", new).group().casefold()
+
+    def same_kind(m: re.Match) -> str:
+        old = m.group()
+        return new if re.match(r"[A-Za-z]+", old).group().casefold() == kind and old.casefold() != new.casefold() else old
+
+    return LABEL.sub(same_kind, previous)

@@ -20,8 +20,11 @@ from .query import Query
 
 #: Minimum cosine similarity for a vector-only hit to count as evidence.
 VECTOR_FOUND_MIN = 0.86
-#: Identifiers ("ABC-5", "P1", "HTTP-503") that must appear verbatim in a passage.
-_IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
+#: Identifiers ("ABC-5", "HTTP-503") that must appear verbatim in a passage.
+IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
+_IDENTIFIER = IDENTIFIER
+#: Labels of an item of a list or table ("SEV-1", "P2", "L3"): letters, then a number.
+LABEL = re.compile(r"\b[A-Za-z]+-?\d+\b")
 #: Model tokens of the question a passage search embeds and full-text searches (estimated by
 #: :func:`token_estimate`). Embedding costs ~1 ms of CPU per token with e5-small on 2 cores, so the
 #: rest of a long message is left out of the search (bounded work per message); 48 tokens hold
@@ -33,6 +36,9 @@ QUERY_TOKENS = 48
 ASKED_WORDS = 2
 #: Identifiers searched for verbatim per question (each is one more full-text search).
 MAX_IDENTIFIERS = 3
+#: Chunks an identifier heads (table rows, list items, sections: :func:`~threadgraph.knowledge.retrieval.headed_chunks`)
+#: added to the passages of a question naming it, per identifier.
+HEADED_CHUNKS = 4
 _TOKEN_PIECES = re.compile(r"[A-Za-z0-9]+|\s+|.", re.S)
 
 
@@ -138,7 +144,7 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     if q.context_text:
         # a follow-up searched with the previous question: passages saying what it asks itself first
         hits.sort(key=lambda h: 0 if question_support(q.text, f"{h.section}\n{h.text}") else 1)
-    codes = list(dict.fromkeys(_IDENTIFIER.findall(q.text)))[:MAX_IDENTIFIERS] if mode == "hybrid" else []
+    codes = identifiers(q.text) if mode == "hybrid" else []
     if codes:
         # identifiers must appear verbatim: search for them and put the passages
         # that contain every one of them first
@@ -147,12 +153,42 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
             hits += [h for h in kb.vectors.search(code, None, limit=16, mode="fts") if h.id not in seen]
             seen = {h.id for h in hits}
         hits.sort(key=lambda h: 0 if all(re.search(rf"\b{re.escape(c)}\b", h.text, re.I) for c in codes) else 1)
+    labels = identifiers(q.text, LABEL) if mode == "hybrid" else []
+    if len(labels) == 1:
+        # one item named by its label ("a SEV-1", "a P2 incident"): the table row, list item or
+        # section that label heads is about that item itself, and comes before passages that
+        # merely mention it (they are often about something else: "by the time it became a …")
+        seen = {h.id for h in hits}
+        headed = set()
+        for h in R.headed_chunks(kb.graph, labels[0], limit=HEADED_CHUNKS):
+            headed.add(h.id)
+            if h.id not in seen:
+                hits.append(h)
+                seen.add(h.id)
+        hits.sort(key=lambda h: 0 if h.id in headed else 1)
     if q.definition and mode == "hybrid":
         # also a full-text search for the term alone, then definitions first (stable sort)
         seen = {h.id for h in hits}
         hits += [h for h in kb.vectors.search(q.definition, None, limit=24, mode="fts") if h.id not in seen]
         hits.sort(key=lambda h: 0 if defines(q.definition, h.text) else 1)
     return hits[:3] if has_facts else hits[:4]
+
+
+def identifiers(text: str, pattern: re.Pattern = IDENTIFIER) -> list[str]:
+    """The identifiers (:data:`IDENTIFIER`, or the wider item labels of :data:`LABEL` when given
+    as ``pattern``) ``text`` names, each once (compared ignoring case), in order, at most
+    :data:`MAX_IDENTIFIERS`."""
+    out: dict[str, str] = {}
+    for m in pattern.finditer(text or ""):
+        out.setdefault(m.group().casefold(), m.group())
+    return list(out.values())[:MAX_IDENTIFIERS]
+
+
+def headed_by(label: str, text: str) -> bool:
+    """A line of ``text`` starts with ``label`` as its head: a table row ("<label> | …"), a list
+    item or a labelled line ("- <label>: …"), or a line of its own; case-insensitive, a longer
+    identifier ("<label>0", "<label>-b") is not it."""
+    return re.search(rf"^\s*[-*]?\s*\**{re.escape(label)}\**(?![\w-])\s*(?:[|:\-–—(]|$)", text or "", re.I | re.M) is not None
 
 
 def passages_support(q: Query, hits: list[Hit]) -> bool:

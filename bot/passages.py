@@ -211,6 +211,52 @@ def compared_items(found: list[Structure], a: str, b: str) -> tuple[ListItem, Li
     return None
 
 
+@dataclass
+class Row:
+    """One table row an item heads: its ``label`` (first cell), the ``cells`` after it paired
+    with the header cell above each (``""`` when the table has no header row) and the ``hit``
+    (chunk) it was read from."""
+
+    label: str
+    cells: list[tuple[str, str]] = field(default_factory=list)
+    hit: object = None
+
+
+def item_row(hits, label: str) -> Row | None:
+    """The table row of a document (its chunks ``hits``, any order) whose first cell is
+    ``label`` (compared by :func:`_label_key`: "SEV 1" ~ "sev-1"), with the header row last seen
+    above it naming its columns; ``None`` when no row is labelled so."""
+    key = _label_key(label)
+    if not key:
+        return None
+    header: list[str] = []
+    for h in sorted(hits, key=lambda h: h.line):
+        for line in h.text.splitlines():
+            cells = [c.strip() for c in _ROW_SEP.split(line.strip())]
+            if len(cells) < 2 or not all(cells):
+                continue
+            if _header(cells) and _label_key(cells[0].strip("* ")) != key:
+                header = cells
+                continue
+            if _label_key(cells[0].strip("* ")) != key:
+                continue
+            heads = header[1:] if len(header) == len(cells) else [""] * (len(cells) - 1)
+            return Row(cells[0].strip("* "), list(zip(heads, cells[1:])), h)
+    return None
+
+
+def row_text(lang: str, row: Row) -> str:
+    """A table row as an answer: its label, then one line per cell, named by its column
+    header when the table has one, every cell in full."""
+    lines = [t(lang, f"{row.label}：", f"{row.label}:")]
+    for head, cell in row.cells:
+        if head:
+            lines.append(f"- {head}：{cell}" if lang == "zh" else f"- {head}: {cell}")
+        else:
+            lines.append(f"- {cell}")
+    return "\n".join(lines)
+
+
 def list_subject(question: str, lang: str, patterns: list[str]) -> str:
     """The noun phrase a list question asks about ("the severity levels" →
     ``severity levels``), from the first of ``patterns`` (regexes with a

@@ -227,3 +227,32 @@ def how_verb(text: str) -> str:
         return ""
     v = m.group("verb").casefold()
     return "" if v in skip else v
+
+
+@functools.lru_cache(maxsize=None)
+def _action_groups(lang: str) -> tuple[tuple[str, ...], ...]:
+    got = (lexicon().get("action_synonyms") or {}).get("zh" if lang == "zh" else "en") or []
+    return tuple(tuple(g) for g in got)
+
+
+def phrase_re(phrase: str) -> re.Pattern:
+    """A whole-word, case-insensitive regular expression of an English ``phrase`` whose words
+    may be written apart, together or hyphenated ("hand off" ~ "handoff", "hand-off")."""
+    parts = [re.escape(w) for w in phrase.split()]
+    return re.compile(r"\b" + r"[\s-]?".join(parts) + r"\b", re.I)
+
+
+def action_names(action: str, lang: str = "en") -> tuple[str, ...]:
+    """The phrases that name the action an English verb phrase starts with (``action_synonyms``
+    of ``bot/lexicon/words.yaml``): the whole group of the first phrase of a group that starts
+    ``action`` ("hand off the role" → "hand off", "hand over", "transfer" …); else its first word
+    alone ("escalate"); ``()`` for an empty phrase."""
+    body = " ".join((action or "").split())
+    if not body:
+        return ()
+    for group in _action_groups(lang):
+        for p in group:
+            m = phrase_re(p).match(body)
+            if m:
+                return group
+    return (body.split()[0],)

@@ -477,6 +477,42 @@ def doc_chunks(graph: GraphStore, doc: str, *, limit: int = 200):
     return [Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []) for r in rows]
 
 
+def headed_chunks(graph: GraphStore, label: str, *, limit: int = 8):
+    """The chunks with a line that ``label`` (an item's label: an identifier such as a level or a
+    priority) heads: a line starting with it followed by a separator (a table row "<label> | …",
+    a list item "- <label>: …", a line of its own), or whose last section heading starts with it as
+    a whole word. Case-insensitive; in document and line order, at most ``limit``, as
+    :class:`~threadgraph.knowledge.vectors.Hit` with ``score`` 1.0. ``[]`` for an empty label."""
+    import re
+
+    from .vectors import Hit
+
+    label = (label or "").strip()
+    if not label:
+        return []
+    low = label.casefold()
+    rows = graph.query(
+        "MATCH (c:Chunk) WHERE lower(c.text) CONTAINS $low OR lower(c.section) CONTAINS $low "
+        "RETURN c.id AS id, c.doc AS doc, c.section AS section, c.text AS text, c.line AS line "
+        "ORDER BY c.doc, c.line LIMIT $scan",
+        {"low": low, "scan": HEADED_SCAN},
+    )
+    head = re.compile(rf"^\s*[-*]?\s*\**{re.escape(label)}\**(?![\w-])\s*(?:[|:\-–—(]|$)", re.I | re.M)
+    word = re.compile(rf"^{re.escape(label)}(?![\w-])", re.I)
+    out = []
+    for r in rows:
+        last = (r["section"] or "").split(" > ")[-1].strip()
+        if head.search(r["text"] or "") or word.match(last):
+            out.append(Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []))
+            if len(out) >= limit:
+                break
+    return out
+
+
+#: Chunks naming a label that :func:`headed_chunks` reads at most (bounded work for a common label).
+HEADED_SCAN = 400
+
+
 def recipes_using(graph: GraphStore, item_ids: list[str], recipe_ids: list[str] | None = None) -> dict[str, list[tuple[str, str]]]:
     """Which recipes CONTAIN any of ``item_ids`` (ingredients or tools),
     among ``recipe_ids`` when given: recipe id → ``[(item id, item name)]``

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..antecedent import antecedent_text
+from ..antecedent import antecedent_text, swap_label
 from ..linker import clean_slot, is_pronoun
 from ..query import CTX_TYPES
 from .base import REGISTRY, Intent, register
@@ -44,6 +44,9 @@ class Follow(Intent):
             asked = [x["text"] for x in state.turns if x.get("role") == "user" and x.get("text")]
             last = next((x for x in reversed(asked) if not self.elliptical(x)), "")
             q.context_text = antecedent_text(state, last, u.text) if last else ""
+            if q.context_text and u.slot_texts.get("item"):
+                # "what about a SEV-3?" after a question about a SEV-1: the same question about the other item
+                q.context_text = swap_label(q.context_text, u.slot_texts["item"])
         focus = self.data.get("item_focus") or {}
         after_open = REGISTRY[q.intent].open_ended and remembered is not None and remembered.type == "recipe"
         if ((q.intent in focus.get("after", ()) or after_open) and q.items and not q.ctx and not q.unknown

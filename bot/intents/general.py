@@ -14,8 +14,9 @@ from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..compose import fact_line, join, more_text, source_line, t
 from .. import who, words
-from ..evidence import content_words, has_word, within_budget
-from ..passages import best_structure, compared_items, head_word, list_subject, list_text, structures
+from ..evidence import LABEL, content_words, has_word, headed_by, identifiers, within_budget
+from ..passages import (best_structure, compared_items, head_word, item_row, list_subject, list_text, row_text,
+                        structures)
 from .base import REGISTRY, Context, Draft, Intent, recall_slot, register
 
 #: Documents (of the best passages) searched for the list a list question asks for.
@@ -100,6 +101,8 @@ class General(Intent):
         if self.doc_list(c, d):
             return
         if self.compare(c, d):
+            return
+        if self.row(c, d):
             return
         subject = self.list_subject(c)
         if subject is None:
@@ -205,6 +208,28 @@ class General(Intent):
             d.parts["list"] = True
             return True
         return False
+
+    def row(self, c: Context, d: Draft) -> bool:
+        """A question naming one item by its label ("what do we do for a SEV-1?", a label of
+        :data:`~threadgraph.bot.evidence.LABEL`) whose best passage is the table row that
+        label heads: the row answers, each cell under its column header, cited first. False when
+        the question names no identifier or several, or no best passage is such a row."""
+        codes = identifiers(c.q.text, LABEL)
+        if len(codes) != 1 or not d.hits:
+            return False
+        top = next((h for h in d.hits[:LIST_DOCS] if headed_by(codes[0], h.text)), None)
+        if top is None:
+            return False
+        row = item_row(R.doc_chunks(c.graph, top.doc), codes[0])
+        if row is None or row.hit.id != top.id or not row.cells:
+            return False
+        d.text = row_text(c.lang, row)
+        d.hits = [top] + [h for h in d.hits if h.id != top.id]
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                      for h in d.hits[:LIST_PASSAGES]]
+        d.found = True
+        d.parts["list"] = True  # the answer is the row: no neighbourhood facts after it
+        return True
 
     def list_subject(self, c: Context) -> str | None:
         """What a list question asks for ("severity levels"; ``""`` when it

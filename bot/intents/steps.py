@@ -3,13 +3,16 @@ checklist (optionally for one phase, e.g. "during an incident")."""
 
 from __future__ import annotations
 
+import re
+
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..compose import t
 from ..passages import procedure, procedure_text
-from .. import words
+from .. import who, words
+from ..evidence import content_words, has_word
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
 
 
@@ -26,9 +29,16 @@ class Steps(Intent):
     open_ended = True
 
     def retrieve(self, c: Context) -> Draft | None:
-        """A role's checklist sections (those of the named phase's document
-        first), else the steps of the context's document."""
+        """The section about the action asked of a role ("the steps to hand off the <role>
+        role", :func:`action_section`; hybrid mode), else the role's checklist sections (those
+        of the named phase's document first), else the steps of the context's document."""
         role, ctx = c.role, c.ctx
+        if role and role.id and c.mode == "hybrid":
+            found = action_section(c, role)
+            if found:
+                # "what are the steps to hand off the <role> role?": the section about that action,
+                # not the role's checklists
+                return Draft(parts={"title": found[0], "section": found[1]})
         if role and role.id:
             facts = R.section_steps(c.graph, words.role_checklists(c.role_titles(role)), limit=40)
             if ctx and ctx.doc:
@@ -48,6 +58,14 @@ class Steps(Intent):
         """No steps in the graph: the whole procedure of the named recipe's or
         document's own file (every step section, in order and in full); else
         passages from step sections first."""
+        if d.parts.get("section"):
+            hits = d.parts["section"]
+            d.text = section_text(c.lang, d.parts["title"], hits)
+            d.hits = hits + [h for h in d.hits if h.id not in {x.id for x in hits}]
+            d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
+                          for h in d.hits[:4]]
+            d.found = True
+            return
         if d.facts or not d.passages:
             return
         cues = [s.casefold() for s in self.data["step_sections"]]
@@ -76,6 +94,96 @@ class Steps(Intent):
     def excerpt_question(self, c: Context) -> str:
         """Steps of a named thing are shown from the passage start."""
         return "" if c.q.ctx else c.q.text
+
+
+#: Documents about a role searched for the section of an asked action (:func:`action_section`).
+ACTION_DOCS = 8
+#: What stands before the action of a steps question: "… steps to <action>", "how do I <action>".
+ACTION_LEAD = re.compile(r"(?:\bto|\b(?:i|we|you|one))\s+(?:the\s+|an?\s+)?$", re.I)
+#: Chunks of an action's section shown at most (a long section is cited, not copied whole).
+SECTION_CHUNKS = 6
+#: Words of a steps question that say nothing about which section answers it.
+GENERIC_WORDS = frozenset({"step", "steps", "process", "procedure", "role", "way", "checklist"})
+
+
+def asked_action(c: Context, role) -> str:
+    """The action a steps question about ``role`` asks the steps of: its context slot text
+    ("hand off the <role> role") when the question writes it after "to" or "how do I"
+    (:data:`ACTION_LEAD`) and it starts with a verb, i.e. a content word that is no article, no
+    phase word ("during"), no word of the role's names and not one of ``how_verb_skip``
+    ("become", "get" say nothing about the action); ``""`` otherwise ("steps for the <role>
+    during an incident")."""
+    text = " ".join((c.q.asked_ctx or "").split())
+    text = re.sub(r"^(?:the|an?)\s+", "", text, flags=re.I)
+    if not text or c.lang != "en":
+        return ""
+    at = c.q.text.casefold().find(text.casefold())
+    if at < 0 or not ACTION_LEAD.search(c.q.text[:at]):
+        return ""  # "steps for the <role> during an incident": a phase, no action
+    first = text.split()[0].casefold()
+    role_words = {w.casefold() for x in c.role_titles(role) for w in x.split()}
+    skip = set(words.lexicon().get("how_verb_skip") or ())
+    if first in role_words or first in skip or not content_words(first) or words.phases(first, "en"):
+        return ""
+    return text
+
+
+def names_action(names: tuple[str, ...], heading: str) -> bool:
+    """``heading`` names the action one of ``names`` (:func:`~threadgraph.bot.words.action_names`)
+    names: a phrase as whole words (written together or hyphenated too), a single verb also
+    inflected or derived ("escalate" ~ "Escalation": the verb's own stem, none of its
+    synonyms: a heading "On-Call" names no "page")."""
+    for n in names:
+        if " " in n.strip():
+            if words.phrase_re(n).search(heading):
+                return True
+        elif has_word(n, heading) or any(re.search(rf"\b{re.escape(f)}[a-z]{{0,4}}\b", heading, re.I)
+                                         for f in who.verb_forms(n.casefold())[:1]):
+            return True
+    return False
+
+
+def action_section(c: Context, role) -> tuple[str, list] | None:
+    """The section that says how to do the action a steps question asks about ``role``
+    (:func:`asked_action`): among the documents about the role (:func:`~threadgraph.knowledge.retrieval.docs_of`,
+    at most :data:`ACTION_DOCS`), a section whose own heading names the action
+    (:func:`names_action`): one in a document or under a heading titled with the role first,
+    then the one sharing most of the question's other words (the role's names, the action's and
+    :data:`GENERIC_WORDS` left out), then the first found. Returns ``(title, chunks)`` (the
+    heading with the document's title; the section's chunks in source order), or ``None``."""
+    action = asked_action(c, role)
+    if not action:
+        return None
+    names = words.action_names(action, c.lang)
+    titles = doc_titles(c.kb)
+    role_names = [x.casefold() for x in c.role_titles(role)]
+    said = c.q.text.casefold()
+    for n in names:
+        said = words.phrase_re(n).sub(" ", said)
+    for r in role_names:
+        said = said.replace(r, " ")
+    other = [w for w in content_words(said) if w not in GENERIC_WORDS]
+    best = None
+    for rank, doc in enumerate(R.docs_of(c.graph, [role.id], limit=ACTION_DOCS)):
+        chunks = R.doc_chunks(c.graph, doc)
+        title = human_title(titles.get(doc, ""))
+        for sec in dict.fromkeys(h.section for h in chunks if h.section):
+            if not names_action(names, sec.split(" > ")[-1]):
+                continue
+            hits = [h for h in chunks if h.section == sec][:SECTION_CHUNKS]
+            path = f"{title} > {sec}".casefold()
+            text = f"{sec}\n" + "\n".join(h.text for h in hits)
+            key = (0 if any(r in path for r in role_names) else 1, -sum(1 for w in other if has_word(w, text)), rank)
+            if best is None or key < best[0]:
+                head = sec.split(" > ")[-1].strip()
+                best = (key, f"{head} ({title})" if title else head, hits)
+    return (best[1], best[2]) if best else None
+
+
+def section_text(lang: str, title: str, hits) -> str:
+    """A section as the answer: its title line, then its text in full, blank lines dropped."""
+    body = "\n".join(line.rstrip() for h in hits for line in h.text.strip().splitlines() if line.strip())
+    return t(lang, f"{title}：", f"{title}:") + "\n" + body
 
 
 def steps_text(lang: str, title: str, facts: list[Fact]) -> str:
