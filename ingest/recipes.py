@@ -323,6 +323,16 @@ def _amount_list_paths_en(doc: ParsedDocument) -> set[tuple[str, ...]]:
     return out
 
 
+_TEMPLATE_PATH = regex("sections", "template_path", re.I)
+
+
+def is_template(doc: ParsedDocument) -> bool:
+    """The document is a collection's template or sample for writing one (its path has a folder
+    or a file name marked so: ``template_path`` of ``lexicon/sections.yaml``): its list is a
+    placeholder, so it is no recipe."""
+    return bool(_TEMPLATE_PATH.search(doc.rel or ""))
+
+
 def is_recipe(doc: ParsedDocument) -> bool:
     """A recipe has a non-title heading naming an ingredients section (see
     :data:`ING_HEAD`, outside any procedure section) with list items under it
@@ -331,6 +341,8 @@ def is_recipe(doc: ParsedDocument) -> bool:
     explanations (``生抽：调酱香…。可用于…``) or generic categories
     (``蔬菜类``, ``其他肉类``). So a tutorial such as "腌（肉）" with a section
     "常用的腌渍用料" explaining seasonings stays a document."""
+    if is_template(doc):
+        return False
     items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"
              and any(ING_HEAD.search(p) for p in b.path)]
     if not items and ingredient_table_rows(doc):
