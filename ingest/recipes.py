@@ -427,6 +427,26 @@ def name_parts(name: str) -> list[str]:
     return [p for p in parts if len(p) >= 2]
 
 
+#: Longest lead-in paragraph (characters) that can mark a section's list optional.
+LEAD_IN_CHARS = 40
+
+
+def optional_lead_ins(blocks: list[Block], para_items: dict[int, list[str]]) -> set[tuple[str, ...]]:
+    """Heading paths of the sections whose list a short lead-in paragraph before it marks optional
+    (``optional_labels``: "额外用作点缀的食材，可选" above a garnish list, "下列原料…选配"): the
+    paragraph comes before the section's first list item, is at most :data:`LEAD_IN_CHARS`
+    characters and is not itself read as an item (``para_items``)."""
+    listed: set[tuple[str, ...]] = set()
+    out: set[tuple[str, ...]] = set()
+    for i, b in enumerate(blocks):
+        if b.kind == "item":
+            listed.add(b.path)
+        elif (b.kind == "paragraph" and i not in para_items and b.path not in listed
+              and len(b.text.strip()) <= LEAD_IN_CHARS and OPTIONAL_LABEL.search(b.text)):
+            out.add(b.path)
+    return out
+
+
 def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
     """The short paragraphs of a recipe's ingredients or garnish sections
     (``kind_of(block) == "ingredient"``) read as list items, by block index
@@ -697,6 +717,7 @@ class RecipeExtractor:
         # needed" after the list; a drink's "## Garnish" line "Orange twist or wedge."), unless a list
         # follows it in the section (then it labels that list: "Banana Cake", "Cream Cheese Frosting")
         para_items = section_lines(blocks, kind_of)
+        lead_optional = optional_lead_ins(blocks, para_items)
         # 1) ingredient sections (and amount sections, which may list more)
         for pass_amounts in (False, True):
             for i, b in enumerate(blocks):
@@ -715,7 +736,7 @@ class RecipeExtractor:
                 while par >= 0:
                     labels.append(blocks[par].text)
                     par = blocks[par].parent
-                optional = any(OPTIONAL_LABEL.search(lb) for lb in labels)
+                optional = any(OPTIONAL_LABEL.search(lb) for lb in labels) or b.path in lead_optional
                 heading_tool = any(TOOL_HEAD.search(p) and not ING_HEAD.search(p) for p in b.path)
                 parsed = (parse_item(b.text) if i not in para_items
                           else [ip for t in para_items[i] for ip in parse_item(t)])

@@ -551,6 +551,27 @@ def pantry_recipes(graph: GraphStore, pantry_ids: list[str], have_ids: list[str]
     return rows
 
 
+def missing_required(graph: GraphStore, recipe_ids: list[str], have_ids: list[str]) -> dict[str, dict]:
+    """For each of ``recipe_ids``: its name and the *required* ingredients it CONTAINS outside
+    ``have_ids``, in source order: recipe id → ``{"name": str, "miss": [(id, name)]}``
+    (``{}`` for no recipe ids)."""
+    if not recipe_ids:
+        return {}
+    out: dict[str, dict] = {}
+    for r in graph.query("MATCH (a:Entity) WHERE a.id IN $ids AND a.type = 'recipe' RETURN a.id AS id, a.name AS name",
+                         {"ids": recipe_ids}):
+        out[r["id"]] = {"name": r["name"], "miss": []}
+    for r in graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id IN $ids AND b.type = 'ingredient' AND r.required "
+        "AND NOT b.id IN $have RETURN a.id AS id, b.id AS miss, b.name AS miss_name ORDER BY a.id, r.ord",
+        {"ids": recipe_ids, "have": have_ids},
+    ):
+        row = out.get(r["id"])
+        if row is not None and (r["miss"], r["miss_name"]) not in row["miss"]:
+            row["miss"].append((r["miss"], r["miss_name"]))
+    return out
+
+
 def substitutes_from(graph: GraphStore, item_ids: list[str], have_ids: list[str]) -> list[Fact]:
     """Recorded stand-ins for any of ``item_ids`` that are among ``have_ids``
     (a directed ``X -> Y`` edge, or a symmetric one read either way), best
