@@ -343,6 +343,15 @@ def same_base(a: str, b: str, known: Callable[[str], bool] = lambda _n: False) -
     return any(known(x) for x in (ba & bb))
 
 
+def entity_ids_named(graph: GraphStore, names: list[str], etype: str) -> list[str]:
+    """Ids of the entities of type ``etype`` named exactly one of ``names`` (``[]`` for no names)."""
+    if not names:
+        return []
+    rows = graph.query("MATCH (e:Entity) WHERE e.type = $t AND e.name IN $n RETURN e.id AS id ORDER BY e.name",
+                       {"t": etype, "n": list(names)})
+    return [r["id"] for r in rows]
+
+
 def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> list[str]:
     """Ids of ingredients that are a variant of one of ``names`` (by name, at most ``limit``): a
     prefix of :data:`VARIANT_PREFIXES` and/or a suffix of :data:`VARIANT_SUFFIXES` around it
