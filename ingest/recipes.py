@@ -431,19 +431,20 @@ def name_parts(name: str) -> list[str]:
 LEAD_IN_CHARS = 40
 
 
-def optional_lead_ins(blocks: list[Block], para_items: dict[int, list[str]]) -> set[tuple[str, ...]]:
-    """Heading paths of the sections whose list a short lead-in paragraph before it marks optional
-    (``optional_labels``: "额外用作点缀的食材，可选" above a garnish list, "下列原料…选配"): the
-    paragraph comes before the section's first list item, is at most :data:`LEAD_IN_CHARS`
-    characters and is not itself read as an item (``para_items``)."""
-    listed: set[tuple[str, ...]] = set()
-    out: set[tuple[str, ...]] = set()
+def optional_lead_ins(blocks: list[Block], para_items: dict[int, list[str]]) -> set[int]:
+    """Indices of the list items a short lead-in paragraph marks optional (``optional_labels``:
+    "额外用作点缀的食材，可选" above a garnish list, "可选工具" above one list and "必须材料" above
+    the next): an item's nearest paragraph before it in its section, with only list items between,
+    is at most :data:`LEAD_IN_CHARS` characters and says so. Paragraphs read as items
+    (``para_items``) label nothing."""
+    label: dict[tuple[str, ...], bool] = {}
+    out: set[int] = set()
     for i, b in enumerate(blocks):
-        if b.kind == "item":
-            listed.add(b.path)
-        elif (b.kind == "paragraph" and i not in para_items and b.path not in listed
-              and len(b.text.strip()) <= LEAD_IN_CHARS and OPTIONAL_LABEL.search(b.text)):
-            out.add(b.path)
+        if b.kind == "paragraph" and i not in para_items:
+            text = b.text.strip()
+            label[b.path] = len(text) <= LEAD_IN_CHARS and bool(OPTIONAL_LABEL.search(text))
+        elif b.kind == "item" and label.get(b.path):
+            out.add(i)
     return out
 
 
@@ -736,7 +737,7 @@ class RecipeExtractor:
                 while par >= 0:
                     labels.append(blocks[par].text)
                     par = blocks[par].parent
-                optional = any(OPTIONAL_LABEL.search(lb) for lb in labels) or b.path in lead_optional
+                optional = any(OPTIONAL_LABEL.search(lb) for lb in labels) or i in lead_optional
                 heading_tool = any(TOOL_HEAD.search(p) and not ING_HEAD.search(p) for p in b.path)
                 parsed = (parse_item(b.text) if i not in para_items
                           else [ip for t in para_items[i] for ip in parse_item(t)])
