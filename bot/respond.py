@@ -158,7 +158,7 @@ def compose(c: Context, d: Draft) -> Answer:
         if d.passages:
             d.text += "\n\n" + t(lang, "相关内容：", "Related: ") + excerpt(d.passages[0].text, q.text, 200, whole_list=False)
     d.text = _constrained(c, h, d)
-    d.text = _reading_note(c) + (_elsewhere_note(c) if d.found and d.facts else "") + d.text
+    d.text = _reading_note(c) + (_elsewhere_note(c) if d.found and d.facts and not d.parts.get("family") else "") + d.text
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
     facts = _dedupe(d.facts)[:MAX_FACTS]
     return Answer(

@@ -83,6 +83,18 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
     return u
 
 
+def _adds_nothing(u: Understanding, r: classify.Reading) -> bool:
+    """The entity-first reading ``r`` links nothing the pattern's slots did not link already, while
+    the pattern's only unlinked mention is its context slot (a dish name the KB has no recipe
+    called): the pattern's reading says more (which dish was asked), so it is kept."""
+    unknown = [m for m in u.mentions + u.excluded if m.type == "unknown"]
+    ctx_slots = {u.slot_texts.get("ctx"), u.slot_texts.get("ctx2")} - {None, ""}
+    if not unknown or any(m.surface not in ctx_slots for m in unknown):
+        return False
+    have = {m.id for m in u.mentions + u.excluded if m.id}
+    return bool(have) and all(m.id in have for m in r.mentions if m.type != "unknown")
+
+
 def _prefer_cues(u: Understanding, r: classify.Reading, body: str, lang: str, linker: Linker) -> bool:
     """Whether the entity-first reading ``r`` replaces the phrase-pattern
     reading ``u``: when no pattern matched; when the pattern's slots did not
@@ -95,6 +107,8 @@ def _prefer_cues(u: Understanding, r: classify.Reading, body: str, lang: str, li
         unlinked = any(m.type == "unknown" for m in u.mentions + u.excluded)
         if unlinked and any(unknown_dish(u, m, r.mentions, body) for m in u.mentions):
             return False  # a dish the KB lacks ("… instead of X in <dish>"): its words name no other thing asked
+        if unlinked and _adds_nothing(u, r):
+            return False  # "<dish>里的X可以不放吗" about a dish no recipe is called: the slots keep the dish as asked
         return (unlinked or not (u.mentions or u.excluded or u.slot_texts)) and any(m.type != "unknown" for m in r.mentions)
     if not u.rule:
         return True

@@ -323,6 +323,16 @@ def _amount_list_paths_en(doc: ParsedDocument) -> set[tuple[str, ...]]:
     return out
 
 
+_TEMPLATE_PATH = regex("sections", "template_path", re.I)
+
+
+def is_template(doc: ParsedDocument) -> bool:
+    """The document is a collection's template or sample for writing one (its path has a folder
+    or a file name marked so: ``template_path`` of ``lexicon/sections.yaml``): its list is a
+    placeholder, so it is no recipe."""
+    return bool(_TEMPLATE_PATH.search(doc.rel or ""))
+
+
 def is_recipe(doc: ParsedDocument) -> bool:
     """A recipe has a non-title heading naming an ingredients section (see
     :data:`ING_HEAD`, outside any procedure section) with list items under it
@@ -331,6 +341,8 @@ def is_recipe(doc: ParsedDocument) -> bool:
     explanations (``生抽：调酱香…。可用于…``) or generic categories
     (``蔬菜类``, ``其他肉类``). So a tutorial such as "腌（肉）" with a section
     "常用的腌渍用料" explaining seasonings stays a document."""
+    if is_template(doc):
+        return False
     items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"
              and any(ING_HEAD.search(p) for p in b.path)]
     if not items and ingredient_table_rows(doc):
@@ -413,6 +425,27 @@ def name_parts(name: str) -> list[str]:
         return []
     parts = [g.strip() for g in m.groups() if g and g.strip()]
     return [p for p in parts if len(p) >= 2]
+
+
+#: Longest lead-in paragraph (characters) that can mark a section's list optional.
+LEAD_IN_CHARS = 40
+
+
+def optional_lead_ins(blocks: list[Block], para_items: dict[int, list[str]]) -> set[int]:
+    """Indices of the list items a short lead-in paragraph marks optional (``optional_labels``:
+    "额外用作点缀的食材，可选" above a garnish list, "可选工具" above one list and "必须材料" above
+    the next): an item's nearest paragraph before it in its section, with only list items between,
+    is at most :data:`LEAD_IN_CHARS` characters and says so. Paragraphs read as items
+    (``para_items``) label nothing."""
+    label: dict[tuple[str, ...], bool] = {}
+    out: set[int] = set()
+    for i, b in enumerate(blocks):
+        if b.kind == "paragraph" and i not in para_items:
+            text = b.text.strip()
+            label[b.path] = len(text) <= LEAD_IN_CHARS and bool(OPTIONAL_LABEL.search(text))
+        elif b.kind == "item" and label.get(b.path):
+            out.add(i)
+    return out
 
 
 def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
@@ -685,6 +718,7 @@ class RecipeExtractor:
         # needed" after the list; a drink's "## Garnish" line "Orange twist or wedge."), unless a list
         # follows it in the section (then it labels that list: "Banana Cake", "Cream Cheese Frosting")
         para_items = section_lines(blocks, kind_of)
+        lead_optional = optional_lead_ins(blocks, para_items)
         # 1) ingredient sections (and amount sections, which may list more)
         for pass_amounts in (False, True):
             for i, b in enumerate(blocks):
@@ -703,7 +737,7 @@ class RecipeExtractor:
                 while par >= 0:
                     labels.append(blocks[par].text)
                     par = blocks[par].parent
-                optional = any(OPTIONAL_LABEL.search(lb) for lb in labels)
+                optional = any(OPTIONAL_LABEL.search(lb) for lb in labels) or i in lead_optional
                 heading_tool = any(TOOL_HEAD.search(p) and not ING_HEAD.search(p) for p in b.path)
                 parsed = (parse_item(b.text) if i not in para_items
                           else [ip for t in para_items[i] for ip in parse_item(t)])

@@ -343,6 +343,15 @@ def same_base(a: str, b: str, known: Callable[[str], bool] = lambda _n: False) -
     return any(known(x) for x in (ba & bb))
 
 
+def entity_ids_named(graph: GraphStore, names: list[str], etype: str) -> list[str]:
+    """Ids of the entities of type ``etype`` named exactly one of ``names`` (``[]`` for no names)."""
+    if not names:
+        return []
+    rows = graph.query("MATCH (e:Entity) WHERE e.type = $t AND e.name IN $n RETURN e.id AS id ORDER BY e.name",
+                       {"t": etype, "n": list(names)})
+    return [r["id"] for r in rows]
+
+
 def head_variants(graph: GraphStore, names: list[str], *, limit: int = 12) -> list[str]:
     """Ids of ingredients that are a variant of one of ``names`` (by name, at most ``limit``): a
     prefix of :data:`VARIANT_PREFIXES` and/or a suffix of :data:`VARIANT_SUFFIXES` around it
@@ -585,6 +594,27 @@ def pantry_recipes(graph: GraphStore, pantry_ids: list[str], have_ids: list[str]
         r["miss"], r["miss_name"] = missing.get(r["id"], (None, None))
     rows.sort(key=lambda r: (r["miss"] is not None, -int(r["used"] or 0), r["name"]))
     return rows
+
+
+def missing_required(graph: GraphStore, recipe_ids: list[str], have_ids: list[str]) -> dict[str, dict]:
+    """For each of ``recipe_ids``: its name and the *required* ingredients it CONTAINS outside
+    ``have_ids``, in source order: recipe id → ``{"name": str, "miss": [(id, name)]}``
+    (``{}`` for no recipe ids)."""
+    if not recipe_ids:
+        return {}
+    out: dict[str, dict] = {}
+    for r in graph.query("MATCH (a:Entity) WHERE a.id IN $ids AND a.type = 'recipe' RETURN a.id AS id, a.name AS name",
+                         {"ids": recipe_ids}):
+        out[r["id"]] = {"name": r["name"], "miss": []}
+    for r in graph.query(
+        "MATCH (a:Entity)-[r:CONTAINS]->(b:Entity) WHERE a.id IN $ids AND b.type = 'ingredient' AND r.required "
+        "AND NOT b.id IN $have RETURN a.id AS id, b.id AS miss, b.name AS miss_name ORDER BY a.id, r.ord",
+        {"ids": recipe_ids, "have": have_ids},
+    ):
+        row = out.get(r["id"])
+        if row is not None and (r["miss"], r["miss_name"]) not in row["miss"]:
+            row["miss"].append((r["miss"], r["miss_name"]))
+    return out
 
 
 def substitutes_from(graph: GraphStore, item_ids: list[str], have_ids: list[str]) -> list[Fact]:

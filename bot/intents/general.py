@@ -13,7 +13,7 @@ from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..compose import fact_line, join, more_text, source_line, t
-from .. import who, words
+from .. import quantities, who, words
 from ..evidence import LABEL, content_words, has_word, headed_by, identifiers, within_budget
 from ..passages import (best_structure, compared_items, head_word, item_row, list_subject, list_text, row_text,
                         structures)
@@ -63,7 +63,10 @@ class General(Intent):
 
     def recall(self, q, u, state) -> None:
         """A follow-up naming nothing is about the remembered recipe, role or item (first found)."""
-        if not (q.ctx or q.items or q.roles) and u.follow_up and not q.unknown:
+        if not (q.ctx or q.items or q.roles) and not q.unknown and (
+                u.follow_up or (u.language == "zh" and follows_on(u.text))):
+            # "那要煮多久？" after a recipe question: a question that goes on from the last one
+            # ("那…", "然后…") and names nothing is about the remembered recipe
             for slot, into in (("ctx", q.ctx), ("role", q.roles), ("item", q.items)):
                 if state.slots.get(slot):
                     recall_slot(q, state, slot, into)
@@ -93,7 +96,10 @@ class General(Intent):
     def use_passages(self, c: Context, d: Draft) -> None:
         """A list question ("What are the severity levels?") is answered with
         the list itself: the items of the table, bulleted list or top-level
-        sections of the best passages' documents whose caption matches it."""
+        sections of the best passages' documents whose caption matches it. A quantity question
+        about one recipe is answered first by that recipe's own sentences stating it (:meth:`quantity`)."""
+        if not d.facts and c.mode == "hybrid" and self.quantity(c, d):
+            return
         if d.facts or not d.passages or c.mode != "hybrid":
             return
         if c.lang == "en" and who.asks_who(c.q.text) and self.who(c, d):
@@ -120,6 +126,28 @@ class General(Intent):
                       for h in hits]
         d.found = True
         d.parts["list"] = True
+
+    def quantity(self, c: Context, d: Draft) -> bool:
+        """"那要煮多久？" / "how many calories?" about one recipe (the question's or the thread's):
+        the recipe's own sentences stating the asked kind of amount
+        (:func:`threadgraph.bot.quantities.quantity_lines`), quoted with document and line, their
+        passages cited first. False when the question asks for no known kind or no sentence states it."""
+        ctx = c.ctx
+        if ctx is None or not ctx.id or ctx.type != "recipe" or c.q.items:
+            return False
+        hits = c.own_chunks(ctx)
+        names = [x for m in c.q.ctx for x in (m.surface, m.name) if x]
+        kind, lines = quantities.quantity_lines(c.q.text, c.lang, hits, names)
+        if not lines:
+            return False
+        d.text = quantities.quantity_text(c.lang, ctx.name, kind, lines)
+        ids = list(dict.fromkeys(x.passage_id for x in lines))
+        used = sorted((h for h in hits if h.id in ids), key=lambda h: ids.index(h.id))
+        d.hits = used
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line) for h in used]
+        d.found = True
+        d.parts["list"] = True  # the answer is the sentences: no neighbourhood facts after them
+        return True
 
     def who(self, c: Context, d: Draft) -> bool:
         """A "who does X?" question answered by the sentence of a role's own section that

@@ -188,8 +188,42 @@ class Pantry(Intent):
         for f in edges:
             first.setdefault(f.subject_id, f)
         facts = [first[r] for r in listed if r in first] + [f for _, fit in swap for f in fit]
-        return Draft(facts=facts, parts={"pantry": pantry, "ready": ready, "swap": swap, "buy": buy,
+        every = self.use_all(c, pantry, have, set(listed) | {r["id"] for r in rows}, int(limits.get("every", 5)))
+        for f in R.contains_among(c.graph, [r["id"] for r in every], sorted(covered)):
+            if f.subject_id not in first:
+                first[f.subject_id] = f
+                facts.append(f)
+        return Draft(facts=facts, parts={"pantry": pantry, "ready": ready, "swap": swap, "buy": buy, "every": every,
                                          "total_ready": len([r for r in rows if r["miss"] is None])})
+
+    def use_all(self, c: Context, pantry: list[Mention], have: set[str], skip: set[str], limit: int) -> list[dict]:
+        """Recipes that use every thing of a pantry of two or more (each through its variants and
+        forms) but miss more than one other required ingredient (at most ``max_missing`` of the
+        data file), fewest missing first: ``{"id", "name", "miss": [names], "miss_ids"}`` rows,
+        the thread's constraints applied. ``skip``: recipes listed already."""
+        distinct = list({m.id: m for m in pantry}.values())
+        if len(distinct) < 2 or limit <= 0:
+            return []
+        common: set[str] | None = None
+        for m in distinct:
+            ids = set(R.recipes_using(c.graph, sorted(self.covered(c, [m]))))
+            common = ids if common is None else common & ids
+            if not common:
+                return []
+        scr = c.screen
+        ids = sorted(common - skip)
+        if not ids:
+            return []
+        in_scope = scr.in_scope(ids)
+        most = int(self.data.get("max_missing", 4))
+        rows = [{"id": rid, "name": v["name"], "miss": [n for _, n in v["miss"]], "miss_ids": [i for i, _ in v["miss"]]}
+                for rid, v in R.missing_required(c.graph, [i for i in ids if i in in_scope], sorted(have)).items()
+                if 1 < len(v["miss"]) <= most]
+        forb = scr.forbidden
+        rows = [r for r in rows if not any(i in forb for i in r["miss_ids"])]
+        rows = scr.keep_recipes(rows, lambda r: r["id"])
+        rows.sort(key=lambda r: (len(r["miss"]), r["name"]))
+        return rows[:limit]
 
     def _list(self, c: Context, limit: int) -> Draft:
         """No pantry: recipes (of the asked kind) that break no constraint."""
@@ -210,7 +244,7 @@ class Pantry(Intent):
             d.text = list_text(c.lang, d.parts["list"], d.parts["total"], kinds)
             return
         d.text = pantry_text(c.lang, [m.name for m in d.parts["pantry"]], d.parts["ready"], d.parts["total_ready"],
-                             d.parts["swap"], d.parts["buy"])
+                             d.parts["swap"], d.parts["buy"], d.parts.get("every") or [])
 
     def missing(self, c: Context) -> str:
         """"能用鸡蛋、番茄做的菜"."""
@@ -228,8 +262,9 @@ def _names_kind(text: str) -> bool:
 
 
 def pantry_text(lang: str, pantry: list[str], ready: list[dict], total_ready: int,
-                swap: list[tuple[dict, list[Fact]]], buy: list[tuple[dict, list[Fact]]]) -> str:
-    """The pantry answer: what can be made now, with a swap, or after buying one thing."""
+                swap: list[tuple[dict, list[Fact]]], buy: list[tuple[dict, list[Fact]]], every: list[dict] = ()) -> str:
+    """The pantry answer: what can be made now, with a swap, or after buying one thing, then
+    (``every``) the recipes that use all of it but need a few more things."""
     lines = [t(lang, f"用你有的{join(lang, pantry)}（盐、油、水、糖等基础调料算作常备）：",
                f"With your {join(lang, pantry)} (salt, oil, water, sugar and other basics count as staples):")]
     if ready:
@@ -247,6 +282,12 @@ def pantry_text(lang: str, pantry: list[str], ready: list[dict], total_ready: in
     if len(lines) == 1:
         lines.append(t(lang, "知识库里没有只用这些（最多再买一样）就能做的菜。",
                        "No recipe in the knowledge base can be made with these plus at most one more ingredient."))
+    if every:
+        sep = "、" if lang == "zh" else ", "
+        parts = [t(lang, f"{r['name']}（还差{sep.join(r['miss'])}）", f"{r['name']} (also needs {sep.join(r['miss'])})")
+                 for r in every]
+        lines.append(t(lang, f"用到你全部食材、还差几样的：{join(lang, parts)}。",
+                       f"Using everything you have, with a few more things to buy: {join(lang, parts)}."))
     return "\n".join(lines)
 
 

@@ -9,12 +9,15 @@ import re
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..compose import join, t
+from ..linker import Mention
 from .base import Context, Draft, Intent, register
 
 #: Ingredients cited when the asked one is not in the recipe's list.
 LISTED = 12
 #: Substitutes named at most.
 SUBSTITUTES = 3
+#: Recipes of a dish family (see :func:`dish_family`) read at most.
+FAMILY = 8
 
 
 @register
@@ -49,6 +52,8 @@ class Required(Intent):
         item's substitutes in this recipe or in general; without the edge, the
         recipe's ingredient list as the evidence that it is not there."""
         ctx, item = c.ctx, c.item
+        if not ctx and item and item.id and c.q.asked_ctx:
+            return self.family(c)
         if not (ctx and ctx.id and item and item.id):
             return None
         edge = R.contains_edge(c.graph, ctx.id, c.item_ids)
@@ -63,10 +68,35 @@ class Required(Intent):
             return None
         return Draft(facts=R.contains(c.graph, ctx.id)[:LISTED], parts={"listed": False, "subs": []})
 
+    def family(self, c: Context) -> Draft | None:
+        """The asked dish names no recipe but is part of the names of several ("红烧肉" of
+        简易红烧肉, 南派红烧肉 …; :func:`dish_family`): the item's CONTAINS edge in each of them, and
+        the substitutes each records for it. ``None`` when none of them lists the item."""
+        fam = dish_family(c, c.q.asked_ctx)
+        edges, absent, subs = [], [], []
+        for rid, name in fam[:FAMILY]:
+            m = Mention(name, name, "recipe", rid, -1, "family")
+            ids = c.expand_items(c.q.items, m)
+            edge = R.contains_edge(c.graph, rid, ids)
+            if not edge:
+                absent.append(name)
+                continue
+            edges.append(edge[0])
+            subs += [f for f in R.substitutes(c.graph, ids, rid)
+                     if f.properties.get("hop") != 2 and f.properties.get("context", "") in ("", rid)]
+        if not edges:
+            return None
+        subs = list({f.object_id or f.object: f for f in subs}.values())[:SUBSTITUTES]
+        return Draft(facts=edges + subs, parts={"family": True, "edges": edges, "absent": absent, "subs": subs})
+
     def compose(self, c: Context, d: Draft) -> None:
         """The verdict with the right polarity, the amount, the substitutes."""
         ctx, item, lang = c.ctx, c.item, c.lang
         omit = self.asks_to_omit(c.q.text, lang)
+        if d.parts.get("family"):
+            d.text = family_text(lang, c.q.asked_ctx, item.name, d.parts["edges"], d.parts["absent"], d.parts["subs"],
+                                 omit=omit, phrasing=self.data["phrasing"])
+            return
         if d.parts["listed"]:
             # each substitute named as the recipe line stating it writes it (香油, not the canonical 芝麻油)
             written = c.written_names(d.parts["subs"]) if d.parts["subs"] else {}
@@ -105,6 +135,43 @@ class Required(Intent):
         "可以不放X吗"), not whether it is needed (``omit_cues`` in the data file)."""
         low = question.casefold()
         return any(cue in low for cue in self.data["omit_cues"].get(lang, []))
+
+
+def dish_family(c: Context, dish: str) -> list[tuple[str, str]]:
+    """``(id, name)`` of the recipes whose name contains ``dish`` (at least 2 characters,
+    case-insensitive) but is not it: the kinds of a dish the question names only generally,
+    shortest name first."""
+    key = dish.strip().casefold()
+    if len(key) < 2:
+        return []
+    found = {n.id: n.name for n in c.kb.names if n.type == "recipe" and key in n.name.casefold() and n.name.casefold() != key}
+    return sorted(found.items(), key=lambda x: (len(x[1]), x[1]))
+
+
+def family_text(lang: str, dish: str, item: str, edges: list[Fact], absent: list[str], subs: list[Fact], *,
+                omit: bool = True, phrasing: dict) -> str:
+    """Whether ``item`` may be left out of the recipes that are kinds of ``dish``: required in
+    all that list it ("better not"), optional in all ("yes"), or which in which; then the
+    recipes that do not list it and the substitutes recorded in them."""
+    table = phrasing["zh" if lang == "zh" else "en"]
+    sep = "、" if lang == "zh" else ", "
+    req = list(dict.fromkeys(f.subject for f in edges if f.properties.get("required", True)))
+    opt = list(dict.fromkeys(f.subject for f in edges if not f.properties.get("required", True)))
+    if req and opt:
+        key = "family_mixed"
+    elif req:
+        key = "family_required"
+    else:
+        key = "family_optional"
+    if lang != "zh":
+        key = ("omit_" if omit else "need_") + key
+    text = table[key].format(item=item, dish=dish, required=sep.join(req), optional=sep.join(opt))
+    if absent:
+        text += table["family_absent"].format(item=item, recipes=sep.join(absent))
+    if subs:
+        where = list(dict.fromkeys(s.source.doc.rsplit("/", 1)[-1].rsplit(".", 1)[0] for s in subs if s.source and s.source.doc))
+        text += table["family_subs"].format(subs=sep.join(dict.fromkeys(s.object for s in subs)), recipes=sep.join(where))
+    return text
 
 
 def mentioned_in_doc(c: Context, ctx, item) -> bool:

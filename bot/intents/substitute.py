@@ -137,7 +137,14 @@ class Substitute(Intent):
                        f"No substitute for {written} is recorded in {recipe}, but it is optional there: you can leave it out.")
             return
         if "confirmed" in d.parts:
-            d.text = candidate_text(lang, item.name, c.q.candidate.name, recipe, d.parts["confirmed"], d.parts["subs"])
+            d.text = candidate_text(lang, item.name, c.q.candidate.name, recipe, d.parts["confirmed"], d.parts["subs"],
+                                    ctx_id=ctx.id if ctx else None)
+            if not d.parts["confirmed"] and ctx and ctx.id:
+                own = [f for f in d.parts["subs"] if f.properties.get("context", "") == ctx.id]
+                line = source_line(own[0], d.hits) if own else ""
+                if line and line not in d.text:
+                    # the recipe's own line offering the item with an alternative: what it allows, as written
+                    d.text += t(lang, f"\n（{recipe}原文：“{line}”）", f'\n({recipe} says: "{line}")')
             return
         d.text = substitute_text(lang, item.name, recipe, d.parts["subs"], d.parts["uses"])
         if len(d.parts["subs"]) == 1:
@@ -319,8 +326,12 @@ def substitute_text(lang: str, item: str, recipe: str | None, facts: list[Fact],
     return "\n".join(lines)
 
 
-def candidate_text(lang: str, item: str, cand: str, recipe: str | None, confirmed: list[Fact], others: list[Fact]) -> str:
-    """Answer "can ``cand`` replace ``item`` (in ``recipe``)?" from SUBSTITUTES facts."""
+def candidate_text(lang: str, item: str, cand: str, recipe: str | None, confirmed: list[Fact], others: list[Fact], *,
+                   ctx_id: str | None = None) -> str:
+    """Answer "can ``cand`` replace ``item`` (in ``recipe``)?" from SUBSTITUTES facts. When
+    ``cand`` is not recorded, the recorded substitutes are named; with ``ctx_id`` (the asked
+    recipe's id), those another recipe records are named apart, with that recipe, never as the
+    asked recipe's."""
     where = t(lang, f"在{recipe}里" if recipe else "", f" in {recipe}" if recipe else "")
     if confirmed:
         f = confirmed[0]
@@ -331,6 +342,20 @@ def candidate_text(lang: str, item: str, cand: str, recipe: str | None, confirme
             return t(lang, f"可以：{where}{item}可以用{cand}代替{src}。",
                      f"{recipe} does not say; in {ctx}, {item} can be replaced by {cand}.")
         return t(lang, f"可以：{where}{item}可以用{cand}代替{src}。", f"Yes: {item} can be replaced by {cand}{where}{src}.")
+    if recipe and ctx_id:
+        own = list(dict.fromkeys(f.object for f in others if f.properties.get("context", "") in ("", ctx_id)))
+        elsewhere: dict[str, str] = {}
+        for f in others:
+            if f.properties.get("context", "") not in ("", ctx_id) and f.object not in own:
+                elsewhere.setdefault(f.object, f.properties.get("context_name") or "")
+        text = t(lang, f"知识库没有记录{cand}可以代替{item}", f"The knowledge base does not record {cand} as a substitute for {item}")
+        if own:
+            text += t(lang, f"；{recipe}里记录的替代是：{join(lang, own)}", f"; {recipe} records: {join(lang, own)}")
+        text += t(lang, "。", ".")
+        if elsewhere:
+            parts = [t(lang, f"{o}（{r}）" if r else o, f"{o} ({r})" if r else o) for o, r in elsewhere.items()]
+            text += t(lang, f"别的菜谱里的记录：{join(lang, parts)}。", f" Other recipes record: {join(lang, parts)}.")
+        return text
     alts = list(dict.fromkeys(f.object for f in others))
     return t(lang, f"知识库没有记录{cand}可以代替{item}；记录过的替代是：{join(lang, alts)}。",
              f"The knowledge base does not record {cand} as a substitute for {item}; recorded substitutes: {join(lang, alts)}.")

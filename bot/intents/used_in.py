@@ -7,6 +7,7 @@ import re
 from ...knowledge import retrieval as R
 from ...knowledge.text import singular
 from ...knowledge import text as T
+from ...knowledge import bilingual
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..compose import fit_names, join, more_text, t
@@ -37,6 +38,10 @@ class UsedIn(Intent):
             return None
         ids = c.item_ids + [x for x in R.headed_by(c.graph, [c.item.surface, c.item.name]) if x not in c.item_ids]
         ids += [x for x in cjk_headed_by(c, [c.item.surface, c.item.name]) if x not in ids]
+        # other names of the same thing (knowledge/lexicon/bilingual.yaml: "郫县豆瓣" is 豆瓣酱) and their kinds
+        same = [n for n in bilingual.equivalents(c.item.name, ("ingredient",)) if T.has_cjk(n)]
+        ids += [x for x in R.entity_ids_named(c.graph, same, "ingredient") if x not in ids]
+        ids += [x for x in cjk_headed_by(c, same) if x not in ids]
         # the forms written after the asked word ("cashews": "cashew nut", "pecans": "pecan half")
         ids += [x for x in R.head_variants(c.graph, [singular(c.item.surface.casefold())]) if x not in ids]
         facts = R.used_in(c.graph, ids, limit=COUNTED)

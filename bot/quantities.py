@@ -1,0 +1,117 @@
+"""Quantity questions about one recipe ("那要煮多久？", "how many calories per serving?"):
+answered by the recipe's own sentences that state the asked kind of amount.
+
+The kinds (a duration, calories, servings), how a question asks for each and how a line
+states one are data: ``quantity_kinds`` of ``bot/lexicon/words.yaml``. Of the recipe's
+sentences stating the asked kind, those that share the question's other words (the verb
+of "煮多久", "simmer") come first; each is quoted with its document and line.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..knowledge import text as T
+from . import words
+
+#: Sentences an answer quotes at most.
+SHOWN = 3
+#: Longest quoted sentence (characters); a longer one is cut.
+QUOTE_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class QuantityLine:
+    """A sentence stating an amount: its ``text``, ``doc``, 1-based ``line``, the chunk's
+    ``passage_id`` and ``score`` (question words it shares)."""
+
+    text: str
+    doc: str
+    line: int
+    passage_id: str
+    score: int
+
+
+@functools.lru_cache(maxsize=None)
+def _kinds() -> tuple[tuple[str, dict[str, re.Pattern], re.Pattern, dict[str, str]], ...]:
+    out = []
+    for k in words.lexicon().get("quantity_kinds") or []:
+        asks = {lang: re.compile(p, re.I) for lang, p in (k.get("ask") or {}).items()}
+        out.append((k["kind"], asks, re.compile(k["say"], re.I), dict(k.get("label") or {})))
+    return tuple(out)
+
+
+def asked_kind(question: str, lang: str) -> str:
+    """The kind of amount ``question`` asks for (``"duration"``, ``"calories"``, ``"servings"``
+    …, the first ``quantity_kinds`` entry whose ``ask`` pattern in ``lang`` matches), or ``""``."""
+    for kind, asks, _say, _label in _kinds():
+        rx = asks.get("zh" if lang == "zh" else "en")
+        if rx is not None and rx.search(question):
+            return kind
+    return ""
+
+
+def _kind(kind: str):
+    return next(k for k in _kinds() if k[0] == kind)
+
+
+def topic(question: str, lang: str, kind: str, names: list[str]) -> list[str]:
+    """What ``question`` asks about besides the kind of amount and the ``names`` it mentions:
+    Chinese characters (function and ``quantity_filler_zh`` characters dropped) or English
+    content words."""
+    _k, asks, _say, _label = _kind(kind)
+    text = question
+    for n in sorted((n for n in names if n), key=len, reverse=True):
+        text = text.replace(n, " ")
+    rx = asks.get("zh" if lang == "zh" else "en")
+    if rx is not None:
+        text = rx.sub(" ", text)
+    if lang == "zh":
+        skip = set(words.function_chars()) | set(words.lexicon().get("quantity_filler_zh", ""))
+        return list(dict.fromkeys(ch for ch in text if T.is_cjk_char(ch) and ch not in skip))
+    return list(dict.fromkeys(T.content_words(text)))
+
+
+def quantity_lines(question: str, lang: str, hits, names: list[str]) -> tuple[str, list[QuantityLine]]:
+    """The asked kind and the sentences of ``hits`` (a recipe's chunks with ``id``, ``doc``,
+    ``text``, ``line``; in source order) that state it: those sharing words with the question
+    first (by how many), then, when fewer than two do, the first other one; at most
+    :data:`SHOWN`, each sentence once. ``("", [])`` when the question asks for no known kind."""
+    kind = asked_kind(question, lang)
+    if not kind:
+        return "", []
+    _k, _asks, say, _label = _kind(kind)
+    want = topic(question, lang, kind, names)
+    found: list[QuantityLine] = []
+    seen: set[str] = set()
+    for h in hits:
+        for i, raw in enumerate((h.text or "").splitlines()):
+            line = re.sub(r"^\s*(?:[-*•>]\s*|\d{1,3}[.、)）]\s*)*", "", raw).strip()
+            if not line:
+                continue
+            for a, b in T.sentence_spans(line):
+                sent = line[a:b].strip()
+                if not sent or sent in seen or not say.search(sent):
+                    continue
+                seen.add(sent)
+                score = sum(1 for w in want if (w in sent if lang == "zh" else re.search(rf"\b{re.escape(w)}", sent, re.I)))
+                found.append(QuantityLine(sent, h.doc, (h.line or 0) + i, h.id, score))
+    ranked = sorted((x for x in found if x.score), key=lambda x: -x.score)
+    if len(ranked) < 2:
+        ranked += [x for x in found if not x.score][:1]
+    return kind, ranked[:SHOWN]
+
+
+def quantity_text(lang: str, ctx: str, kind: str, lines: list[QuantityLine]) -> str:
+    """The answer: the recipe's sentences stating the asked kind, each quoted with where it stands."""
+    label = _kind(kind)[3].get("zh" if lang == "zh" else "en", kind)
+    out = []
+    for x in lines:
+        where = Path(x.doc).stem if x.doc else ""
+        q = x.text if len(x.text) <= QUOTE_CHARS else x.text[:QUOTE_CHARS - 1] + "…"
+        out.append(f"- “{q}”（{where} 第 {x.line} 行）" if lang == "zh" else f'- "{q}" ({where}, line {x.line})')
+    head = f"{ctx}原文里关于{label}的说法：" if lang == "zh" else f"What {ctx} says about {label}:"
+    return head + "\n" + "\n".join(out)
