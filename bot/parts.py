@@ -1,4 +1,4 @@
-"""Two-part questions ("When do we need a postmortem and who owns it?"): the parts a question
+"""Two-part questions ("When do we need a review and who owns it?"): the parts a question
 joins with "and", each a question of its own (``two_part_question`` of ``bot/lexicon/words.yaml``),
 and the answer that gives the parts' answers one after the other, each with its own source."""
 
@@ -20,8 +20,8 @@ def _cues(lang: str) -> dict[str, re.Pattern] | None:
 
 
 def split(text: str, lang: str) -> tuple[str, str] | None:
-    """The two questions ``text`` joins ("When do we need a postmortem and who owns it?" →
-    ("When do we need a postmortem?", "who owns a postmortem?")): a pronoun of the second part
+    """The two questions ``text`` joins ("When do we need a review and who owns it?" →
+    ("When do we need a review?", "who owns a review?")): a pronoun of the second part
     is replaced by the last noun phrase of the first (with its article). ``None`` when ``text``
     is no such question (or its language has no cue)."""
     cues = _cues(lang)
