@@ -127,7 +127,7 @@ def compose(c: Context, d: Draft) -> Answer:
         # "how long do we keep recordings?" answered by passages that state no amount or
         # duration: they are about the topic, not an answer
         d.found = False
-    if d.found and not d.facts and mode != "graph":
+    if d.found:
         _value_check(c, d)
     if d.found and not d.facts and mode != "graph":
         # an answer from passages about a name the documents never mention is no answer
@@ -184,7 +184,7 @@ VALUE_PASSAGES = 3
 
 def _value_check(c: Context, d: Draft) -> None:
     """A question asking for a specific value (an identifier, an address, a date, a version…:
-    :func:`threadgraph.bot.words.value_kind`) answered from passages is answered only when a
+    :func:`threadgraph.bot.words.value_kind`) is answered (from facts or passages) only when a
     sentence holds a value of that kind beside a word of the question
     (:func:`~threadgraph.bot.words.value_sentence`): the answer text's own, or else one of the
     first cited passages' (then that sentence is the answer, its passage cited first). When none
@@ -208,9 +208,10 @@ def _value_check(c: Context, d: Draft) -> None:
 
 
 def _value_missing_text(c: Context, kind: str) -> str:
-    """"The documents do not state <what was asked>.": the question's unknown phrase when it
-    names one, else the label of the asked ``kind`` of value ("that identifier")."""
-    what = c.q.unknown[0].surface if c.q.unknown else words.value_label(kind, c.lang)
+    """"The documents do not state <what was asked>.": the asked phrase as the question writes
+    it (:func:`~threadgraph.bot.words.value_phrase`), else the label of the asked ``kind`` of
+    value ("that identifier")."""
+    what = words.value_phrase(c.q.text) or words.value_label(kind, c.lang)
     return t(c.lang, f"文档里没有写明{what}。", f"The documents do not state {what}.")
 
 

@@ -254,6 +254,18 @@ def value_kind(text: str) -> str:
     return ""
 
 
+def value_phrase(text: str) -> str:
+    """What a value question asks for, as written ("What is the on-call rota's phone
+    number?" → "the on-call rota's phone number"; the question's article kept), or ``""`` when
+    ``text`` asks for no specific value (see :func:`value_kind`)."""
+    q = text.strip().rstrip("?？。!！ .")
+    for en, zh, _a, _l in _value_kinds().values():
+        m = en.search(q) or zh.search(q)
+        if m:
+            return m.group("np").strip()
+    return ""
+
+
 def value_label(kind: str, lang: str) -> str:
     """How a reply words a value of ``kind`` ("that identifier"); ``""`` for an unknown kind."""
     spec = _value_kinds().get(kind)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from conftest import CORPORA, GEN, bot_over, doc_lines, quoted
 
 from threadgraph.bot import parts
-from threadgraph.bot.words import value_kind, value_sentence
+from threadgraph.bot.words import value_kind, value_phrase, value_sentence
 
 PD = CORPORA / "pagerduty-incident-response" / "docs"
 GOVUK = GEN / "ops-govuk" / "docs"
@@ -24,6 +24,9 @@ def test_value_kind_reads_the_head_of_the_asked_phrase():
     assert value_kind("What do I use when the reserved CVE IDs for this year are exhausted?") == ""
     assert value_kind("What are the steps to decommission a client email group?") == ""
     assert value_kind("What does the Incident Commander do?") == ""
+    # what a reply says the documents do not state: the asked phrase as written
+    assert value_phrase("What is PagerDuty's production AWS account ID?") == "PagerDuty's production AWS account ID"
+    assert value_phrase("What is the Incident Commander's phone number?") == "the Incident Commander's phone number"
 
 
 def test_value_sentence_needs_a_value_of_the_kind_near_an_asked_word():
@@ -50,6 +53,16 @@ def test_an_unheld_value_is_not_found_and_the_closest_passage_is_related(tmp_pat
     a = ask("What is PagerDuty's production AWS account ID?")
     assert not a.found
     assert "PagerDuty's production AWS account ID" in a.answer  # says what it does not hold
+
+
+def test_a_value_question_routed_to_a_role_is_not_answered_by_its_duties(bot):
+    # the bundled KB has the Incident Commander's duties but no phone number of theirs
+    from threadgraph.bot.message import IncomingMessage, ThreadKey
+
+    a = bot.answer(IncomingMessage(thread=ThreadKey(platform="test", thread="ic-phone"),
+                                   text="What is the Incident Commander's phone number?"))
+    assert not a.found
+    assert "the Incident Commander's phone number" in a.answer
 
 
 # -- two-part questions --------------------------------------------------------------------------
