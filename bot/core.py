@@ -29,6 +29,7 @@ from .message import IncomingMessage, ThreadKey
 from .query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 from .resolve import resolve
 from .state import StateStore, open_state
+from . import parts
 from .respond import compose, retrieve
 from ..knowledge.text import detect_language
 from .understand import understand
@@ -99,6 +100,12 @@ class ThreadGraphBot:
             return Answer(thread=key, question=text, intent="general", found=False, language=lang,
                           answer=t(lang, "知识库还没有建立：请先运行 threadgraph ingest。",
                                    "The knowledge base is empty: run `threadgraph ingest` first."))
+        two = parts.split(text, lang) if not cut else None
+        if two is not None:
+            # two questions in one: each answered on its own in the thread, given part by part
+            got = [(x, self.answer(message.model_copy(update={"text": x}), retrieval)) for x in two]
+            if any(a.found for _x, a in got):
+                return parts.combine(text, got)
         state = self.memory.load(key)
         state.turn += 1
         linker = self._linker(kb)

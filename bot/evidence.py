@@ -104,12 +104,16 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     hits = kb.vectors.search(text, vec, docs=docs or None, limit=limit, mode=search_mode)
     if not hits and docs:
         hits = kb.vectors.search(text, vec, limit=limit, mode=search_mode)
-    verb = words.how_verb(q.text) if mode == "hybrid" and not q.ctx and not q.roles else ""
-    if verb:
+    verb = words.how_verb(q.text) if mode == "hybrid" and not q.ctx else ""
+
+    def by_verb() -> None:
         # "how do I <verb> …?": a section whose own heading names the action ("<Tool> > <verb>
         # command", "<Verb>ing a release") says how to do it; the fused ranking often puts
         # passages sharing the question's other words first
         hits.sort(key=lambda h: 0 if has_word(verb, (h.section or "").split(" > ")[-1]) else 1)
+
+    if verb:
+        by_verb()
     if q.roles and mode == "hybrid":
         # a section titled with the role describes it best; full-text search for the
         # name alone finds it even when no chunk text repeats it
@@ -136,6 +140,10 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
             return 1 if h.id in searched else 2 if not titled else 3
 
         hits.sort(key=role_first)
+        if verb:
+            # a role named in "how do I <verb> …?" is what the action is done to (the asker is
+            # its subject): a section headed with the action still comes first
+            by_verb()
         recalled = {m.doc for m in q.ctx if m.doc and m.method == "memory"}
         if recalled:
             # "do their leaders have to be ICs?": the remembered document the pronoun refers

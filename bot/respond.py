@@ -14,12 +14,13 @@ from __future__ import annotations
 import re
 
 from ..knowledge import retrieval as R
+from ..knowledge import text as T
 from ..knowledge.text import is_cjk_char
 from . import constraints, intents, reader, scope, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
 from .compose import excerpt, family_text, join, lead_passage, not_found_text, passages_text, t, word_cut
-from .evidence import VECTOR_FOUND_MIN, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages
+from .evidence import VECTOR_FOUND_MIN, content_words, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages
 from .sentences import lead_sentence
 from .who import roles_of as who_roles, section_role
 from .linker import Mention
@@ -126,6 +127,8 @@ def compose(c: Context, d: Draft) -> Answer:
         # "how long do we keep recordings?" answered by passages that state no amount or
         # duration: they are about the topic, not an answer
         d.found = False
+    if d.found:
+        _value_check(c, d)
     if d.found and not d.facts and mode != "graph":
         # an answer from passages about a name the documents never mention is no answer
         linked = [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles]
@@ -149,7 +152,14 @@ def compose(c: Context, d: Draft) -> Answer:
         if gone:
             d.found = False
             q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
-    if not d.found:
+    if not d.found and d.parts.get("value_missing"):
+        # a specific value the passages do not hold: say so, the closest passage as related
+        d.text, d.follow_ups = _value_missing_text(c, d.parts["value_missing"]), []
+        d.facts = []
+        d.passages = d.passages[:1]
+        if d.passages:
+            d.text += "\n\n" + t(lang, "相关内容：", "Related: ") + excerpt(d.passages[0].text, q.text, 200, whole_list=False)
+    elif not d.found:
         d.text, d.follow_ups = _not_found(c, h)
         d.facts = []
         d.passages = d.passages[:2] if d.passages and mode != "graph" and passages_support(q, d.hits) else []
@@ -166,6 +176,43 @@ def compose(c: Context, d: Draft) -> Answer:
         entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
         sources=citations(c.kb, c.settings, facts, d.passages),
     )
+
+
+#: Passages whose sentences are searched for the asked value when the answer text holds none.
+VALUE_PASSAGES = 3
+
+
+def _value_check(c: Context, d: Draft) -> None:
+    """A question asking for a specific value (an identifier, an address, a date, a version…:
+    :func:`threadgraph.bot.words.value_kind`) is answered (from facts or passages) only when a
+    sentence holds a value of that kind beside a word of the question
+    (:func:`~threadgraph.bot.words.value_sentence`): the answer text's own, or else one of the
+    first cited passages' (then that sentence is the answer, its passage cited first). When none
+    does, ``d.found`` becomes False and ``d.parts["value_missing"]`` names the kind: the documents
+    do not state it (a passage merely about the topic is no answer)."""
+    kind = words.value_kind(c.q.text)
+    if not kind:
+        return
+    asked = content_words(c.q.text) + T.cjk_bigrams(c.q.text)
+    if words.value_sentence(kind, d.text, asked):
+        return
+    for h in d.hits[:VALUE_PASSAGES]:
+        s = words.value_sentence(kind, h.text, asked)
+        if s:
+            d.text = s
+            lead = [p for p in d.passages if p.id == h.id]
+            d.passages = lead + [p for p in d.passages if p.id != h.id]
+            return
+    d.found = False
+    d.parts["value_missing"] = kind
+
+
+def _value_missing_text(c: Context, kind: str) -> str:
+    """"The documents do not state <what was asked>.": the asked phrase as the question writes
+    it (:func:`~threadgraph.bot.words.value_phrase`), else the label of the asked ``kind`` of
+    value ("that identifier")."""
+    what = words.value_phrase(c.q.text) or words.value_label(kind, c.lang)
+    return t(c.lang, f"文档里没有写明{what}。", f"The documents do not state {what}.")
 
 
 def _asked_family(c: Context) -> list[str]:

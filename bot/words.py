@@ -256,3 +256,66 @@ def action_names(action: str, lang: str = "en") -> tuple[str, ...]:
             if m:
                 return group
     return (body.split()[0],)
+
+def _value_kinds() -> dict[str, tuple[re.Pattern, re.Pattern, re.Pattern, dict]]:
+    """kind -> (English question, Chinese question, answer, label) of ``value_question``."""
+    d = lexicon()["value_question"]
+    out = {}
+    for kind, spec in d["kinds"].items():
+        en = re.compile(d["frame"]["en"].replace("{ask}", spec["ask"]["en"]), re.I)
+        zh = re.compile(d["frame"]["zh"].replace("{ask}", spec["ask"]["zh"]), re.I)
+        out[kind] = (en, zh, re.compile(spec["answer"], re.I), spec["label"])
+    return out
+
+
+def value_kind(text: str) -> str:
+    """The kind of specific value ``text`` asks for (``value_question`` of
+    ``bot/lexicon/words.yaml``: ``"identifier"``, ``"address"``, ``"email"``, ``"phone"``,
+    ``"date"``, ``"version"``, ``"number"``), the first kind whose question frame matches the
+    question without its final punctuation; ``""`` when it asks for none ("What is the
+    production account ID?" → ``"identifier"``; "What does the tech lead do?" → ``""``)."""
+    q = text.strip().rstrip("?？。!！ .")
+    for kind, (en, zh, _a, _l) in _value_kinds().items():
+        if en.search(q) or zh.search(q):
+            return kind
+    return ""
+
+
+def value_phrase(text: str) -> str:
+    """What a value question asks for, as written ("What is the on-call rota's phone
+    number?" → "the on-call rota's phone number"; the question's article kept), or ``""`` when
+    ``text`` asks for no specific value (see :func:`value_kind`)."""
+    q = text.strip().rstrip("?？。!！ .")
+    for en, zh, _a, _l in _value_kinds().values():
+        m = en.search(q) or zh.search(q)
+        if m:
+            return m.group("np").strip()
+    return ""
+
+
+def value_label(kind: str, lang: str) -> str:
+    """How a reply words a value of ``kind`` ("that identifier"); ``""`` for an unknown kind."""
+    spec = _value_kinds().get(kind)
+    return spec[3].get("zh" if lang == "zh" else "en", "") if spec else ""
+
+
+def value_sentence(kind: str, text: str, asked: list[str]) -> str:
+    """The first sentence (or line) of ``text`` that holds a value of ``kind`` (its ``answer``
+    pattern) and writes one of the ``asked`` words (case-insensitive; a word of the question
+    besides the kind, so the value is near what was asked); ``""`` when none does. With no
+    ``asked`` words, a sentence holding a value is enough. List numbering is not a value."""
+    spec = _value_kinds().get(kind)
+    if spec is None:
+        return ""
+    from ..knowledge.text import split_sentences
+
+    rx = spec[2]
+    for line in text.splitlines():
+        for s in split_sentences(line):
+            body = _LIST_MARK.sub("", s)
+            if not rx.search(body):
+                continue
+            low = body.casefold()
+            if not asked or any(w.casefold() in low for w in asked):
+                return s
+    return ""

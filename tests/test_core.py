@@ -427,8 +427,9 @@ def test_stand_in_written_by_abbreviation_and_full_name_is_listed_once(ask):
     a = ask("Who can stand in for the Incident Commander?", thread="ic-once")
     assert a.answer.count("another Incident Commander") == 1
     assert "another IC" not in a.answer
-    # its condition reads as a clause: "If you absolutely are the only person …" (line 936)
-    assert "(if you absolutely are the only person who can solve the problem)" in a.answer
+    # line 936's condition ("If you absolutely are the only person …") belongs to that sentence
+    # only: line 224 states the same stand-in without it, so the merged stand-in shows none
+    assert "only person who can solve the problem" not in a.answer
 
 
 def test_related_text_of_a_not_found_answer_is_a_pointer_not_the_list_after_it():

@@ -108,21 +108,28 @@ def _clause(cond: str) -> str:
 def stand_in_text(lang: str, role: str, facts: list[Fact], reverse: bool = False, same=None) -> str:
     """Answer "who can stand in for ``role``" (or, with ``reverse``, "what can ``role`` cover").
     ``same(name) -> key`` merges stand-ins that name one role two ways (see :func:`role_key`);
-    of a merged group the longest name is shown, with the first condition found."""
+    of a merged group the longest name is shown. A condition is shown only when it holds for the
+    whole group: a stand-in stated by one sentence under a condition and by another without one
+    (or under another condition) is shown without it, since each condition belongs to its own
+    source sentence only."""
     same = same or (lambda n: n.casefold())
 
     def names(key) -> list[str]:
-        seen: dict[str, list[str]] = {}  # key -> [shown name, condition]
-        for f in facts:  # one mention per role; the first condition found is kept
+        seen: dict[str, list] = {}  # key -> [shown name, {condition of each fact}]
+        for f in facts:  # one mention per role
             name, cond = key(f), f.properties.get("condition") or ""
             k = same(name)
             if k not in seen:
-                seen[k] = [name, cond]
+                seen[k] = [name, {cond}]
                 continue
             if len(name) > len(seen[k][0]):
                 seen[k][0] = name
-            seen[k][1] = seen[k][1] or cond
-        return [f"{n} ({_clause(c)})" if c else n for n, c in seen.values()]
+            seen[k][1].add(cond)
+        shown = []
+        for n, conds in seen.values():
+            c = next(iter(conds)) if len(conds) == 1 else ""
+            shown.append(f"{n} ({_clause(c)})" if c else n)
+        return shown
 
     if reverse:
         subs = names(lambda f: f.subject)
