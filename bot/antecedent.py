@@ -52,9 +52,9 @@ def antecedent_text(state: ThreadState, asked: str, text: str) -> str:
 
 def swap_label(previous: str, item: str) -> str:
     """The previous question asked again about ``item`` when ``item`` is an item's label (letters,
-    then a number: "a SEV-3", "P2") and the previous question named another label of the same kind
-    (the same letters: "SEV-1"): "What should I do when a SEV-1 is declared?" + "what about a
-    SEV-3?" → "What should I do when a SEV-3 is declared?". ``previous`` unchanged otherwise."""
+    then a number: "a P3", "L2") and the previous question named another label of the same kind
+    (the same letters: "P1"): "What should I do when a P1 is declared?" + "what about a
+    P3?" → "What should I do when a P3 is declared?". ``previous`` unchanged otherwise."""
     from .evidence import LABEL
 
     new = re.sub(r"^(?:the|an?)\s+", "", " ".join((item or "").split()), flags=re.I)

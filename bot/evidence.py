@@ -23,7 +23,7 @@ VECTOR_FOUND_MIN = 0.86
 #: Identifiers ("ABC-5", "HTTP-503") that must appear verbatim in a passage.
 IDENTIFIER = re.compile(r"\b[A-Za-z]{2,}-?\d+\b")
 _IDENTIFIER = IDENTIFIER
-#: Labels of an item of a list or table ("SEV-1", "P2", "L3"): letters, then a number.
+#: Labels of an item of a list or table ("P1", "L3", "Tier-2"): letters, then a number.
 LABEL = re.compile(r"\b[A-Za-z]+-?\d+\b")
 #: Model tokens of the question a passage search embeds and full-text searches (estimated by
 #: :func:`token_estimate`). Embedding costs ~1 ms of CPU per token with e5-small on 2 cores, so the
@@ -163,7 +163,7 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
         hits.sort(key=lambda h: 0 if all(re.search(rf"\b{re.escape(c)}\b", h.text, re.I) for c in codes) else 1)
     labels = identifiers(q.text, LABEL) if mode == "hybrid" else []
     if len(labels) == 1:
-        # one item named by its label ("a SEV-1", "a P2 incident"): the table row, list item or
+        # one item named by its label ("a P1", "a P2 incident"): the table row, list item or
         # section that label heads is about that item itself, and comes before passages that
         # merely mention it (they are often about something else: "by the time it became a …")
         seen = {h.id for h in hits}

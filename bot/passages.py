@@ -224,7 +224,7 @@ class Row:
 
 def item_row(hits, label: str) -> Row | None:
     """The table row of a document (its chunks ``hits``, any order) whose first cell is
-    ``label`` (compared by :func:`_label_key`: "SEV 1" ~ "sev-1"), with the header row last seen
+    ``label`` (compared by :func:`_label_key`: "P 1" ~ "p-1"), with the header row last seen
     above it naming its columns; ``None`` when no row is labelled so."""
     key = _label_key(label)
     if not key:

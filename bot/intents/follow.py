@@ -45,7 +45,7 @@ class Follow(Intent):
             last = next((x for x in reversed(asked) if not self.elliptical(x)), "")
             q.context_text = antecedent_text(state, last, u.text) if last else ""
             if q.context_text and u.slot_texts.get("item"):
-                # "what about a SEV-3?" after a question about a SEV-1: the same question about the other item
+                # "what about a P3?" after a question about a P1: the same question about the other item
                 q.context_text = swap_label(q.context_text, u.slot_texts["item"])
         focus = self.data.get("item_focus") or {}
         after_open = REGISTRY[q.intent].open_ended and remembered is not None and remembered.type == "recipe"

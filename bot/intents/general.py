@@ -238,7 +238,7 @@ class General(Intent):
         return False
 
     def row(self, c: Context, d: Draft) -> bool:
-        """A question naming one item by its label ("what do we do for a SEV-1?", a label of
+        """A question naming one item by its label ("what do we do for a P1?", a label of
         :data:`~threadgraph.bot.evidence.LABEL`) whose best passage is the table row that
         label heads: the row answers, each cell under its column header, cited first. False when
         the question names no identifier or several, or no best passage is such a row."""

@@ -69,8 +69,8 @@ class Required(Intent):
         return Draft(facts=R.contains(c.graph, ctx.id)[:LISTED], parts={"listed": False, "subs": []})
 
     def family(self, c: Context) -> Draft | None:
-        """The asked dish names no recipe but is part of the names of several ("红烧肉" of
-        简易红烧肉, 南派红烧肉 …; :func:`dish_family`): the item's CONTAINS edge in each of them, and
+        """The asked dish names no recipe but is part of the names of several ("pancakes" of
+        "quick pancakes", "vegan pancakes" …; :func:`dish_family`): the item's CONTAINS edge in each of them, and
         the substitutes each records for it. ``None`` when none of them lists the item."""
         fam = dish_family(c, c.q.asked_ctx)
         edges, absent, subs = [], [], []
