@@ -38,7 +38,7 @@ class UsedIn(Intent):
             return None
         ids = c.item_ids + [x for x in R.headed_by(c.graph, [c.item.surface, c.item.name]) if x not in c.item_ids]
         ids += [x for x in cjk_headed_by(c, [c.item.surface, c.item.name]) if x not in ids]
-        # other names of the same thing (knowledge/lexicon/bilingual.yaml: "郫县豆瓣" is 豆瓣酱) and their kinds
+        # other names of the same thing (knowledge/lexicon/bilingual.yaml: a regional name of a sauce is that sauce) and their kinds
         same = [n for n in bilingual.equivalents(c.item.name, ("ingredient",)) if T.has_cjk(n)]
         ids += [x for x in R.entity_ids_named(c.graph, same, "ingredient") if x not in ids]
         ids += [x for x in cjk_headed_by(c, same) if x not in ids]
