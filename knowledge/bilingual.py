@@ -49,6 +49,28 @@ def _question_words() -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
             for part, groups in data.items()}
 
 
+def question_forms(text: str) -> dict[str, list[list[str]]]:
+    """Like :func:`question_words`, each named method or food as its forms of the lexicon
+    (the Chinese word first, then its other Chinese and English forms; of the English forms only
+    the inflections of the word the question used, when it used one): what to look for in
+    recipe names and sentences of either language."""
+    import re
+
+    low = text.casefold()
+    groups = {part: {zh: [zh, *forms] for zh, forms in gs} for part, gs in _question_words().items()}
+    out: dict[str, list[list[str]]] = {}
+    for part, words in question_words(text).items():
+        out[part] = []
+        for zh in words:
+            forms = groups[part][zh]
+            said = [f for f in forms if f.isascii() and re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", low)]
+            if said:  # an English word of a group of several (bake, grill): only its own inflections
+                stems = {f[:4] for f in said}
+                forms = [f for f in forms if not f.isascii() or f[:4] in stems]
+            out[part].append(forms)
+    return out
+
+
 def question_words(text: str) -> dict[str, list[str]]:
     """The cooking methods and kinds of food ``text`` (a question, either language) names, as
     their Chinese words (``question_words`` of the lexicon): ``{"methods": [...], "foods": [...]}``,

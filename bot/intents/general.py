@@ -166,19 +166,26 @@ class General(Intent):
         kind = quantities.asked_kind(c.q.text, c.lang)
         if not kind:
             return False
-        asked = bilingual.question_words(c.q.text)
+        asked = bilingual.question_forms(c.q.text)
         foods, methods = asked.get("foods") or [], asked.get("methods") or []
         if not foods:
             return False
         idx = category_index(c.kb)
+        said = [w for g in methods for w in g]
+
+        def holds(name: str, group: list[str]) -> bool:
+            low = f" {name.casefold()} "
+            return any((w in name) if not w.isascii() else re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", low)
+                       for w in group)
+
         named = [(eid, name) for eid, name in idx.names.items()
-                 if idx.types.get(eid) == "recipe" and any(f in name for f in foods)]
-        named.sort(key=lambda r: (not any(m in r[1] for m in methods), r[1]))
+                 if idx.types.get(eid) == "recipe" and any(holds(name, g) for g in foods)]
+        named.sort(key=lambda r: (-sum(holds(r[1], g) for g in foods), not any(holds(r[1], g) for g in methods), r[1]))
         got: list[tuple[str, quantities.QuantityLine]] = []
         used = []
         for eid, name in named[:MANY_RECIPES_READ]:
             hits = c.own_chunks(SimpleNamespace(id=eid, name=name, doc=""))
-            x = quantities.kind_line(kind, hits, methods)
+            x = quantities.kind_line(kind, hits, said)
             if x is None:
                 continue
             got.append((name, x))
@@ -187,7 +194,7 @@ class General(Intent):
                 break
         if not got:
             return False
-        d.text = quantities.many_text(c.lang, kind, foods, methods, got)
+        d.text = quantities.many_text(c.lang, kind, [_word(c.lang, g) for g in foods], [_word(c.lang, g) for g in methods], got)
         d.hits = used
         d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line) for h in used]
         d.found = True
@@ -428,3 +435,9 @@ def responsible_text(lang: str, task: str, facts: list[Fact]) -> str:
     things = list(dict.fromkeys(f.object for f in facts))
     return t(lang, f"根据 SOP，{join(lang, roles)}负责{join(lang, things)}。",
              f"According to the SOPs, the {join(lang, roles)} {'is' if len(roles) == 1 else 'are'} responsible for the {join(lang, things)}.")
+
+
+def _word(lang: str, forms: list[str]) -> str:
+    """The form of a ``question_words`` group to say in a ``lang`` reply (its first English form
+    in English, else its Chinese word)."""
+    return next((w for w in forms if w.isascii()), forms[0]) if lang != "zh" else forms[0]
