@@ -116,9 +116,12 @@ class ThreadGraphBot:
             u = Understanding(text=text, intent=statement.name, language=lang, rule=f"{statement.name}/{lang}/lexicon",
                               confident=True)
         else:
-            u = understand(found.question or text, linker, cpu_budget_s=self.settings.understand_deadline_ms / 1000)
+            asked, offered = _picked(state, found.question or text)
+            u = understand(asked, linker, cpu_budget_s=self.settings.understand_deadline_ms / 1000)
             if self.settings.exemplar_intents:
                 u = exemplars.refine(u, kb.embedder, linker)
+        if statement is not None:
+            offered = {}
         budget = None
         llm = self._llm_client()
         if llm is not None:
@@ -136,6 +139,8 @@ class ThreadGraphBot:
             ans.answer = constraints.keep_notes(screen, ans.answer)  # the LLM's wording keeps what the constraints did
         ans.question = text
         self._remember(state, q, ans, text)
+        if offered and not q.choices:  # a reply that picked a choice keeps the choices for the next one
+            state.turns[-1].update(offered)
         self.memory.save(key, state)
         if cut:
             note = t(ans.language, f"（消息太长，我只读了前 {limit} 个字。）",
@@ -220,6 +225,8 @@ class ThreadGraphBot:
         intent becomes the thread's last one when its handler is ``memorable``."""
         state.turns.append({"role": "user", "text": text, "intent": q.intent})
         state.turns.append({"role": "bot", "text": ans.answer[:500], "intent": q.intent})
+        if q.choices:  # "which one?": the next reply may pick one of them, for this question
+            state.turns[-1].update(choices=list(q.choices), choice_of=q.choice_of, asked=text)
         for m in q.ctx + q.items + q.roles:
             if m.type == "unknown":
                 continue
@@ -238,3 +245,26 @@ class ThreadGraphBot:
         h.remember(q, state)
         if h.remembers(q) or (state.last_intent is None and not h.memorable):
             state.last_intent = q.intent
+
+
+def _picked(state: ThreadState, text: str) -> tuple[str, dict]:
+    """``(text, {})``, or — when the thread's last answer asked "which one?" listing choices
+    (or answered a reply that picked one of them) and ``text`` picks one
+    (:func:`threadgraph.bot.words.picked_choice`) — the question that was asked with the picked
+    choice in place of the phrase the choices share ("X 怎么做？" answered "which X?", then "the
+    B one" → "B X 怎么做？"), so its ask (steps, ingredients …) is kept, and the choices (the
+    ``choices``, ``choice_of``, ``asked`` keys of that turn) for the next answer to keep."""
+    last = state.turns[-1] if state.turns else {}
+    choices = last.get("choices") or []
+    if last.get("role") != "bot" or not choices:
+        return text, {}
+    from .words import picked_choice
+
+    pick = picked_choice(text, choices)
+    if not pick:
+        return text, {}
+    offered = {k: last[k] for k in ("choices", "choice_of", "asked") if k in last}
+    asked, what = last.get("asked") or "", last.get("choice_of") or ""
+    if not asked or not what or what not in asked:
+        return pick, offered
+    return asked.replace(what, pick, 1), offered

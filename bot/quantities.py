@@ -115,3 +115,55 @@ def quantity_text(lang: str, ctx: str, kind: str, lines: list[QuantityLine]) -> 
         out.append(f"- “{q}”（{where} 第 {x.line} 行）" if lang == "zh" else f'- "{q}" ({where}, line {x.line})')
     head = f"{ctx}原文里关于{label}的说法：" if lang == "zh" else f"What {ctx} says about {label}:"
     return head + "\n" + "\n".join(out)
+
+
+#: Recipes a many-recipe answer quotes at most.
+SHOWN_RECIPES = 4
+
+
+#: How far before an amount (characters) the word it is the amount of may stand: Chinese, English.
+NEAR_CHARS = (6, 24)
+
+
+def _near(sent: str, at: int, words: list[str]) -> bool:
+    """One of ``words`` ends within :data:`NEAR_CHARS` characters before position ``at`` of
+    ``sent`` ("大火蒸 10 分钟", "steam for 10 minutes"), not merely somewhere in the sentence."""
+    for w in words:
+        span = NEAR_CHARS[1] if w.isascii() else NEAR_CHARS[0]
+        if w.casefold() in sent[max(0, at - span - len(w)):at].casefold():
+            return True
+    return False
+
+
+def kind_line(kind: str, hits, words: list[str]) -> QuantityLine | None:
+    """The first sentence of ``hits`` (a recipe's chunks, in source order) that states an amount
+    of ``kind`` just after one of ``words`` (any such sentence when ``words`` is empty); ``None``
+    when there is none. An unknown ``kind`` raises ``StopIteration``."""
+    _k, _asks, say, _label = _kind(kind)
+    for h in hits:
+        for i, raw in enumerate((h.text or "").splitlines()):
+            line = re.sub(r"^\s*(?:[-*•>]\s*|\d{1,3}[.、)）]\s*)*", "", raw).strip()
+            for a, b in T.sentence_spans(line) if line else ():
+                sent = line[a:b].strip()
+                if sent and any(not words or _near(sent, m.start(), words) for m in say.finditer(sent)):
+                    return QuantityLine(sent, h.doc, (h.line or 0) + i, h.id, 1)
+    return None
+
+
+def many_text(lang: str, kind: str, foods: list[str], methods: list[str], lines: list[tuple[str, QuantityLine]]) -> str:
+    """The answer over several recipes of a kind: ``lines`` are ``(recipe name, sentence)``
+    pairs, each quoted with where it stands; ``foods`` and ``methods`` are the asked words
+    (Chinese, as the recipe names and sentences were searched for them)."""
+    label = _kind(kind)[3].get("zh" if lang == "zh" else "en", kind)
+    out = []
+    for name, x in lines:
+        where = Path(x.doc).stem if x.doc else name
+        q = x.text if len(x.text) <= QUOTE_CHARS else x.text[:QUOTE_CHARS - 1] + "…"
+        out.append(f"- {name}：“{q}”（{where} 第 {x.line} 行）" if lang == "zh" else f'- {name}: "{q}" ({where}, line {x.line})')
+    food, method = "、".join(foods), "、".join(methods)
+    if lang == "zh":
+        head = f"没有指定菜谱；名字里有“{food}”的菜谱" + (f"关于{method}的{label}" if method else f"关于{label}") + "："
+    else:
+        head = (f"No one recipe named; what the recipes with “{food}” in their name say about "
+                + (f"the {label} to {method}:" if method else f"{label}:"))
+    return head + "\n" + "\n".join(out)

@@ -75,6 +75,10 @@ class Query:
     #: the question's embedding, as the passage search computed it (``None`` until then, or
     #: without an embedder): answers read from passages rank sentences by it
     vector: object = None
+    #: the names the answer listed asking "which one do you mean?" and the asked phrase they share
+    #: (a general dish name several recipes are kinds of): a next reply picking one re-asks the question
+    choices: list[str] = field(default_factory=list)
+    choice_of: str = ""
 
     def named(self) -> list[Mention]:
         """The linked mentions in slot order: contexts, items, roles."""

@@ -528,6 +528,7 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
             what = short + "…"
         family = _family(c, what)
         if len(family) >= 2:  # a general dish name no recipe has, but several recipes are kinds of it: ask which
+            q.choices, q.choice_of = family[:5], what
             return family_text(lang, what, family), family[:5]
         sugg = c.linker.suggest(what)
         if c.kb.embedder is not None and len(sugg) < 3:

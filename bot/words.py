@@ -319,3 +319,26 @@ def value_sentence(kind: str, text: str, asked: list[str]) -> str:
             if not asked or any(w.casefold() in low for w in asked):
                 return s
     return ""
+
+
+def picked_choice(reply: str, choices: list[str]) -> str:
+    """The one of ``choices`` (names the bot listed asking "which one?") that ``reply`` picks:
+    what is left of ``reply`` once the ``choice_reply`` words of the lexicon and punctuation are
+    removed is a choice's whole name, or a part of exactly one choice ("徽派的呢？" picks the one
+    choice with 徽派 in it); ``""`` when it picks none or several, or when the reply says more
+    (a new question naming a choice is no pick)."""
+    text = reply.strip()
+    core = re.sub(r"[\s?？!！。.,，、]+$", "", re.sub(r"^[\s?？!！。.,，、]+", "", text))
+    cues = lexicon().get("choice_reply") or {}
+    for lang in ("zh", "en"):
+        rx = cues.get(lang) or {}
+        for key in ("start", "end"):
+            if rx.get(key):
+                core = re.sub(rx[key], "", core, flags=re.I).strip()
+    if len(core) < 2 or len(core) > 20:
+        return ""
+    same = [ch for ch in choices if ch.casefold() == core.casefold()]
+    if same:
+        return same[0]
+    hold = [ch for ch in choices if core.casefold() in ch.casefold()]
+    return hold[0] if len(hold) == 1 else ""

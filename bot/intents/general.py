@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import functools
 import re
+from types import SimpleNamespace
 
+from ...knowledge import bilingual
 from ...knowledge import retrieval as R
 from ...knowledge import text as T
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
+from ..constraints import category_index
 from ..compose import fact_line, join, more_text, source_line, t
 from .. import quantities, who, words
 from ..evidence import LABEL, content_words, has_word, headed_by, identifiers, within_budget
@@ -34,6 +37,8 @@ RELATED_LINES = 5
 
 #: Questions up to this many characters that only name a role ask what it does.
 BARE_ROLE_CHARS = 40
+#: Recipes of the asked kind a many-recipe quantity answer reads at most.
+MANY_RECIPES_READ = 30
 
 
 @register
@@ -133,7 +138,9 @@ class General(Intent):
         (:func:`threadgraph.bot.quantities.quantity_lines`), quoted with document and line, their
         passages cited first. False when the question asks for no known kind or no sentence states it."""
         ctx = c.ctx
-        if ctx is None or not ctx.id or ctx.type != "recipe" or c.q.items:
+        if ctx is None or not ctx.id or ctx.type != "recipe":
+            return self.quantity_of_kind(c, d) if ctx is None else False
+        if c.q.items:
             return False
         hits = c.own_chunks(ctx)
         names = [x for m in c.q.ctx for x in (m.surface, m.name) if x]
@@ -143,6 +150,51 @@ class General(Intent):
         d.text = quantities.quantity_text(c.lang, ctx.name, kind, lines)
         ids = list(dict.fromkeys(x.passage_id for x in lines))
         used = sorted((h for h in hits if h.id in ids), key=lambda h: ids.index(h.id))
+        d.hits = used
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line) for h in used]
+        d.found = True
+        d.parts["list"] = True  # the answer is the sentences: no neighbourhood facts after them
+        return True
+
+    def quantity_of_kind(self, c: Context, d: Draft) -> bool:
+        """A quantity question naming no recipe but a kind of food and a method ("how long do I
+        steam fish?", in either language; the words read through ``question_words`` of the
+        bilingual lexicon): for each recipe whose name holds the food (those whose name holds the
+        method too first, at most :data:`~threadgraph.bot.quantities.SHOWN_RECIPES`), its first
+        sentence stating the asked kind of amount with the method in it, quoted with document and
+        line. False when the question asks for no known kind, names no food or no recipe states it."""
+        kind = quantities.asked_kind(c.q.text, c.lang)
+        if not kind:
+            return False
+        asked = bilingual.question_forms(c.q.text)
+        foods, methods = asked.get("foods") or [], asked.get("methods") or []
+        if not foods:
+            return False
+        idx = category_index(c.kb)
+        said = [w for g in methods for w in g]
+
+        def holds(name: str, group: list[str]) -> bool:
+            low = f" {name.casefold()} "
+            return any((w in name) if not w.isascii() else re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", low)
+                       for w in group)
+
+        named = [(eid, name) for eid, name in idx.names.items()
+                 if idx.types.get(eid) == "recipe" and any(holds(name, g) for g in foods)]
+        named.sort(key=lambda r: (-sum(holds(r[1], g) for g in foods), not any(holds(r[1], g) for g in methods), r[1]))
+        got: list[tuple[str, quantities.QuantityLine]] = []
+        used = []
+        for eid, name in named[:MANY_RECIPES_READ]:
+            hits = c.own_chunks(SimpleNamespace(id=eid, name=name, doc=""))
+            x = quantities.kind_line(kind, hits, said)
+            if x is None:
+                continue
+            got.append((name, x))
+            used += [h for h in hits if h.id == x.passage_id][:1]
+            if len(got) >= quantities.SHOWN_RECIPES:
+                break
+        if not got:
+            return False
+        d.text = quantities.many_text(c.lang, kind, [_word(c.lang, g) for g in foods], [_word(c.lang, g) for g in methods], got)
         d.hits = used
         d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line) for h in used]
         d.found = True
@@ -383,3 +435,9 @@ def responsible_text(lang: str, task: str, facts: list[Fact]) -> str:
     things = list(dict.fromkeys(f.object for f in facts))
     return t(lang, f"根据 SOP，{join(lang, roles)}负责{join(lang, things)}。",
              f"According to the SOPs, the {join(lang, roles)} {'is' if len(roles) == 1 else 'are'} responsible for the {join(lang, things)}.")
+
+
+def _word(lang: str, forms: list[str]) -> str:
+    """The form of a ``question_words`` group to say in a ``lang`` reply (its first English form
+    in English, else its Chinese word)."""
+    return next((w for w in forms if w.isascii()), forms[0]) if lang != "zh" else forms[0]

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 
+from ...knowledge import categories as cat
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..compose import join, source_line, t
+from ..constraints import category_index
 from ..linker import clean_slot
 from ..query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 from ..slots import read_slots, rebalance
@@ -102,6 +104,9 @@ class Substitute(Intent):
             return Draft()
         if cand is not None:
             confirmed = [f for f in subs if f.object_id == cand.id or f.object == cand.name]
+            kind = [] if confirmed else same_kind(c, cand.id, subs)
+            if kind:
+                return Draft(facts=kind, parts={"subs": subs, "confirmed": kind, "kind_of": kind[0].object})
             return Draft(facts=confirmed or subs, parts={"subs": subs, "confirmed": confirmed})
         return Draft(facts=uses[:1] + subs, parts={"subs": subs, "uses": uses})
 
@@ -135,6 +140,10 @@ class Substitute(Intent):
             written = c.written_names(d.facts).get(d.facts[0].object_id, item.name)
             d.text = t(lang, f"没有记录{written}的替代品，不过{written}在{recipe}里是可选的，可以不放。",
                        f"No substitute for {written} is recorded in {recipe}, but it is optional there: you can leave it out.")
+            return
+        if d.parts.get("kind_of"):
+            f = d.parts["confirmed"][0]
+            d.text = kind_text(lang, item.name, c.q.candidate.name, f, recipe, source_line(f, d.hits))
             return
         if "confirmed" in d.parts:
             d.text = candidate_text(lang, item.name, c.q.candidate.name, recipe, d.parts["confirmed"], d.parts["subs"],
@@ -195,6 +204,35 @@ class Substitute(Intent):
         item, ctx = q.items[0].name, q.ctx[0].name if q.ctx else None
         return t(c.lang, f"{item}的替代品" + (f"（在{ctx}里）" if ctx else ""),
                  f"substitutes for {item}" + (f" in {ctx}" if ctx else ""))
+
+
+def same_kind(c: Context, cand_id: str | None, subs: list[Fact]) -> list[Fact]:
+    """The recorded substitutes (of ``subs``) whose object is of the same *interchangeable*
+    kind as the candidate ``cand_id`` in the category table (a leg and its meat, two names of
+    one cut): ``[]`` when the candidate is unlinked or of no such kind with a recorded one.
+    The asked recipe's own edges come first, as ``subs`` ranks them."""
+    if not cand_id or not subs:
+        return []
+    idx = category_index(c.kb)
+    mates: set[str] = set()
+    for key, kind in cat.table().items():
+        ids = idx.ids(key)
+        if kind.interchangeable and cand_id in ids:
+            mates |= ids
+    mates.discard(cand_id)
+    return [f for f in subs if f.object_id in mates]
+
+
+def kind_text(lang: str, item: str, cand: str, f: Fact, recipe: str | None, line: str) -> str:
+    """"Yes": ``cand`` is of the same kind as ``f``'s recorded substitute for ``item`` (the
+    line that records it quoted when there is one)."""
+    where = recipe if recipe and f.properties.get("context_name") in (None, "", recipe) else f.properties.get("context_name")
+    said = (t(lang, f"（原文：“{line}”）", f' (the recipe: "{line}")') if line else "")
+    if where:
+        return t(lang, f"可以：{where}里{item}可以用{f.object}代替，{cand}和{f.object}是同一类{said}。",
+                 f"Yes: {where} lets {f.object} replace {item}, and {cand} is the same kind as {f.object}{said}.")
+    return t(lang, f"可以：{item}可以用{f.object}代替，{cand}和{f.object}是同一类{said}。",
+             f"Yes: {item} can be replaced by {f.object}, and {cand} is the same kind as {f.object}{said}.")
 
 
 #: A refusal line naming none of the asked items counts only as a short standalone note.
