@@ -150,11 +150,7 @@ class General(Intent):
         d.text = quantities.quantity_text(c.lang, ctx.name, kind, lines)
         ids = list(dict.fromkeys(x.passage_id for x in lines))
         used = sorted((h for h in hits if h.id in ids), key=lambda h: ids.index(h.id))
-        d.hits = used
-        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line) for h in used]
-        d.found = True
-        d.parts["list"] = True  # the answer is the sentences: no neighbourhood facts after them
-        return True
+        return _quoted(d, used)
 
     def quantity_of_kind(self, c: Context, d: Draft) -> bool:
         """A quantity question naming no recipe but a kind of food and a method ("how long do I
@@ -195,11 +191,7 @@ class General(Intent):
         if not got:
             return False
         d.text = quantities.many_text(c.lang, kind, [_word(c.lang, g) for g in foods], [_word(c.lang, g) for g in methods], got)
-        d.hits = used
-        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line) for h in used]
-        d.found = True
-        d.parts["list"] = True  # the answer is the sentences: no neighbourhood facts after them
-        return True
+        return _quoted(d, used)
 
     def who(self, c: Context, d: Draft) -> bool:
         """A "who does X?" question answered by the sentence of a role's own section that
@@ -441,3 +433,14 @@ def _word(lang: str, forms: list[str]) -> str:
     """The form of a ``question_words`` group to say in a ``lang`` reply (its first English form
     in English, else its Chinese word)."""
     return next((w for w in forms if w.isascii()), forms[0]) if lang != "zh" else forms[0]
+
+
+def _quoted(d: Draft, used: list) -> bool:
+    """Finish ``d`` as an answer made of sentences quoted from the chunks ``used`` (in the order
+    quoted): they are its hits and cited passages, it is found, and no neighbourhood facts follow
+    them. Always True."""
+    d.hits = used
+    d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line) for h in used]
+    d.found = True
+    d.parts["list"] = True
+    return True
