@@ -327,8 +327,16 @@ class Intent:
 
     def recall(self, q: Query, u: Understanding, state: ThreadState) -> None:
         """Fill the intent's missing slots from the thread's memory, unless the
-        question named an unknown entity for them."""
-        if ("recipe" in self.needs and not q.ctx and state.slots.get("ctx") and not named_unknown_ctx(q, u)
+        question named an unknown entity for them. A missing recipe is the dish the last
+        answer was about when that was a family of recipes (``state.dish``), else the
+        remembered recipe."""
+        if ("recipe" in self.needs and not q.ctx and not q.asked_ctx and state.dish and not named_unknown_ctx(q, u)
+                and self.recalls_ctx(q, u)):
+            # the last answer was about a dish no single recipe is (a family of recipes): the
+            # follow-up is about that dish too, not about a recipe remembered from before it
+            q.asked_ctx = state.dish
+            q.from_memory.append(state.dish)
+        elif ("recipe" in self.needs and not q.ctx and state.slots.get("ctx") and not named_unknown_ctx(q, u)
                 and self.recalls_ctx(q, u)):
             recall_slot(q, state, "ctx", q.ctx)
         if self.fills_item and not q.items and state.slots.get("item") and not named_unknown_item(q, u):

@@ -1,0 +1,75 @@
+"""A third newcomer's recipe questions (issue 11), pinned on documents of at least two corpora
+(bundled HowToCook and the en-wbushey dev corpus); expected values are literals of the source
+text, whose lines are checked first (:func:`conftest.quoted`).
+
+- a follow-up naming no recipe ("那老抽呢？", "and the garlic?") after an answer about a dish no
+  single recipe is (a family: 南派红烧肉, 徽派红烧肉 …) stays about that family, not about another
+  recipe that mentions the item; a question naming a recipe ends it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPORA, bot_over, quoted
+
+HTC = CORPORA / "howtocook" / "dishes"
+GEN = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization"
+WB = GEN / "en-wbushey" / "docs" / "recipes"
+
+HONGSHAO = HTC / "meat_dish" / "红烧肉"
+HUIPAI = HTC / "meat_dish" / "徽派红烧肉" / "徽派红烧肉.md"
+XIAOMILA = HTC / "meat_dish" / "小米辣炒肉.md"
+EGG_RICE = HTC / "staple" / "蛋炒饭.md"
+MAPO = HTC / "meat_dish" / "麻婆豆腐" / "麻婆豆腐.md"
+SP_CHILI = WB / "soups" / "sweet-potato-chili.md"
+WT_CHILI = WB / "dinner" / "white-turkey-chili.md"
+GOULASH = WB / "dinner" / "goulash.md"
+
+
+@pytest.fixture(scope="module")
+def ask(tmp_path_factory):
+    """A real bot over HowToCook recipes and en-wbushey recipes (test model)."""
+    root = tmp_path_factory.mktemp("newc3")
+    docs = {
+        "htc/南派红烧肉.md": HONGSHAO / "南派红烧肉.md",
+        "htc/简易红烧肉.md": HONGSHAO / "简易红烧肉.md",
+        "htc/徽派红烧肉.md": HUIPAI,
+        "htc/小米辣炒肉.md": XIAOMILA,
+        "htc/蛋炒饭.md": EGG_RICE,
+        "htc/麻婆豆腐.md": MAPO,
+        "wb/sweet-potato-chili.md": SP_CHILI,
+        "wb/white-turkey-chili.md": WT_CHILI,
+        "wb/goulash.md": GOULASH,
+    }
+    return bot_over(root, docs)
+
+
+# -- Q4: "那老抽呢？" after "红烧肉里的冰糖可以不放吗？" ------------------------------------------------------
+def test_follow_up_keeps_the_dish_family_zh(ask):
+    quoted(HONGSHAO / "南派红烧肉.md", 14, "`老抽`")
+    quoted(HUIPAI, 16, "老抽")
+    quoted(XIAOMILA, 47, "也可以加老抽")  # another recipe, where it is optional
+    first = ask("红烧肉里的冰糖可以不放吗?", thread="hsr")
+    assert "南派红烧肉" in first.answer
+    a = ask("那老抽呢?", thread="hsr")
+    assert a.found
+    assert "南派红烧肉" in a.answer and "徽派红烧肉" in a.answer
+    assert "小米辣炒肉" not in a.answer and "可以不放" not in a.answer
+
+
+def test_follow_up_keeps_the_dish_family_en(ask):
+    quoted(HUIPAI, 16, "老抽")
+    first = ask("Can I leave out the 冰糖 in 红烧肉?", thread="hsr-en")
+    assert "南派红烧肉" in first.answer
+    a = ask("and the 老抽?", thread="hsr-en")
+    assert a.found
+    assert "南派红烧肉" in a.answer and "徽派红烧肉" in a.answer and "小米辣炒肉" not in a.answer
+
+
+def test_a_named_recipe_ends_the_family(ask):
+    ask("红烧肉里的冰糖可以不放吗?", thread="named")
+    a = ask("小米辣炒肉的老抽可以不放吗?", thread="named")
+    assert "小米辣炒肉" in a.answer and "南派红烧肉" not in a.answer
