@@ -4,7 +4,9 @@ text, whose lines are checked first (:func:`conftest.quoted`).
 
 - a follow-up naming no recipe ("那老抽呢？", "and the garlic?") after an answer about a dish no
   single recipe is (a family: 南派红烧肉, 徽派红烧肉 …) stays about that family, not about another
-  recipe that mentions the item; a question naming a recipe ends it.
+  recipe that mentions the item; a question naming a recipe ends it;
+- "not in the list, so yes" first looks for a kind of the asked item in the list (生抽 for 酱油 /
+  soy sauce: knowledge/lexicon/kinds.yaml) and answers about that kind.
 """
 
 from __future__ import annotations
@@ -73,3 +75,32 @@ def test_a_named_recipe_ends_the_family(ask):
     ask("红烧肉里的冰糖可以不放吗?", thread="named")
     a = ask("小米辣炒肉的老抽可以不放吗?", thread="named")
     assert "小米辣炒肉" in a.answer and "南派红烧肉" not in a.answer
+
+
+# -- Q14: "Can I make egg fried rice without soy sauce?" where the list names 生抽 -----------------------------
+MYMENU = GEN / "zh-mymenu" / "docs"
+WINGS = MYMENU / "meat" / "香辣鸡翅.md"
+COWPEA = MYMENU / "half-meat" / "豇豆炒肉沫.md"
+
+
+@pytest.fixture(scope="module")
+def ask_kinds(tmp_path_factory):
+    """A real bot over HowToCook's 蛋炒饭 and 麻婆豆腐 and zh-mymenu recipes (test model)."""
+    root = tmp_path_factory.mktemp("newc3k")
+    return bot_over(root, {"htc/蛋炒饭.md": EGG_RICE, "htc/麻婆豆腐.md": MAPO,
+                           "mm/香辣鸡翅.md": WINGS, "mm/豇豆炒肉沫.md": COWPEA})
+
+
+def test_a_listed_kind_answers_a_leave_out_question_en(ask_kinds):
+    kind = quoted(EGG_RICE, 19, "生抽")
+    a = ask_kinds("Can I make egg fried rice without soy sauce?", thread="egg")
+    assert a.answer.startswith("Better not")
+    assert kind in a.answer and "not in the ingredient list" not in a.answer
+
+
+def test_a_listed_kind_answers_a_leave_out_question_zh(ask_kinds):
+    kind = quoted(WINGS, 13, "生抽")
+    a = ask_kinds("香辣鸡翅可以不放酱油吗?", thread="wings")
+    assert a.answer.startswith("最好别省")
+    assert kind in a.answer and "原料表里没有" not in a.answer
+
