@@ -104,3 +104,31 @@ def test_a_listed_kind_answers_a_leave_out_question_zh(ask_kinds):
     assert a.answer.startswith("最好别省")
     assert kind in a.answer and "原料表里没有" not in a.answer
 
+
+
+# -- Q25: "What is PagerDuty's stock price today?" answered "no evidence about 高汤" ---------------------------
+SHAOMAI = HTC / "staple" / "鲜肉烧卖.md"
+PD = CORPORA / "pagerduty-incident-response" / "docs"
+
+
+@pytest.fixture(scope="module")
+def ask_senses(tmp_path_factory):
+    """A real bot over a HowToCook recipe listing 高汤 and PagerDuty SOP pages (test model)."""
+    root = tmp_path_factory.mktemp("newc3s")
+    return bot_over(root, {"htc/鲜肉烧卖.md": SHAOMAI, "pd/leadership.md": PD / "crisis" / "leadership.md",
+                           "pd/about.md": PD / "about.md"})
+
+
+def test_a_word_of_several_senses_is_not_translated_outside_food(ask_senses):
+    quoted(SHAOMAI, 21, "高汤或浓汤宝")
+    quoted(PD / "crisis" / "leadership.md", 50, "stock market crash")
+    a = ask_senses("What is PagerDuty's stock price today?", thread="stock")
+    assert "高汤" not in a.answer and "汤锅" not in a.answer
+    if not a.found:
+        assert "stock" in a.answer  # a refusal names the question's own word
+
+
+def test_a_word_of_several_senses_keeps_its_food_sense_in_a_food_question(ask_senses):
+    alt = quoted(SHAOMAI, 21, "浓汤宝")
+    a = ask_senses("What can I use instead of stock?", thread="stock-food")
+    assert a.found and "高汤" in a.answer and alt in a.answer

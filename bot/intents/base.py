@@ -47,6 +47,7 @@ import yaml
 
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
+from ...knowledge.text import has_cjk
 from ...knowledge.vectors import Hit
 from ..answer import Passage
 from ..constraints import Screen
@@ -371,12 +372,15 @@ class Intent:
         return self.memorable
 
     def missing(self, c: Context) -> str:
-        """What a "no evidence" answer says is missing (``""``: the question)."""
+        """What a "no evidence" answer says is missing (``""``: the question): the first recipe or
+        item, as the question wrote it when the KB name is its other-language translation."""
         q = c.q
-        if q.ctx:
-            return q.ctx[0].name
-        if q.items:
-            return q.items[0].name
+        for ms in (q.ctx, q.items):
+            if ms:
+                m = ms[0]
+                # the question's own words, never a translation the linker read them as
+                own = m.surface and m.surface.casefold() in q.text.casefold() and m.surface.casefold() != m.name.casefold()
+                return m.surface if own and has_cjk(m.name) != has_cjk(m.surface) else m.name
         return ""
 
 
