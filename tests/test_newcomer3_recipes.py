@@ -6,7 +6,10 @@ text, whose lines are checked first (:func:`conftest.quoted`).
   single recipe is (a family: 南派红烧肉, 徽派红烧肉 …) stays about that family, not about another
   recipe that mentions the item; a question naming a recipe ends it;
 - "not in the list, so yes" first looks for a kind of the asked item in the list (生抽 for 酱油 /
-  soy sauce: knowledge/lexicon/kinds.yaml) and answers about that kind.
+  soy sauce: knowledge/lexicon/kinds.yaml) and answers about that kind;
+- a refusal names the question's own word, and an English word of several senses ("stock") is not
+  read as a food outside a food question;
+- "how much X" / "多少X" about one recipe leads with the recipe's line giving X's amount.
 """
 
 from __future__ import annotations
@@ -132,3 +135,18 @@ def test_a_word_of_several_senses_keeps_its_food_sense_in_a_food_question(ask_se
     alt = quoted(SHAOMAI, 21, "浓汤宝")
     a = ask_senses("What can I use instead of stock?", thread="stock-food")
     assert a.found and "高汤" in a.answer and alt in a.answer
+
+
+# -- Q10: "麻婆豆付要放多少花椒啊" answered by an untitled dump of the recipe's amounts -----------------------
+def test_an_amount_question_leads_with_the_items_line_zh(ask):
+    line = quoted(MAPO, 34, "20 颗花椒")
+    a = ask("麻婆豆腐要放多少花椒啊", thread="mapo")
+    assert a.found and a.answer.splitlines()[0].startswith("麻婆豆腐")
+    assert line in a.answer.splitlines()[1] and "蒜蓉辣酱" not in a.answer
+
+
+def test_an_amount_question_leads_with_the_items_line_en(ask):
+    quoted(WT_CHILI, 9, "garlic: 3 cloves")
+    a = ask("How much garlic goes in White Turkey Chili?", thread="chili-amount")
+    assert a.found and "3 cloves" in a.answer.splitlines()[1]
+    assert "cumin" not in a.answer.casefold()
