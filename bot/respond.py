@@ -531,7 +531,7 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
             q.choices, q.choice_of = family[:5], what
             return family_text(lang, what, family), family[:5]
         if q.unknown[0].method == "unknown" and what.casefold() in words.several_senses_en():
-            # a word the question did not use in its food sense ("stock" of a stock price): no food names
+            # a word the question did not use in its food sense (a word of a company's name or a market sense): no food names
             return not_found_text(lang, what, []), []
         sugg = c.linker.suggest(what)
         if c.kb.embedder is not None and len(sugg) < 3:

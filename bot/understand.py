@@ -77,7 +77,7 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
             if not any(m.id == x.id for x in u.mentions + u.excluded):
                 u.mentions.append(m)
     if lang == "en" and not {"recipe", "ingredient"} & set(intents.get(u.intent).needs or ()):
-        u.mentions = _food_senses(u.mentions, body)  # an open or role question: "stock" of a stock price
+        u.mentions = _food_senses(u.mentions, body)  # an open or role question: a word in its non-food sense
     if lang == "en" and words.pronoun_re().search(body):
         u.follow_up = u.follow_up or not u.mentions
     if lang == "zh" and any(p in body for p in words.pronouns("zh")):
@@ -89,7 +89,7 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
 
 def _food_senses(mentions: list, food_context: str = "") -> list:
     """``mentions`` without the translated food names of English words that have a common other
-    sense (:func:`threadgraph.bot.words.several_senses_en`: "stock" of a stock price) when no other
+    sense (:func:`threadgraph.bot.words.several_senses_en`: a word used in its market sense) when no other
     recipe, ingredient or tool is named and ``food_context`` (the question) has no kitchen word
     (``food_context_en`` of the data file): nothing else makes the question about food (called
     for questions whose intent needs no recipe or ingredient). Such a word becomes an unknown

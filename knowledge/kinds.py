@@ -1,5 +1,5 @@
 """Kinds of a general ingredient (``knowledge/lexicon/kinds.yaml``): the names a recipe's list may
-write instead of the general one (a list naming light soy sauce does have soy sauce)."""
+write instead of the general one (a list naming a kind of X does have X)."""
 
 from __future__ import annotations
 
@@ -29,5 +29,5 @@ def kinds_of(name: str) -> frozenset[str]:
 
 
 def is_kind_of(candidate: str, name: str) -> bool:
-    """``candidate`` (a recipe's list entry) names a kind of ``name`` (``"生抽"``, ``"酱油"`` → True)."""
+    """``candidate`` (a recipe's list entry) names a kind of ``name`` (a kind the data file lists under ``name`` → True)."""
     return name_key(candidate) in kinds_of(name)

@@ -153,7 +153,7 @@ class General(Intent):
         return _quoted(d, used)
 
     def item_amount(self, c: Context, d: Draft, ctx) -> bool:
-        """"麻婆豆腐要放多少花椒" / "how much butter goes in X?" (one recipe, one item, a kind of
+        """"X要放多少Y" / "how much Y goes in X?" (one recipe, one item, a kind of
         ``quantity_kinds`` asked about an item): the recipe's own lines stating the amount and
         naming the item (:func:`threadgraph.bot.quantities.item_lines`), quoted with document and
         line, their passages cited first. False for another kind or when no line states it."""

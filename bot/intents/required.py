@@ -65,7 +65,7 @@ class Required(Intent):
             return Draft(facts=edge[:1] + subs, parts={"listed": True, "subs": subs})
         kind = self.listed_kind(c, ctx.id, item)
         if kind:
-            # "without soy sauce?" where the list names light soy sauce: the answer is about that kind
+            # "without X?" where the list names a kind of X: the answer is about that kind
             subs = [f for f in R.substitutes(c.graph, [kind[0].object_id], ctx.id)
                     if f.properties.get("hop") != 2 and f.properties.get("context", "") in ("", ctx.id)][:SUBSTITUTES]
             return Draft(facts=kind[:1] + subs, parts={"listed": True, "subs": subs, "kind_of": item.surface or item.name})
@@ -77,7 +77,7 @@ class Required(Intent):
 
     def listed_kind(self, c: Context, recipe_id: str, item: Mention) -> list[Fact]:
         """The CONTAINS facts of recipe ``recipe_id`` whose ingredient is a kind of ``item``
-        (:func:`threadgraph.knowledge.kinds.is_kind_of`: a light soy sauce listed, soy sauce asked), required
+        (:func:`threadgraph.knowledge.kinds.is_kind_of`: a kind of X listed, X asked), required
         ones first; ``[]`` when its list names none."""
         names = [n for n in dict.fromkeys([item.name, item.surface]) if n]
         got = [f for f in c.contains(recipe_id) if f.object and any(is_kind_of(f.object, n) for n in names)]
