@@ -221,7 +221,8 @@ class ThreadGraphBot:
                                       "sources": citations(kb, self.settings, facts, passages)})
 
     def _remember(self, state: ThreadState, q: Query, ans: Answer, text: str) -> None:
-        """Record the turn, the entities it named and the filled slots; the
+        """Record the turn, the entities it named and the filled slots; the dish a found answer
+        was about when the question named no recipe (``state.dish``, cleared by a recipe); the
         intent becomes the thread's last one when its handler is ``memorable``."""
         state.turns.append({"role": "user", "text": text, "intent": q.intent})
         state.turns.append({"role": "bot", "text": ans.answer[:500], "intent": q.intent})
@@ -241,6 +242,12 @@ class ThreadGraphBot:
                 if m.id and m.type in CTX_TYPES:
                     state.remember(RememberedEntity(name=m.name, type=m.type, id=m.id))
                     state.slots["ctx"] = RememberedEntity(m.name, m.type, m.id)
+        if q.ctx or any(m.id and m.type in CTX_TYPES for m in q.answered):
+            state.dish = ""
+        elif q.asked_ctx and (ans.found or q.asked_ctx == state.dish):
+            state.dish = q.asked_ctx  # a dish no single recipe is: the next follow-up keeps it
+        else:
+            state.dish = ""
         h = intents.get(q.intent)
         h.remember(q, state)
         if h.remembers(q) or (state.last_intent is None and not h.memorable):

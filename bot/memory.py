@@ -42,7 +42,9 @@ class ThreadState:
     memorable intent; ``turn`` counts the user's turns; ``constraints`` are the
     thread-long constraints the user stated (plain dicts, see
     :class:`threadgraph.bot.constraints.Constraint`); ``pantry`` the
-    ingredients the user said they have (oldest first).
+    ingredients the user said they have (oldest first); ``dish`` the dish the last answer was
+    about when it named no single recipe (a family of recipes: "X" of "A X", "B X"), which a
+    follow-up naming no recipe keeps (``""`` when the last answer was about a recipe or none).
 
     Every field has a default, so a state stored before a field existed still loads."""
 
@@ -53,6 +55,7 @@ class ThreadState:
     turn: int = 0
     constraints: list[dict] = field(default_factory=list)
     pantry: list[RememberedEntity] = field(default_factory=list)
+    dish: str = ""
 
     def to_json(self) -> str:
         """Serialize for storage (JSON text)."""
@@ -65,6 +68,7 @@ class ThreadState:
                 "turn": self.turn,
                 "constraints": self.constraints,
                 "pantry": [asdict(e) for e in self.pantry],
+                "dish": self.dish,
             },
             ensure_ascii=False,
         )
@@ -82,6 +86,7 @@ class ThreadState:
             turn=int(d.get("turn", 0)),
             constraints=[dict(c) for c in d.get("constraints", []) if isinstance(c, dict)],
             pantry=[RememberedEntity(**e) for e in d.get("pantry", [])],
+            dish=str(d.get("dish") or ""),
         )
 
     def remember(self, entity: RememberedEntity, max_entities: int = PER_TYPE) -> None:

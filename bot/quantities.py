@@ -54,6 +54,37 @@ def asked_kind(question: str, lang: str) -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=None)
+def _item_kinds() -> frozenset[str]:
+    return frozenset(str(k["kind"]) for k in words.lexicon().get("quantity_kinds") or [] if k.get("item"))
+
+
+def of_item(kind: str) -> bool:
+    """``kind`` is asked about one ingredient (``item: true`` in ``quantity_kinds``: an amount)."""
+    return kind in _item_kinds()
+
+
+def item_lines(kind: str, hits, names: list[str]) -> list[QuantityLine]:
+    """The sentences (list entries) of ``hits`` (a recipe's chunks, in source order) that state
+    ``kind`` and name one of ``names`` (the asked ingredient as asked and as the KB names it),
+    in source order, at most :data:`SHOWN`, each once; ``[]`` when none does."""
+    _k, _asks, say, _label = _kind(kind)
+    keys = [n.casefold() for n in dict.fromkeys(names) if n and len(n) >= (1 if T.has_cjk(n) else 3)]
+    out: list[QuantityLine] = []
+    seen: set[str] = set()
+    for h in hits:
+        for i, raw in enumerate((h.text or "").splitlines()):
+            line = re.sub(r"^\s*(?:[-*•>]\s*|\d{1,3}[.、)）]\s*)*", "", raw).strip()
+            for a, b in T.sentence_spans(line) if line else ():
+                sent = line[a:b].strip()
+                low = sent.casefold()
+                if not sent or sent in seen or not say.search(sent) or not any(k in low for k in keys):
+                    continue
+                seen.add(sent)
+                out.append(QuantityLine(sent, h.doc, (h.line or 0) + i, h.id, 1))
+    return out[:SHOWN]
+
+
 def _kind(kind: str):
     return next(k for k in _kinds() if k[0] == kind)
 
@@ -81,7 +112,7 @@ def quantity_lines(question: str, lang: str, hits, names: list[str]) -> tuple[st
     first (by how many), then, when fewer than two do, the first other one; at most
     :data:`SHOWN`, each sentence once. ``("", [])`` when the question asks for no known kind."""
     kind = asked_kind(question, lang)
-    if not kind:
+    if not kind or of_item(kind):
         return "", []
     _k, _asks, say, _label = _kind(kind)
     want = topic(question, lang, kind, names)
@@ -105,15 +136,19 @@ def quantity_lines(question: str, lang: str, hits, names: list[str]) -> tuple[st
     return kind, ranked[:SHOWN]
 
 
-def quantity_text(lang: str, ctx: str, kind: str, lines: list[QuantityLine]) -> str:
-    """The answer: the recipe's sentences stating the asked kind, each quoted with where it stands."""
+def quantity_text(lang: str, ctx: str, kind: str, lines: list[QuantityLine], item: str = "") -> str:
+    """The answer: the recipe's sentences stating the asked kind (of ``item`` when given), each
+    quoted with where it stands."""
     label = _kind(kind)[3].get("zh" if lang == "zh" else "en", kind)
     out = []
     for x in lines:
         where = Path(x.doc).stem if x.doc else ""
         q = x.text if len(x.text) <= QUOTE_CHARS else x.text[:QUOTE_CHARS - 1] + "…"
         out.append(f"- “{q}”（{where} 第 {x.line} 行）" if lang == "zh" else f'- "{q}" ({where}, line {x.line})')
-    head = f"{ctx}原文里关于{label}的说法：" if lang == "zh" else f"What {ctx} says about {label}:"
+    if item:
+        head = f"{ctx}里{item}的{label}：" if lang == "zh" else f"What {ctx} says about the {label} of {item}:"
+    else:
+        head = f"{ctx}原文里关于{label}的说法：" if lang == "zh" else f"What {ctx} says about {label}:"
     return head + "\n" + "\n".join(out)
 
 

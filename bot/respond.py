@@ -530,6 +530,9 @@ def _not_found(c: Context, h: intents.Intent) -> tuple[str, list[str]]:
         if len(family) >= 2:  # a general dish name no recipe has, but several recipes are kinds of it: ask which
             q.choices, q.choice_of = family[:5], what
             return family_text(lang, what, family), family[:5]
+        if q.unknown[0].method == "unknown" and what.casefold() in words.several_senses_en():
+            # a word the question did not use in its food sense (a word of a company's name or a market sense): no food names
+            return not_found_text(lang, what, []), []
         sugg = c.linker.suggest(what)
         if c.kb.embedder is not None and len(sugg) < 3:
             vec = c.kb.embedder.embed_query(what)

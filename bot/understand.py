@@ -21,7 +21,9 @@ worst inputs found.
 from __future__ import annotations
 
 import logging
+import re
 import time
+from dataclasses import replace
 
 from ..knowledge.text import detect_language
 from . import classify, intents, words
@@ -74,6 +76,8 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
                 continue  # part of the proposed stand-in ("can I use potato flour?"), not a slot of its own
             if not any(m.id == x.id for x in u.mentions + u.excluded):
                 u.mentions.append(m)
+    if lang == "en" and not {"recipe", "ingredient"} & set(intents.get(u.intent).needs or ()):
+        u.mentions = _food_senses(u.mentions, body)  # an open or role question: a word in its non-food sense
     if lang == "en" and words.pronoun_re().search(body):
         u.follow_up = u.follow_up or not u.mentions
     if lang == "zh" and any(p in body for p in words.pronouns("zh")):
@@ -81,6 +85,28 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
     u.confident = (u.intent != "general" and all(m.type != "unknown" for m in u.mentions + u.excluded)
                    and bool(u.mentions or u.excluded or u.follow_up))
     return u
+
+
+def _food_senses(mentions: list, food_context: str = "") -> list:
+    """``mentions`` without the translated food names of English words that have a common other
+    sense (:func:`threadgraph.bot.words.several_senses_en`: a word used in its market sense) when no other
+    recipe, ingredient or tool is named and ``food_context`` (the question) has no kitchen word
+    (``food_context_en`` of the data file): nothing else makes the question about food (called
+    for questions whose intent needs no recipe or ingredient). Such a word becomes an unknown
+    mention under its own surface."""
+    food = ("recipe", "ingredient", "tool")
+    def ambiguous(m) -> bool:
+        return (m.type in food and (m.surface or "").casefold() in words.several_senses_en()
+                and (m.name or "").casefold() != (m.surface or "").casefold())
+    if not any(ambiguous(m) for m in mentions):
+        return mentions
+    if any(m.type in food and m.id and not ambiguous(m) for m in mentions):
+        return mentions
+    if food_context and any(w in words.food_context_en() for w in re.findall(r"[a-z]+", food_context.casefold())):
+        return mentions
+    # the word as the question wrote it, known to the KB under no name of its own
+    return [replace(m, name=m.surface, type="unknown", id=None, method="unknown") if ambiguous(m) else m
+            for m in mentions]
 
 
 def _adds_nothing(u: Understanding, r: classify.Reading) -> bool:

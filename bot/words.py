@@ -27,6 +27,20 @@ def lexicon(name: str = "words") -> Any:
 
 
 @functools.lru_cache(maxsize=None)
+def several_senses_en() -> frozenset[str]:
+    """English words (lower case) with a common sense outside the kitchen (``several_senses_en``
+    of the data file): not read as a translated food name in an open question about nothing else."""
+    return frozenset(str(w).casefold() for w in lexicon().get("several_senses_en") or [])
+
+
+@functools.lru_cache(maxsize=None)
+def food_context_en() -> frozenset[str]:
+    """English kitchen words (``food_context_en`` of the data file): a question using one is about
+    food, so a word of :func:`several_senses_en` in it keeps its food sense."""
+    return frozenset(str(w).casefold() for w in lexicon().get("food_context_en") or [])
+
+
+@functools.lru_cache(maxsize=None)
 def function_chars() -> frozenset[str]:
     """Chinese function characters (``的``, ``了``, ``吗`` …) that bound slots."""
     return frozenset(lexicon()["function_chars"])

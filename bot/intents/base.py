@@ -47,6 +47,7 @@ import yaml
 
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
+from ...knowledge.text import has_cjk
 from ...knowledge.vectors import Hit
 from ..answer import Passage
 from ..constraints import Screen
@@ -327,8 +328,16 @@ class Intent:
 
     def recall(self, q: Query, u: Understanding, state: ThreadState) -> None:
         """Fill the intent's missing slots from the thread's memory, unless the
-        question named an unknown entity for them."""
-        if ("recipe" in self.needs and not q.ctx and state.slots.get("ctx") and not named_unknown_ctx(q, u)
+        question named an unknown entity for them. A missing recipe is the dish the last
+        answer was about when that was a family of recipes (``state.dish``), else the
+        remembered recipe."""
+        if ("recipe" in self.needs and not q.ctx and not q.asked_ctx and state.dish and not named_unknown_ctx(q, u)
+                and self.recalls_ctx(q, u)):
+            # the last answer was about a dish no single recipe is (a family of recipes): the
+            # follow-up is about that dish too, not about a recipe remembered from before it
+            q.asked_ctx = state.dish
+            q.from_memory.append(state.dish)
+        elif ("recipe" in self.needs and not q.ctx and state.slots.get("ctx") and not named_unknown_ctx(q, u)
                 and self.recalls_ctx(q, u)):
             recall_slot(q, state, "ctx", q.ctx)
         if self.fills_item and not q.items and state.slots.get("item") and not named_unknown_item(q, u):
@@ -363,12 +372,15 @@ class Intent:
         return self.memorable
 
     def missing(self, c: Context) -> str:
-        """What a "no evidence" answer says is missing (``""``: the question)."""
+        """What a "no evidence" answer says is missing (``""``: the question): the first recipe or
+        item, as the question wrote it when the KB name is its other-language translation."""
         q = c.q
-        if q.ctx:
-            return q.ctx[0].name
-        if q.items:
-            return q.items[0].name
+        for ms in (q.ctx, q.items):
+            if ms:
+                m = ms[0]
+                # the question's own words, never a translation the linker read them as
+                own = m.surface and m.surface.casefold() in q.text.casefold() and m.surface.casefold() != m.name.casefold()
+                return m.surface if own and has_cjk(m.name) != has_cjk(m.surface) else m.name
         return ""
 
 

@@ -141,13 +141,31 @@ class General(Intent):
         if ctx is None or not ctx.id or ctx.type != "recipe":
             return self.quantity_of_kind(c, d) if ctx is None else False
         if c.q.items:
-            return False
+            return self.item_amount(c, d, ctx)
         hits = c.own_chunks(ctx)
         names = [x for m in c.q.ctx for x in (m.surface, m.name) if x]
         kind, lines = quantities.quantity_lines(c.q.text, c.lang, hits, names)
         if not lines:
             return False
         d.text = quantities.quantity_text(c.lang, ctx.name, kind, lines)
+        ids = list(dict.fromkeys(x.passage_id for x in lines))
+        used = sorted((h for h in hits if h.id in ids), key=lambda h: ids.index(h.id))
+        return _quoted(d, used)
+
+    def item_amount(self, c: Context, d: Draft, ctx) -> bool:
+        """"X要放多少Y" / "how much Y goes in X?" (one recipe, one item, a kind of
+        ``quantity_kinds`` asked about an item): the recipe's own lines stating the amount and
+        naming the item (:func:`threadgraph.bot.quantities.item_lines`), quoted with document and
+        line, their passages cited first. False for another kind or when no line states it."""
+        kind = quantities.asked_kind(c.q.text, c.lang)
+        if not kind or not quantities.of_item(kind) or len(c.q.items) != 1:
+            return False
+        item = c.q.items[0]
+        hits = c.own_chunks(ctx)
+        lines = quantities.item_lines(kind, hits, [item.surface, item.name])
+        if not lines:
+            return False
+        d.text = quantities.quantity_text(c.lang, ctx.name, kind, lines, item=item.surface or item.name)
         ids = list(dict.fromkeys(x.passage_id for x in lines))
         used = sorted((h for h in hits if h.id in ids), key=lambda h: ids.index(h.id))
         return _quoted(d, used)
@@ -160,7 +178,7 @@ class General(Intent):
         sentence stating the asked kind of amount with the method in it, quoted with document and
         line. False when the question asks for no known kind, names no food or no recipe states it."""
         kind = quantities.asked_kind(c.q.text, c.lang)
-        if not kind:
+        if not kind or quantities.of_item(kind):
             return False
         asked = bilingual.question_forms(c.q.text)
         foods, methods = asked.get("foods") or [], asked.get("methods") or []

@@ -9,6 +9,7 @@ import re
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
 from ..compose import join, t
+from ...knowledge.kinds import is_kind_of
 from ..linker import Mention
 from .base import Context, Draft, Intent, register
 
@@ -62,11 +63,25 @@ class Required(Intent):
                     if f.properties.get("hop") != 2
                     and f.properties.get("context", "") in ("", ctx.id)][:SUBSTITUTES]
             return Draft(facts=edge[:1] + subs, parts={"listed": True, "subs": subs})
+        kind = self.listed_kind(c, ctx.id, item)
+        if kind:
+            # "without X?" where the list names a kind of X: the answer is about that kind
+            subs = [f for f in R.substitutes(c.graph, [kind[0].object_id], ctx.id)
+                    if f.properties.get("hop") != 2 and f.properties.get("context", "") in ("", ctx.id)][:SUBSTITUTES]
+            return Draft(facts=kind[:1] + subs, parts={"listed": True, "subs": subs, "kind_of": item.surface or item.name})
         if mentioned_in_doc(c, ctx, item):
             # the recipe's own text names the item although its ingredient list (as extracted)
             # does not: "not in the list" would be wrong; the passages answer (reader)
             return None
         return Draft(facts=R.contains(c.graph, ctx.id)[:LISTED], parts={"listed": False, "subs": []})
+
+    def listed_kind(self, c: Context, recipe_id: str, item: Mention) -> list[Fact]:
+        """The CONTAINS facts of recipe ``recipe_id`` whose ingredient is a kind of ``item``
+        (:func:`threadgraph.knowledge.kinds.is_kind_of`: a kind of X listed, X asked), required
+        ones first; ``[]`` when its list names none."""
+        names = [n for n in dict.fromkeys([item.name, item.surface]) if n]
+        got = [f for f in c.contains(recipe_id) if f.object and any(is_kind_of(f.object, n) for n in names)]
+        return sorted(got, key=lambda f: not f.properties.get("required", True))
 
     def family(self, c: Context) -> Draft | None:
         """The asked dish names no recipe but is part of the names of several ("pancakes" of
@@ -77,7 +92,7 @@ class Required(Intent):
         for rid, name in fam[:FAMILY]:
             m = Mention(name, name, "recipe", rid, -1, "family")
             ids = c.expand_items(c.q.items, m)
-            edge = R.contains_edge(c.graph, rid, ids)
+            edge = R.contains_edge(c.graph, rid, ids) or self.listed_kind(c, rid, c.q.items[0])
             if not edge:
                 absent.append(name)
                 continue
@@ -104,10 +119,14 @@ class Required(Intent):
                     for f in d.parts["subs"]]
             d.text = required_text(lang, ctx.name, item.name, d.facts, subs, omit=omit,
                                    phrasing=self.data["phrasing"])
+            if d.parts.get("kind_of"):
+                d.text += self.data["phrasing"]["zh" if lang == "zh" else "en"]["kind_note"].format(
+                    kind=d.facts[0].object, item=d.parts["kind_of"])
             if d.facts[0].properties.get("required", True):
                 d.text += self.must_quote(c, d)
             if not d.parts["subs"]:
-                d.follow_ups = [t(lang, f"{ctx.name}没有{item.name}用什么代替？", f"What can replace {item.name} in {ctx.name}?")]
+                what = d.facts[0].object if d.parts.get("kind_of") else item.name
+                d.follow_ups = [t(lang, f"{ctx.name}没有{what}用什么代替？", f"What can replace {what} in {ctx.name}?")]
         else:
             d.text = _fill(self.data["phrasing"], lang, "not_listed", omit, item=item.name, recipe=ctx.name)
 
