@@ -174,7 +174,7 @@ def compose(c: Context, d: Draft) -> Answer:
     return Answer(
         thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=d.text, language=lang,
         entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
-        sources=citations(c.kb, c.settings, facts, d.passages),
+        sources=citations(c.kb, c.settings, facts, d.passages, answer=d.text),
     )
 
 
