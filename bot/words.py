@@ -356,8 +356,8 @@ def down_thing(text: str) -> str:
 
 
 def says_down(thing: str, text: str) -> bool:
-    """Some sentence (or line) of ``text`` names ``thing`` (all its content words, whole words)
-    together with one of ``down_words`` (``bot/lexicon/words.yaml``): the text speaks of the
+    """Some sentence (or line) of ``text`` names ``thing`` (its head: the last content word, a
+    whole word; "a whole AWS region" ~ "an entire AWS region") together with one of ``down_words`` (``bot/lexicon/words.yaml``): the text speaks of the
     thing being out of service or of its fallback. ``False`` for a thing with no content word."""
     from .evidence import content_words, has_word
 
@@ -366,6 +366,6 @@ def says_down(thing: str, text: str) -> bool:
         return False
     downs = [phrase_re(w) for w in (lexicon().get("down_words") or {}).get("en", [])]
     for sent in re.split(r"(?<=[.!?])\s+|\n+", text):
-        if all(has_word(w, sent) for w in terms) and any(x.search(sent) for x in downs):
+        if has_word(terms[-1], sent) and any(x.search(sent) for x in downs):
             return True
     return False

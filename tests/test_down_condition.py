@@ -8,6 +8,8 @@ literals of the source files:
 * ops-govuk manual/slack-unavailable.html.md:10 "If Slack has an outage, we use Google Spaces as a
   fallback." and manual/fall-back-to-aws-cloudfront.html.md:9 "There is a backup Content Delivery
   Network (CDN) that can be used if Fastly is down."
+* ops-gdsway standards/disaster-recovery.html.md:76 "… but not a major outage impacting multiple
+  availability zones or an entire AWS region." (asked: "If a whole AWS region goes down, …")
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from conftest import GEN, REPO, doc_lines
 
 PD = REPO / "corpora/pagerduty-incident-response/docs"
 GOVUK = GEN / "ops-govuk/docs/manual"
+GDSWAY = GEN / "ops-gdsway/docs/standards"
 
 
 def test_the_condition_names_the_thing_that_is_down():
@@ -48,3 +51,13 @@ def test_ops_govuk_lines_cover_an_outage():
     assert cdn == "There is a backup Content Delivery Network (CDN) that can be used if Fastly is down."
     assert says_down("Fastly", cdn)
     assert not says_down("Slack", cdn)
+
+
+def test_ops_gdsway_a_modified_thing_is_matched_by_its_head():
+    from threadgraph.bot.words import down_thing, says_down
+
+    thing = down_thing("If a whole AWS region goes down, where could the service be recreated?")
+    assert thing == "whole AWS region"
+    line = doc_lines(GDSWAY / "disaster-recovery.html.md", 76, 76)
+    assert "a major outage impacting multiple availability zones or an entire AWS region" in line
+    assert says_down(thing, line)
