@@ -1,5 +1,5 @@
-"""Short human citations under an answer: at most three, one per document,
-each the document's title (with its section), the line, and a link when the
+"""Short human citations under an answer: at most three, each the place a
+quoted line comes from (else one per document): the document's title (with its section), the line, and a link when the
 document has an address.
 
 A document's address is its own ``url`` (front matter, recorded by ingest in
@@ -121,19 +121,70 @@ def refs_of(facts: Iterable[Fact], passages: Iterable[Passage]) -> list[tuple[st
         [(p.doc, p.section, p.line) for p in passages]
 
 
-def citations(kb, settings, facts: Iterable[Fact], passages: Iterable[Passage], limit: int = MAX_SOURCES) -> list[Citation]:
-    """At most ``limit`` citations of the evidence, one per document (its first
-    cited place), facts first, in the order the answer uses them."""
+#: A passage line (or sentence) counts as quoted when at least this many characters of it
+#: (after its list marker) appear in the answer; CJK text needs fewer.
+QUOTE_CHARS = 16
+QUOTE_CHARS_CJK = 6
+#: A longer line or sentence also counts as quoted when its first this many characters are
+#: (an answer may shorten a quoted sentence).
+QUOTE_PREFIX = 40
+_MARKER = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)、]|[（(]?\d{1,3}[)）])\s+")
+_SENT_END = re.compile(r"(?<=[.!?。！？；;])\s+|(?<=[。！？；])")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.replace("*", " ").replace("`", " ").split()).casefold()
+
+
+def quoted_line(passage: Passage, answer: str) -> int | None:
+    """The source line of the first line of ``passage`` whose words the ``answer`` text
+    quotes (a whole line, or one sentence of it, of at least :data:`QUOTE_CHARS` characters
+    after its list marker, or its first :data:`QUOTE_PREFIX` characters), or ``None`` when it quotes none. Line ``k`` (0-based) of a
+    passage's text is source line ``passage.line + k`` (see ingest/chunks.py)."""
+    ans = _norm(answer)
+    if not ans:
+        return None
+    for k, raw in enumerate(passage.text.split("\n")):
+        body = _norm(_MARKER.sub("", raw))
+        for piece in [body] + [_norm(x) for x in _SENT_END.split(body)]:
+            need = QUOTE_CHARS_CJK if _CJK.search(piece) else QUOTE_CHARS
+            if len(piece) >= need and (piece in ans or (len(piece) >= QUOTE_PREFIX and piece[:QUOTE_PREFIX] in ans)):
+                return (passage.line or 1) + k if passage.line else 0
+    return None
+
+
+def citations(kb, settings, facts: Iterable[Fact], passages: Iterable[Passage], limit: int = MAX_SOURCES,
+              answer: str = "") -> list[Citation]:
+    """At most ``limit`` citations of the evidence, facts first, in the order the answer
+    uses them; one per document (its first cited place).
+
+    With the ``answer`` text, when it quotes lines of some passages (:func:`quoted_line`),
+    only those passages are cited, each at the line it quotes, and a second quoted section
+    of an already cited document is cited too: a citation always holds what the answer
+    shows. When the answer quotes no passage, every passage may be cited (first place per
+    document)."""
     titles = doc_titles(kb) if kb is not None else {}
     manifest = getattr(kb, "manifest", None) or {}
     doc_urls = manifest.get("doc_urls") if isinstance(manifest, dict) else None
     urls = getattr(settings, "source_urls", None) or {}
+    passages = list(passages)
+    facts = list(facts)
+    quoted = [(p, quoted_line(p, answer)) for p in passages] if answer else []
+    quoted = [(p, ln) for p, ln in quoted if ln is not None]
+    refs: list[tuple[str, str, int, bool]] = [(f.source.doc, f.source.section, f.source.line, False) for f in facts]
+    if quoted:
+        refs += [(p.doc, p.section, ln, True) for p, ln in quoted]
+    else:
+        refs += [(p.doc, p.section, p.line, False) for p in passages]
     out: list[Citation] = []
     seen: set[str] = set()
-    for doc, section, line in refs_of(facts, passages):
-        if not doc or doc in seen:
+    seen_places: set[tuple[str, str]] = set()
+    for doc, section, line, by_quote in refs:
+        if not doc or (doc, section) in seen_places or (doc in seen and not by_quote):
             continue
         seen.add(doc)
+        seen_places.add((doc, section))
         out.append(Citation(title=citation_title(doc, section, titles), doc=doc, section=section, line=line,
                             url=source_url(doc, line, urls, doc_urls)))
         if len(out) >= limit:

@@ -218,7 +218,7 @@ class ThreadGraphBot:
         if not facts and not passages:
             return ans
         return ans.model_copy(update={"answer": got.answer, "facts": facts, "passages": passages, "found": got.found,
-                                      "sources": citations(kb, self.settings, facts, passages)})
+                                      "sources": citations(kb, self.settings, facts, passages, answer=got.answer)})
 
     def _remember(self, state: ThreadState, q: Query, ans: Answer, text: str) -> None:
         """Record the turn, the entities it named and the filled slots; the dish a found answer

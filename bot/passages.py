@@ -297,3 +297,52 @@ def list_text(lang: str, subject: str, s: Structure, limit: int = LIST_CHARS) ->
         used += len(line) + 1
         shown.append(i)
     return "\n".join(lines), shown
+
+
+#: What separates a pointer's page title from its one-line description: "Title - what it holds".
+_POINTER_SEP = re.compile(r"\s+[-–—]\s+|:\s+")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_NUMBERED = re.compile(r"^\s*\d{1,3}[.)]\s+\S")
+#: Share of a passage's list items that must point to KB documents for it to be a link list.
+POINTER_SHARE = 0.6
+
+
+def _title_key(s: str) -> str:
+    return re.sub(r"[\W_]+", "", s.casefold())
+
+
+def pointers(text: str, titles: dict[str, str]) -> list[tuple[str, str]] | None:
+    """The items of a link-list passage (an index, a table of contents, "see also" links):
+    ``(doc, item line)`` for every list item of ``text`` whose lead (the text before its
+    " - " / ": " description, or the whole item) is the title of a KB document
+    (``titles``: doc → title; a file-stem title matches written as words: ``post_mortem_process``
+    ~ "Postmortem Process"), when at least two items do and they are at least
+    :data:`POINTER_SHARE` of its list items; else ``None`` (a passage of its own content)."""
+    keys: dict[str, str] = {}
+    for doc, title in titles.items():
+        for k in (_title_key(title), _title_key(doc.rsplit("/", 1)[-1].rsplit(".", 1)[0])):
+            if k:
+                keys.setdefault(k, doc)
+    items = [_MD_LINK.sub(r"\1", _LIST_MARK.sub("", ln)).strip() for ln in text.splitlines() if _LIST_MARK.match(ln)]
+    found = []
+    for it in items:
+        lead = _POINTER_SEP.split(it, maxsplit=1)[0]
+        doc = keys.get(_title_key(lead))
+        if doc:
+            found.append((doc, it))
+    if len(found) >= 2 and len(found) >= POINTER_SHARE * len(items):
+        return found
+    return None
+
+
+def numbered_section(chunks) -> tuple[str, list] | None:
+    """The section of one document (``chunks`` in source order) holding the most numbered
+    list items (at least three): ``(section, its chunks)``, or ``None``."""
+    count: dict[str, int] = {}
+    for h in chunks:
+        count[h.section or ""] = count.get(h.section or "", 0) + sum(1 for ln in h.text.splitlines() if _NUMBERED.match(ln))
+    best = max(count.items(), key=lambda kv: kv[1], default=None)
+    if not best or best[1] < 3:
+        return None
+    return best[0], [h for h in chunks if (h.section or "") == best[0]]

@@ -152,7 +152,18 @@ def compose(c: Context, d: Draft) -> Answer:
         if gone:
             d.found = False
             q.unknown = [Mention(gone[0], gone[0], "unknown", None, -1, "unknown", score=0.0)] + q.unknown
-    if not d.found and d.parts.get("value_missing"):
+    if d.found and not d.facts and mode != "graph":
+        _uncovered_condition(c, d)
+    if not d.found and d.parts.get("condition_missing"):
+        # "what do I do if <thing> is down?" where no passage read speaks of <thing> being down
+        thing = d.parts["condition_missing"]
+        d.text, d.follow_ups = t(lang, f"文档里没有提到{thing}不可用时怎么办。",
+                                 f"The documents do not cover {thing} being down."), []
+        d.facts = []
+        d.passages = d.passages[:2]
+        if d.passages:
+            d.text += "\n\n" + t(lang, "相关内容：", "Related: ") + excerpt(d.passages[0].text, q.text, 200, whole_list=False)
+    elif not d.found and d.parts.get("value_missing"):
         # a specific value the passages do not hold: say so, the closest passage as related
         d.text, d.follow_ups = _value_missing_text(c, d.parts["value_missing"]), []
         d.facts = []
@@ -174,7 +185,7 @@ def compose(c: Context, d: Draft) -> Answer:
     return Answer(
         thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=d.text, language=lang,
         entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
-        sources=citations(c.kb, c.settings, facts, d.passages),
+        sources=citations(c.kb, c.settings, facts, d.passages, answer=d.text),
     )
 
 
@@ -205,6 +216,26 @@ def _value_check(c: Context, d: Draft) -> None:
             return
     d.found = False
     d.parts["value_missing"] = kind
+
+
+#: Passages read for a sentence about the asked thing being down (:func:`_uncovered_condition`).
+CONDITION_PASSAGES = 8
+
+
+def _uncovered_condition(c: Context, d: Draft) -> None:
+    """A question whose condition is that a thing is out of service ("what do I do if <thing> is
+    down?": ``down_condition`` of ``bot/lexicon/words.yaml``, English) answered from passages:
+    when none of the first :data:`CONDITION_PASSAGES` read holds a sentence naming the thing (all
+    its content words) together with one of ``down_words``, the documents do not cover that
+    case: ``d.found`` becomes False and ``d.parts["condition_missing"]`` is the thing as written
+    (the answer says so, the closest passage shown as related)."""
+    thing = words.down_thing(c.q.text) if c.lang == "en" else ""
+    if not thing:
+        return
+    if any(words.says_down(thing, f"{h.section}\n{h.text}") for h in d.hits[:CONDITION_PASSAGES]):
+        return
+    d.found = False
+    d.parts["condition_missing"] = thing
 
 
 def _value_missing_text(c: Context, kind: str) -> str:

@@ -356,3 +356,30 @@ def picked_choice(reply: str, choices: list[str]) -> str:
         return same[0]
     hold = [ch for ch in choices if core.casefold() in ch.casefold()]
     return hold[0] if len(hold) == 1 else ""
+
+
+def down_thing(text: str) -> str:
+    """The thing an English question's condition says is out of service (``down_condition`` of
+    ``bot/lexicon/words.yaml``: "What do I do if <thing> is down?", "during a <thing> outage"),
+    as written without its article; ``""`` when the question has no such condition."""
+    rx = (lexicon().get("down_condition") or {}).get("en")
+    m = re.search(rx, text, re.I) if rx else None
+    if not m:
+        return ""
+    return (m.group("thing") or m.group("thing2") or "").strip()
+
+
+def says_down(thing: str, text: str) -> bool:
+    """Some sentence (or line) of ``text`` names ``thing`` (its head: the last content word, a
+    whole word; "a whole AWS region" ~ "an entire AWS region") together with one of ``down_words`` (``bot/lexicon/words.yaml``): the text speaks of the
+    thing being out of service or of its fallback. ``False`` for a thing with no content word."""
+    from .evidence import content_words, has_word
+
+    terms = content_words(thing)
+    if not terms:
+        return False
+    downs = [phrase_re(w) for w in (lexicon().get("down_words") or {}).get("en", [])]
+    for sent in re.split(r"(?<=[.!?])\s+|\n+", text):
+        if has_word(terms[-1], sent) and any(x.search(sent) for x in downs):
+            return True
+    return False

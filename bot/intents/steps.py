@@ -10,7 +10,7 @@ from ...knowledge.facts import Fact
 from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..compose import t
-from ..passages import procedure, procedure_text
+from ..passages import numbered_section, pointers, procedure, procedure_text
 from .. import who, words
 from ..evidence import content_words, has_word
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
@@ -72,6 +72,7 @@ class Steps(Intent):
         d.passages.sort(key=lambda p: 0 if any(s in (p.section or "").casefold() for s in cues) else 1)
         ctx = c.ctx
         if c.mode != "hybrid" or not (ctx and ctx.doc):
+            follow_pointers(c, d)
             return
         chunks = R.doc_chunks(c.graph, ctx.doc)
         sections = procedure(chunks, self.data["step_sections"])
@@ -82,6 +83,7 @@ class Steps(Intent):
             if rest:
                 sections = procedure(rest, [""])
         if not sections:
+            follow_pointers(c, d)
             return
         title = ctx.name if ctx.type == "recipe" else human_title(doc_titles(c.kb).get(ctx.doc, ctx.name))
         d.text = procedure_text(c.lang, title, [(sec, text) for sec, text, _ in sections])
@@ -96,6 +98,43 @@ class Steps(Intent):
         return "" if c.q.ctx else c.q.text
 
 
+def follow_pointers(c: Context, d: Draft) -> None:
+    """A steps question answered from passages among which (the first
+    :data:`POINTER_PASSAGES`) is a link list (an index, a table of contents:
+    :func:`~threadgraph.bot.passages.pointers`, items naming KB documents) is answered by the
+    numbered steps of the document it points to (hybrid mode): the item sharing most (at least
+    one) of the question's words (:data:`GENERIC_WORDS` left out; the first on a tie), its
+    document's section with the most numbered items
+    (:func:`~threadgraph.bot.passages.numbered_section`), shown whole and cited first; the link
+    lists are dropped from the evidence. Otherwise ``d`` is left unchanged."""
+    if c.mode != "hybrid" or not d.passages:
+        return
+    titles = doc_titles(c.kb)
+    asked = [w for w in content_words(c.q.text) if w not in GENERIC_WORDS]
+    lists = {p.id: pointers(p.text, titles) for p in d.passages[:POINTER_PASSAGES]}
+    lists = {k: v for k, v in lists.items() if v}
+    for p in d.passages[:POINTER_PASSAGES]:
+        items = lists.get(p.id)
+        if not items:
+            continue
+        score, _, (doc, _) = max((sum(1 for w in asked if has_word(w, it)), -i, (dd, it))
+                                 for i, (dd, it) in enumerate(items))
+        found = numbered_section(R.doc_chunks(c.graph, doc)) if score and doc != p.doc else None
+        if not found:
+            continue
+        sec, hits = found
+        title = human_title(titles.get(doc) or doc.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+        head = (sec.split(" > ")[-1].strip() if sec else "") or title
+        d.text = section_text(c.lang, f"{head} ({title})" if head.casefold() != title.casefold() else title, hits)
+        d.hits = hits + [h for h in d.hits if h.id not in {x.id for x in hits} and h.id not in lists]
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4),
+                              line=h.line) for h in d.hits[:4]]
+        d.found = True
+        return
+
+
+#: Passages searched for a link list to follow (:func:`follow_pointers`).
+POINTER_PASSAGES = 4
 #: Documents about a role searched for the section of an asked action (:func:`action_section`).
 ACTION_DOCS = 8
 #: What stands before the action of a steps question: "… steps to <action>", "how do I <action>".
