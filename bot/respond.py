@@ -20,7 +20,7 @@ from . import constraints, intents, reader, scope, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
 from .compose import excerpt, family_text, join, lead_passage, not_found_text, passages_text, t, word_cut
-from .evidence import VECTOR_FOUND_MIN, content_words, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages
+from .evidence import VECTOR_FOUND_MIN, content_words, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages, says_down
 from .sentences import lead_sentence
 from .who import roles_of as who_roles, section_role
 from .linker import Mention
@@ -232,7 +232,7 @@ def _uncovered_condition(c: Context, d: Draft) -> None:
     thing = words.down_thing(c.q.text) if c.lang == "en" else ""
     if not thing:
         return
-    if any(words.says_down(thing, f"{h.section}\n{h.text}") for h in d.hits[:CONDITION_PASSAGES]):
+    if any(says_down(thing, f"{h.section}\n{h.text}") for h in d.hits[:CONDITION_PASSAGES]):
         return
     d.found = False
     d.parts["condition_missing"] = thing

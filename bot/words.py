@@ -368,18 +368,3 @@ def down_thing(text: str) -> str:
         return ""
     return (m.group("thing") or m.group("thing2") or "").strip()
 
-
-def says_down(thing: str, text: str) -> bool:
-    """Some sentence (or line) of ``text`` names ``thing`` (its head: the last content word, a
-    whole word; "a whole AWS region" ~ "an entire AWS region") together with one of ``down_words`` (``bot/lexicon/words.yaml``): the text speaks of the
-    thing being out of service or of its fallback. ``False`` for a thing with no content word."""
-    from .evidence import content_words, has_word
-
-    terms = content_words(thing)
-    if not terms:
-        return False
-    downs = [phrase_re(w) for w in (lexicon().get("down_words") or {}).get("en", [])]
-    for sent in re.split(r"(?<=[.!?])\s+|\n+", text):
-        if has_word(terms[-1], sent) and any(x.search(sent) for x in downs):
-            return True
-    return False

@@ -32,7 +32,7 @@ def test_the_condition_names_the_thing_that_is_down():
 
 
 def test_pagerduty_lines_name_slack_but_not_its_outage():
-    from threadgraph.bot.words import says_down
+    from threadgraph.bot.evidence import says_down
 
     page = doc_lines(PD / "during/during_an_incident.md", 42, 42)
     scribe = doc_lines(PD / "training/courses/incident_response.md", 236, 236)
@@ -42,7 +42,7 @@ def test_pagerduty_lines_name_slack_but_not_its_outage():
 
 
 def test_ops_govuk_lines_cover_an_outage():
-    from threadgraph.bot.words import says_down
+    from threadgraph.bot.evidence import says_down
 
     slack = doc_lines(GOVUK / "slack-unavailable.html.md", 10, 10)
     assert slack == "If Slack has an outage, we use Google Spaces as a fallback."
@@ -54,7 +54,8 @@ def test_ops_govuk_lines_cover_an_outage():
 
 
 def test_ops_gdsway_a_modified_thing_is_matched_by_its_head():
-    from threadgraph.bot.words import down_thing, says_down
+    from threadgraph.bot.evidence import says_down
+    from threadgraph.bot.words import down_thing
 
     thing = down_thing("If a whole AWS region goes down, where could the service be recreated?")
     assert thing == "whole AWS region"
