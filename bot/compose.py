@@ -426,3 +426,43 @@ def source_line(f, hits) -> str:
                     return x
                 first = first or x
     return first
+
+
+#: Characters of a list's continuation (items in the next chunk of the document) an answer shows at most.
+CONTINUATION_CHARS = 480
+
+
+def list_continuation(shown: str, text: str, next_text: str, limit: int = CONTINUATION_CHARS) -> str:
+    """The list items that continue, at the start of the document's next chunk ``next_text``, a
+    list an excerpt ``shown`` of the chunk ``text`` stops at the end of: chunking cut the list
+    ("Try in the following order: 1. …" | "2. … 3. …"). Non-empty only when ``shown`` holds the
+    chunk's last sentence, that sentence is a list item or introduces one (ends with a colon), and
+    ``next_text`` starts with a list item of the same kind (a numbered item numbered one more than
+    the last shown one, or a bullet after a bullet); then the items (with their sentences) up to
+    the first line that is no part of them, whole, within ``limit`` characters (joined by
+    newlines). ``""`` otherwise."""
+    items = _sentence_items(text)
+    if not items or not shown:
+        return ""
+    last = " ".join(items[-1][0].split())
+    if not last or last not in " ".join(shown.split()):
+        return ""
+    nxt = _sentence_items(next_text)
+    if not nxt or not _LIST_ITEM.match(nxt[0][0]):
+        return ""
+    head = items[items[-1][1]][0].strip()  # the first sentence of the last item (its marker)
+    m_last, m_next = _NUMBERED.match(head), _NUMBERED.match(nxt[0][0])
+    intro = not _LIST_ITEM.match(head) and last.rstrip().endswith((":", "："))
+    if m_next:
+        n = int(m_next.group(1))
+        if not ((m_last and n == int(m_last.group(1)) + 1) or (intro and n == 1)):
+            return ""
+    elif m_last or not (intro or _LIST_ITEM.match(head)):
+        return ""
+    keep = []
+    for k, (s, g) in enumerate(nxt):
+        if not _LIST_ITEM.match(s) and g == k:
+            break  # a sentence of no item: the list ended
+        keep.append((s, g))
+    out = whole_sentences([s for s, _ in keep], limit, [g for _, g in keep])
+    return out if _count([s for s, _ in keep], out) else ""

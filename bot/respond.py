@@ -19,7 +19,8 @@ from ..knowledge.text import is_cjk_char
 from . import constraints, intents, reader, scope, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
-from .compose import excerpt, family_text, join, lead_passage, not_found_text, passages_text, t, word_cut
+from .compose import (excerpt, family_text, join, lead_passage, list_continuation, not_found_text, passages_text, t,
+                      word_cut)
 from .evidence import VECTOR_FOUND_MIN, content_words, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages, says_down
 from .sentences import lead_sentence
 from .who import roles_of as who_roles, section_role
@@ -320,7 +321,33 @@ def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage])
     scoped = _per_role_text(c, d, passages[first]) if passages else ""
     if scoped:
         return scoped
-    return passages_text(c.lang, passages, question=question, ranked=ranked or None)
+    text = passages_text(c.lang, passages, question=question, ranked=ranked or None)
+    return _continue_list(c, d, passages[first], text) if passages else text
+
+
+def _continue_list(c: Context, d: Draft, lead: Passage, text: str) -> str:
+    """``text`` (an open answer whose first paragraph is an excerpt of ``lead``) with the rest of
+    the list that excerpt stops inside when chunking cut it at ``lead``'s end: the leading list
+    items of the document's next chunk in the same section (:func:`list_continuation`), added
+    to the first paragraph; that chunk is then cited second. ``text`` unchanged otherwise (or in
+    a mode without the graph)."""
+    if not c.use_graph or not lead.doc or not text:
+        return text
+    head, sep, rest = text.partition("\n\n")
+    chunks = R.doc_chunks(c.graph, lead.doc)
+    at = next((i for i, h in enumerate(chunks) if h.id == lead.id), None)
+    if at is None or at + 1 >= len(chunks) or (chunks[at + 1].section or "") != (lead.section or ""):
+        return text
+    nxt = chunks[at + 1]
+    more = list_continuation(head, lead.text or "", nxt.text or "")
+    if not more:
+        return text
+    if nxt.id not in {p.id for p in d.passages}:
+        d.hits = [nxt] + list(d.hits)
+    cited = Passage(id=nxt.id, doc=nxt.doc, section=nxt.section, text=nxt.text, score=round(nxt.score, 4), line=nxt.line)
+    d.passages = [p for p in d.passages if p.id != nxt.id]
+    d.passages.insert(1 if d.passages and d.passages[0].id == lead.id else 0, cited)
+    return head + "\n" + more + sep + rest
 
 
 def _per_role_text(c: Context, d: Draft, lead: Passage) -> str:
