@@ -436,9 +436,11 @@ def list_continuation(shown: str, text: str, next_text: str, limit: int = CONTIN
     """The list items that continue, at the start of the document's next chunk ``next_text``, a
     list an excerpt ``shown`` of the chunk ``text`` stops at the end of: chunking cut the list
     ("Try in the following order: 1. …" | "2. … 3. …"). Non-empty only when ``shown`` holds the
-    chunk's last sentence, that sentence is a list item or introduces one (ends with a colon), and
-    ``next_text`` starts with a list item of the same kind (a numbered item numbered one more than
-    the last shown one, or a bullet after a bullet); then the items (with their sentences) up to
+    chunk's last sentence, and ``next_text`` starts with the list's next item: a numbered item
+    numbered one more than that sentence's item when ``shown`` holds the list's item "1." too (it
+    shows the list, not one item of it), or, when that sentence introduces a list (ends
+    with a colon), an item "1." or a bullet (a bullet after a bullet may start another list, its
+    nesting lost in the chunk); then the items (with their sentences) up to
     the first line that is no part of them, whole, within ``limit`` characters (joined by
     newlines). ``""`` otherwise."""
     items = _sentence_items(text)
@@ -455,10 +457,10 @@ def list_continuation(shown: str, text: str, next_text: str, limit: int = CONTIN
     intro = not _LIST_ITEM.match(head) and last.rstrip().endswith((":", "："))
     if m_next:
         n = int(m_next.group(1))
-        if not ((m_last and n == int(m_last.group(1)) + 1) or (intro and n == 1)):
+        if not ((m_last and n == int(m_last.group(1)) + 1 and _shows_first_item(items, shown)) or (intro and n == 1)):
             return ""
-    elif m_last or not (intro or _LIST_ITEM.match(head)):
-        return ""
+    elif not intro:
+        return ""  # a bullet after a bullet may start another (nested) list: only a colon says one follows
     keep = []
     for k, (s, g) in enumerate(nxt):
         if not _LIST_ITEM.match(s) and g == k:
@@ -466,3 +468,19 @@ def list_continuation(shown: str, text: str, next_text: str, limit: int = CONTIN
         keep.append((s, g))
     out = whole_sentences([s for s, _ in keep], limit, [g for _, g in keep])
     return out if _count([s for s, _ in keep], out) else ""
+
+
+def _shows_first_item(items: list[tuple[str, int]], shown: str) -> bool:
+    """The numbered list ending ``items`` (:func:`_sentence_items` of a chunk) counts down by one
+    from its last item to an item "1." that ``shown`` holds."""
+    flat = " ".join(shown.split())
+    firsts = [items[g][0] for g in dict.fromkeys(g for _, g in items)]  # each item's first sentence
+    want = None
+    for s in reversed(firsts):
+        m = _NUMBERED.match(s.strip())
+        if not m or (want is not None and int(m.group(1)) != want):
+            return False
+        if int(m.group(1)) == 1:
+            return " ".join(s.split()) in flat
+        want = int(m.group(1)) - 1
+    return False
