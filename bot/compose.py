@@ -133,6 +133,33 @@ def sentences_of(text: str) -> list[str]:
     return [s for s, _ in _sentence_items(text)]
 
 
+def _paragraph_ids(text: str) -> list[int]:
+    """For each sentence of :func:`sentences_of` ``text``, the index of the paragraph it is in:
+    prose lines between blank lines (hard-wrapped lines joined, see :func:`unwrap_lines`) make
+    one paragraph; a list item, heading, table row, quote or fence line is one of its own."""
+    out: list[int] = []
+    para, open_ = 0, False
+    for line in unwrap_lines(text):
+        if not line.strip():
+            if open_:
+                para, open_ = para + 1, False
+            continue
+        m = _LIST_ITEM.match(line)
+        own = bool(m or _BLOCK_LINE.match(line))
+        if own and open_:
+            para, open_ = para + 1, False
+        marker, rest = (line[:m.end()], line[m.end():]) if m else ("", line)
+        parts = split_sentences(rest) or ([""] if marker else [])
+        if parts:
+            parts[0] = (marker + parts[0]).strip()
+        out += [para] * sum(1 for x in parts if x)
+        if own:
+            para += 1
+        else:
+            open_ = True
+    return out
+
+
 def _sentence_items(text: str) -> list[tuple[str, int]]:
     """:func:`sentences_of` with, for each sentence, the index of the first sentence of the list
     item it belongs to (its own index outside list items)."""
@@ -168,7 +195,8 @@ def best_sentence(sentences: list[str], question: str, rare_ties: bool = False) 
 
 
 def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: int | None = None,
-            at_least: int = 1, rare_ties: bool = False, whole_list: bool = True) -> str:
+            at_least: int = 1, rare_ties: bool = False, whole_list: bool = True,
+            whole_paragraph: bool = False) -> str:
     """Whole sentences of ``text``, at most ``limit`` characters (see
     :func:`whole_sentences`), starting at the sentence that shares most terms
     with ``question`` (among equals, with ``rare_ties``, the one holding rarer terms, see
@@ -178,7 +206,10 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
     sentences are shown (the chosen one and its next neighbours) when they fit
     :data:`NEIGHBOUR_CHARS` together. With ``whole_list`` (the default) an excerpt that stops
     inside a numbered or bulleted list shows the list to its end; without it, the excerpt
-    stays within ``limit`` (a pointer to related text, not an answer)."""
+    stays within ``limit`` (a pointer to related text, not an answer). With ``whole_paragraph``
+    an excerpt that stops inside a paragraph of prose shows it to its end when the excerpt then
+    takes at most :data:`NEIGHBOUR_CHARS` (a paragraph makes one point: "If X, do not … Wait for
+    … If you get no answer, phone …")."""
     items = _sentence_items(text)
     sentences = [x for x, _ in items]
     i = best_sentence(sentences, question, rare_ties)[0] if start is None or not 0 <= start < len(sentences) \
@@ -205,6 +236,16 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
         if need <= NEIGHBOUR_CHARS:
             out = whole_sentences(sentences[i:], max(limit, need), groups)
             shown = _count(sentences[i:], out)
+    if whole_paragraph and shown:
+        paras = _paragraph_ids(text)
+        if len(paras) == len(items):
+            end = i + shown
+            while end < len(sentences) and paras[end] == paras[end - 1] and not _LIST_ITEM.match(sentences[end]):
+                end += 1
+            need = sum(len(" ".join(x.split())) + 1 for x in sentences[i:end])
+            if end > i + shown and need <= NEIGHBOUR_CHARS:
+                out = whole_sentences(sentences[i:end], max(limit, need), groups)
+                shown = _count(sentences[i:], out)
     rest = sentences[i + shown:]
     if whole_list and shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
             any(_LIST_ITEM.match(x) for x in sentences[i:i + shown])
@@ -315,7 +356,8 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "",
     order = [lead] + [i for i in range(min(limit, len(passages))) if i != lead][:limit - 1] if lead \
         else list(range(len(shown)))
     shown = [passages[i] for i in order]
-    paras = [named_excerpt(excerpt(shown[0].text, question, 320, starts.get(order[0]), LEAD_SENTENCES),
+    paras = [named_excerpt(excerpt(shown[0].text, question, 320, starts.get(order[0]), LEAD_SENTENCES,
+                                   whole_paragraph=True),
                            shown[0].section or "")]
     for i, p in zip(order[1:], shown[1:]):
         where = (p.section or "").split(" > ")[-1].strip()
