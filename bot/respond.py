@@ -19,8 +19,8 @@ from ..knowledge.text import is_cjk_char
 from . import constraints, intents, reader, scope, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations
-from .compose import (excerpt, family_text, join, lead_passage, list_continuation, not_found_text, passages_text, t,
-                      word_cut)
+from .compose import (best_sentence, excerpt, family_text, join, lead_passage, list_continuation, not_found_text,
+                      passages_text, sentences_of, t, word_cut)
 from .evidence import VECTOR_FOUND_MIN, content_words, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages, says_down
 from .sentences import lead_sentence
 from .who import roles_of as who_roles, section_role
@@ -315,6 +315,8 @@ def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage])
             c.q.vector = emb.embed_query(query_text(c.q.text))
         ranked = lead_sentence(passages, question, c.q.vector, emb)
     first = ranked[0][0] if ranked else lead_passage(passages, question) if question else 0
+    if passages and question:
+        ranked = _from_section_start(c, passages, first, question, ranked)
     if first:
         lead = passages[first]
         d.passages = [lead] + [p for p in d.passages if p is not lead]
@@ -323,6 +325,54 @@ def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage])
         return scoped
     text = passages_text(c.lang, passages, question=question, ranked=ranked or None)
     return _continue_list(c, d, passages[first], text) if passages else text
+
+
+#: Content words a passage's own heading must share with the question for the passage to be the
+#: section about what it asks.
+HEADING_SHARED = 2
+#: Characters the lead excerpt may take from its section's start to the end of the sentence chosen
+#: to lead (the lead excerpt's own limit, :func:`threadgraph.bot.compose.passages_text`).
+SECTION_START_CHARS = 320
+
+
+def heading_names(section: str, question: str) -> bool:
+    """The last heading of ``section`` (a section path "A > B") names what ``question`` asks: of
+    its content words (numbers left out: "3.1 Incident Lead"), at least :data:`HEADING_SHARED`
+    occur among the question's, or all of them when it has fewer."""
+    head = section.split(" > ")[-1].strip()
+    own = [w for w in content_words(head) if not w.isdigit()] if head else []
+    asked = set(content_words(question))
+    return bool(own) and sum(1 for w in own if w in asked) >= min(HEADING_SHARED, len(own))
+
+
+def within_start(sentences: list[str], chosen: int, limit: int = SECTION_START_CHARS) -> bool:
+    """Sentence ``chosen`` (> 0) of ``sentences`` ends within ``limit`` characters of their start
+    (each sentence's whitespace collapsed, one separator after each)."""
+    return 0 < chosen < len(sentences) and sum(len(" ".join(x.split())) + 1 for x in sentences[:chosen + 1]) <= limit
+
+
+def _from_section_start(c: Context, passages: list[Passage], first: int, question: str,
+                        ranked: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
+    """``ranked`` (see :func:`lead_sentence`), with the lead passage ``passages[first]`` read from
+    its first sentence when that passage opens a section whose own heading names what the question
+    asks (it shares at least :data:`HEADING_SHARED` of the question's content words, or all of its
+    own when it has fewer) and the sentence chosen to lead is within :data:`SECTION_START_CHARS` of
+    that start: the section about the asked thing answers from its beginning ("Responsibilities:
+    - …" over its fourth item that repeats the question's words), the chosen sentence still shown.
+    ``ranked`` unchanged otherwise (or without the graph)."""
+    lead = passages[first]
+    if not c.use_graph or not lead.doc or not heading_names(lead.section or "", question):
+        return ranked
+    sentences = sentences_of(lead.text or "")
+    chosen = ranked[0][1] if ranked and ranked[0][0] == first else best_sentence(sentences, question)[0]
+    if not within_start(sentences, chosen):
+        return ranked
+    chunks = R.doc_chunks(c.graph, lead.doc)
+    at = next((i for i, h in enumerate(chunks) if h.id == lead.id), None)
+    if at is None or (at > 0 and (chunks[at - 1].section or "") == (lead.section or "")):
+        return ranked  # the passage is not the section's first chunk
+    score = ranked[0][2] if ranked else 0.0
+    return [(first, 0, score)] + [r for r in ranked if r[0] != first]
 
 
 def _continue_list(c: Context, d: Draft, lead: Passage, text: str) -> str:

@@ -149,3 +149,33 @@ def test_lullabot_policy_line_names_documents_by_title():
     got = titled_docs(text, titles, "appendix/iso-27001.md")
     assert got == ["physical/hard-drive-encryption.md", "physical/locking.md"]
     assert titled_docs(text, titles, "physical/locking.md") == ["physical/hard-drive-encryption.md"]
+
+
+def test_headings_that_name_the_question():
+    from threadgraph.bot.respond import heading_names
+
+    assert doc_lines(GEN / "ops-moj-platform/docs/runbooks/manage-an-incident.html.md", 125, 125) == "### 3.1 Incident Lead"
+    assert heading_names("3. Assign roles > 3.1 Incident Lead", "What are the Incident Lead's responsibilities?")
+    assert not heading_names("3. Assign roles > 3.2 Scribe", "What are the Incident Lead's responsibilities?")
+    assert doc_lines(PD / "training/glossary.md", 31, 31) == "### Span of Control"
+    assert heading_names("Span of Control", "What is span of control?")
+    assert not heading_names("Executive Swoop", "What is span of control?")
+
+
+def test_moj_incident_lead_answer_starts_at_its_section():
+    from threadgraph.bot.compose import best_sentence, excerpt, sentences_of
+    from threadgraph.bot.respond import within_start
+
+    text = doc_lines(GEN / "ops-moj-platform/docs/runbooks/manage-an-incident.html.md", 127, 137)
+    q = "What are the Incident Lead's responsibilities?"
+    sentences = sentences_of(text)
+    chosen = best_sentence(sentences, q)[0]
+    assert sentences[chosen] == "- if no communications lead required, the Incident Lead will be responsible for communicating"
+    assert within_start(sentences, chosen)
+    whole = excerpt(text, q, 320, start=0, at_least=2, whole_paragraph=True)
+    assert whole.startswith("**Responsibilities**:\n- coordinate our response to the incident")
+    assert "- if no communications lead required" in whole
+    # the glossary entry of PagerDuty: its definition is its first sentence
+    gl = sentences_of(doc_lines(PD / "training/glossary.md", 32, 32))
+    assert gl[0] == "Refers to the number of direct reports you have."
+    assert within_start(gl, 1) and not within_start(gl, 0)
