@@ -18,13 +18,14 @@ from ..knowledge import text as T
 from ..knowledge.text import is_cjk_char
 from . import constraints, intents, reader, scope, words
 from .answer import Answer, EntityRef, Fact, Passage
-from .citations import citations
+from .citations import citations, doc_titles
 from .compose import (best_sentence, excerpt, family_text, join, lead_passage, list_continuation, not_found_text,
                       passages_text, sentences_of, t, word_cut)
 from .evidence import VECTOR_FOUND_MIN, content_words, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages, says_down
 from .sentences import lead_sentence
 from .who import roles_of as who_roles, section_role
 from .linker import Mention
+from .passages import pointers
 from .intents import Context, Draft
 from .words import asks_quantity, states_quantity
 
@@ -307,6 +308,7 @@ def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage])
     once here when the passages came without a search); the lead passage becomes
     ``d.passages``' first, so the answer's first citation is it."""
     question = h.excerpt_question(c)
+    passages = pointers_last(passages, doc_titles(c.kb))
     ranked = []
     # a definition question's passages come defining ones first (the search's own order)
     emb = c.kb.embedder if question and passages and not c.q.definition else None
@@ -325,6 +327,17 @@ def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage])
         return scoped
     text = passages_text(c.lang, passages, question=question, ranked=ranked or None)
     return _continue_list(c, d, passages[first], text) if passages else text
+
+
+def pointers_last(passages: list, titles: dict[str, str]) -> list:
+    """``passages`` (anything with a ``text``) with the link lists among them (an index, a table of
+    contents: list items naming KB documents, ``titles`` doc → title, see
+    :func:`~threadgraph.bot.passages.pointers`) after the others, each group in its order: a list of
+    where to read is no answer to lead with. Unchanged when all or none are link lists."""
+    lists = {id(p) for p in passages if pointers(p.text or "", titles)}
+    if not lists or len(lists) == len(passages):
+        return passages
+    return [p for p in passages if id(p) not in lists] + [p for p in passages if id(p) in lists]
 
 
 #: Content words a passage's own heading must share with the question for the passage to be the

@@ -179,3 +179,23 @@ def test_moj_incident_lead_answer_starts_at_its_section():
     gl = sentences_of(doc_lines(PD / "training/glossary.md", 32, 32))
     assert gl[0] == "Refers to the number of direct reports you have."
     assert within_start(gl, 1) and not within_start(gl, 0)
+
+
+def test_link_lists_do_not_lead_open_answers():
+    from types import SimpleNamespace as P
+
+    from threadgraph.bot.respond import pointers_last
+
+    pd_titles = {"docs/after/after_an_incident.md": "after_an_incident", "docs/after/post_mortem_process.md": "post_mortem_process",
+                 "docs/after/post_mortem_template.md": "post_mortem_template",
+                 "docs/after/effective_post_mortems.md": "effective_post_mortems"}
+    index = P(text=doc_lines(PD / "index.md", 39, 42))
+    steps = P(text=doc_lines(PD / "after/post_mortem_process.md", 34, 37))
+    assert [p is index for p in pointers_last([index, steps], pd_titles)] == [False, True]
+    lb_titles = {"access/lullabot_vpn.md": "Virtual Private Network (VPN)", "physical/hard-drive-encryption.md": "Hard Drive Encryption",
+                 "physical/locking.md": "Device Lock Screens"}
+    links = P(text=doc_lines(LB / "appendix/iso-27001.md", 40, 44))
+    own = P(text=doc_lines(LB / "appendix/iso-27001.md", 36, 38))
+    assert pointers_last([links, own], lb_titles) == [own, links]
+    assert pointers_last([own, links], lb_titles) == [own, links]
+    assert pointers_last([links], lb_titles) == [links]  # nothing else to lead
