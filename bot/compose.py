@@ -133,6 +133,33 @@ def sentences_of(text: str) -> list[str]:
     return [s for s, _ in _sentence_items(text)]
 
 
+def _paragraph_ids(text: str) -> list[int]:
+    """For each sentence of :func:`sentences_of` ``text``, the index of the paragraph it is in:
+    prose lines between blank lines (hard-wrapped lines joined, see :func:`unwrap_lines`) make
+    one paragraph; a list item, heading, table row, quote or fence line is one of its own."""
+    out: list[int] = []
+    para, open_ = 0, False
+    for line in unwrap_lines(text):
+        if not line.strip():
+            if open_:
+                para, open_ = para + 1, False
+            continue
+        m = _LIST_ITEM.match(line)
+        own = bool(m or _BLOCK_LINE.match(line))
+        if own and open_:
+            para, open_ = para + 1, False
+        marker, rest = (line[:m.end()], line[m.end():]) if m else ("", line)
+        parts = split_sentences(rest) or ([""] if marker else [])
+        if parts:
+            parts[0] = (marker + parts[0]).strip()
+        out += [para] * sum(1 for x in parts if x)
+        if own:
+            para += 1
+        else:
+            open_ = True
+    return out
+
+
 def _sentence_items(text: str) -> list[tuple[str, int]]:
     """:func:`sentences_of` with, for each sentence, the index of the first sentence of the list
     item it belongs to (its own index outside list items)."""
@@ -168,7 +195,8 @@ def best_sentence(sentences: list[str], question: str, rare_ties: bool = False) 
 
 
 def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: int | None = None,
-            at_least: int = 1, rare_ties: bool = False, whole_list: bool = True) -> str:
+            at_least: int = 1, rare_ties: bool = False, whole_list: bool = True,
+            whole_paragraph: bool = False) -> str:
     """Whole sentences of ``text``, at most ``limit`` characters (see
     :func:`whole_sentences`), starting at the sentence that shares most terms
     with ``question`` (among equals, with ``rare_ties``, the one holding rarer terms, see
@@ -178,7 +206,10 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
     sentences are shown (the chosen one and its next neighbours) when they fit
     :data:`NEIGHBOUR_CHARS` together. With ``whole_list`` (the default) an excerpt that stops
     inside a numbered or bulleted list shows the list to its end; without it, the excerpt
-    stays within ``limit`` (a pointer to related text, not an answer)."""
+    stays within ``limit`` (a pointer to related text, not an answer). With ``whole_paragraph``
+    an excerpt that stops inside a paragraph of prose shows it to its end when the excerpt then
+    takes at most :data:`NEIGHBOUR_CHARS` (a paragraph makes one point: "If X, do not … Wait for
+    … If you get no answer, phone …")."""
     items = _sentence_items(text)
     sentences = [x for x, _ in items]
     i = best_sentence(sentences, question, rare_ties)[0] if start is None or not 0 <= start < len(sentences) \
@@ -205,6 +236,16 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
         if need <= NEIGHBOUR_CHARS:
             out = whole_sentences(sentences[i:], max(limit, need), groups)
             shown = _count(sentences[i:], out)
+    if whole_paragraph and shown:
+        paras = _paragraph_ids(text)
+        if len(paras) == len(items):
+            end = i + shown
+            while end < len(sentences) and paras[end] == paras[end - 1] and not _LIST_ITEM.match(sentences[end]):
+                end += 1
+            need = sum(len(" ".join(x.split())) + 1 for x in sentences[i:end])
+            if end > i + shown and need <= NEIGHBOUR_CHARS:
+                out = whole_sentences(sentences[i:end], max(limit, need), groups)
+                shown = _count(sentences[i:], out)
     rest = sentences[i + shown:]
     if whole_list and shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
             any(_LIST_ITEM.match(x) for x in sentences[i:i + shown])
@@ -315,7 +356,8 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "",
     order = [lead] + [i for i in range(min(limit, len(passages))) if i != lead][:limit - 1] if lead \
         else list(range(len(shown)))
     shown = [passages[i] for i in order]
-    paras = [named_excerpt(excerpt(shown[0].text, question, 320, starts.get(order[0]), LEAD_SENTENCES),
+    paras = [named_excerpt(excerpt(shown[0].text, question, 320, starts.get(order[0]), LEAD_SENTENCES,
+                                   whole_paragraph=True),
                            shown[0].section or "")]
     for i, p in zip(order[1:], shown[1:]):
         where = (p.section or "").split(" > ")[-1].strip()
@@ -426,3 +468,61 @@ def source_line(f, hits) -> str:
                     return x
                 first = first or x
     return first
+
+
+#: Characters of a list's continuation (items in the next chunk of the document) an answer shows at most.
+CONTINUATION_CHARS = 480
+
+
+def list_continuation(shown: str, text: str, next_text: str, limit: int = CONTINUATION_CHARS) -> str:
+    """The list items that continue, at the start of the document's next chunk ``next_text``, a
+    list an excerpt ``shown`` of the chunk ``text`` stops at the end of: chunking cut the list
+    ("Try in the following order: 1. …" | "2. … 3. …"). Non-empty only when ``shown`` holds the
+    chunk's last sentence, and ``next_text`` starts with the list's next item: a numbered item
+    numbered one more than that sentence's item when ``shown`` holds the list's item "1." too (it
+    shows the list, not one item of it), or, when that sentence introduces a list (ends
+    with a colon), an item "1." or a bullet (a bullet after a bullet may start another list, its
+    nesting lost in the chunk); then the items (with their sentences) up to
+    the first line that is no part of them, whole, within ``limit`` characters (joined by
+    newlines). ``""`` otherwise."""
+    items = _sentence_items(text)
+    if not items or not shown:
+        return ""
+    last = " ".join(items[-1][0].split())
+    if not last or last not in " ".join(shown.split()):
+        return ""
+    nxt = _sentence_items(next_text)
+    if not nxt or not _LIST_ITEM.match(nxt[0][0]):
+        return ""
+    head = items[items[-1][1]][0].strip()  # the first sentence of the last item (its marker)
+    m_last, m_next = _NUMBERED.match(head), _NUMBERED.match(nxt[0][0])
+    intro = not _LIST_ITEM.match(head) and last.rstrip().endswith((":", "："))
+    if m_next:
+        n = int(m_next.group(1))
+        if not ((m_last and n == int(m_last.group(1)) + 1 and _shows_first_item(items, shown)) or (intro and n == 1)):
+            return ""
+    elif not intro:
+        return ""  # a bullet after a bullet may start another (nested) list: only a colon says one follows
+    keep = []
+    for k, (s, g) in enumerate(nxt):
+        if not _LIST_ITEM.match(s) and g == k:
+            break  # a sentence of no item: the list ended
+        keep.append((s, g))
+    out = whole_sentences([s for s, _ in keep], limit, [g for _, g in keep])
+    return out if _count([s for s, _ in keep], out) else ""
+
+
+def _shows_first_item(items: list[tuple[str, int]], shown: str) -> bool:
+    """The numbered list ending ``items`` (:func:`_sentence_items` of a chunk) counts down by one
+    from its last item to an item "1." that ``shown`` holds."""
+    flat = " ".join(shown.split())
+    firsts = [items[g][0] for g in dict.fromkeys(g for _, g in items)]  # each item's first sentence
+    want = None
+    for s in reversed(firsts):
+        m = _NUMBERED.match(s.strip())
+        if not m or (want is not None and int(m.group(1)) != want):
+            return False
+        if int(m.group(1)) == 1:
+            return " ".join(s.split()) in flat
+        want = int(m.group(1)) - 1
+    return False

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..knowledge.text import content_words, singular
-from .compose import sentences_of, t, whole_sentences
+from .compose import sentences_of, t, unwrap_lines, whole_sentences
 
 #: Characters a list answer aims at (the items that fit; "and N more").
 LIST_CHARS = 600
@@ -346,3 +346,42 @@ def numbered_section(chunks) -> tuple[str, list] | None:
     if not best or best[1] < 3:
         return None
     return best[0], [h for h in chunks if (h.section or "") == best[0]]
+
+
+#: Words a document's title must have to be recognised where another passage names it.
+TITLE_WORDS = 2
+
+
+def titled_docs(text: str, titles: dict[str, str], own: str = "") -> list[str]:
+    """The KB documents (``titles``: doc → title) other than ``own`` whose title, of at least
+    :data:`TITLE_WORDS` words (a file-stem title ``during_an_incident`` read as words), ``text``
+    names as a whole phrase (case-insensitive; a table cell's "See <title>." whose link the chunk
+    lost), in the order ``text`` names them."""
+    low = " ".join(text.casefold().split())
+    found: dict[str, int] = {}
+    for doc, title in titles.items():
+        key = " ".join(re.sub(r"[_-]+", " ", title).casefold().split())  # a file-stem title as words
+        if doc == own or len(key.split()) < TITLE_WORDS:
+            continue
+        m = re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", low)
+        if m:
+            found[doc] = m.start()
+    return sorted(found, key=found.get)
+
+
+def first_steps(chunks, least: int = 3) -> tuple[str, list[str], list] | None:
+    """The first section of one document (``chunks`` in source order) holding at least ``least``
+    numbered list items (its procedure's entry point, before the steps of particular cases or
+    roles): ``(section, its numbered items as lines, its chunks)``, or ``None``."""
+    order: list[str] = []
+    by: dict[str, list] = {}
+    for h in chunks:
+        sec = h.section or ""
+        if sec not in by:
+            order.append(sec)
+        by.setdefault(sec, []).append(h)
+    for sec in order:
+        lines = [ln for h in by[sec] for ln in unwrap_lines(h.text) if _NUMBERED.match(ln)]
+        if len(lines) >= least:
+            return sec, lines, by[sec]
+    return None

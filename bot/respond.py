@@ -18,12 +18,14 @@ from ..knowledge import text as T
 from ..knowledge.text import is_cjk_char
 from . import constraints, intents, reader, scope, words
 from .answer import Answer, EntityRef, Fact, Passage
-from .citations import citations
-from .compose import excerpt, family_text, join, lead_passage, not_found_text, passages_text, t, word_cut
+from .citations import citations, doc_titles
+from .compose import (best_sentence, excerpt, family_text, join, lead_passage, list_continuation, not_found_text,
+                      passages_text, sentences_of, t, word_cut)
 from .evidence import VECTOR_FOUND_MIN, content_words, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages, says_down
 from .sentences import lead_sentence
 from .who import roles_of as who_roles, section_role
 from .linker import Mention
+from .passages import pointers
 from .intents import Context, Draft
 from .words import asks_quantity, states_quantity
 
@@ -306,6 +308,7 @@ def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage])
     once here when the passages came without a search); the lead passage becomes
     ``d.passages``' first, so the answer's first citation is it."""
     question = h.excerpt_question(c)
+    passages = pointers_last(passages, doc_titles(c.kb))
     ranked = []
     # a definition question's passages come defining ones first (the search's own order)
     emb = c.kb.embedder if question and passages and not c.q.definition else None
@@ -314,13 +317,100 @@ def _open_text(c: Context, h: intents.Intent, d: Draft, passages: list[Passage])
             c.q.vector = emb.embed_query(query_text(c.q.text))
         ranked = lead_sentence(passages, question, c.q.vector, emb)
     first = ranked[0][0] if ranked else lead_passage(passages, question) if question else 0
+    if passages and question:
+        ranked = _from_section_start(c, passages, first, question, ranked)
     if first:
         lead = passages[first]
         d.passages = [lead] + [p for p in d.passages if p is not lead]
     scoped = _per_role_text(c, d, passages[first]) if passages else ""
     if scoped:
         return scoped
-    return passages_text(c.lang, passages, question=question, ranked=ranked or None)
+    text = passages_text(c.lang, passages, question=question, ranked=ranked or None)
+    return _continue_list(c, d, passages[first], text) if passages else text
+
+
+def pointers_last(passages: list, titles: dict[str, str]) -> list:
+    """``passages`` (anything with a ``text``) with the link lists among them (an index, a table of
+    contents: list items naming KB documents, ``titles`` doc → title, see
+    :func:`~threadgraph.bot.passages.pointers`) after the others, each group in its order: a list of
+    where to read is no answer to lead with. Unchanged when all or none are link lists."""
+    lists = {id(p) for p in passages if pointers(p.text or "", titles)}
+    if not lists or len(lists) == len(passages):
+        return passages
+    return [p for p in passages if id(p) not in lists] + [p for p in passages if id(p) in lists]
+
+
+#: Content words a passage's own heading must share with the question for the passage to be the
+#: section about what it asks.
+HEADING_SHARED = 2
+#: Characters the lead excerpt may take from its section's start to the end of the sentence chosen
+#: to lead (the lead excerpt's own limit, :func:`threadgraph.bot.compose.passages_text`).
+SECTION_START_CHARS = 320
+
+
+def heading_names(section: str, question: str) -> bool:
+    """The last heading of ``section`` (a section path "A > B") names what ``question`` asks: of
+    its content words (numbers left out: "3.1 Incident Lead"), at least :data:`HEADING_SHARED`
+    occur among the question's, or all of them when it has fewer."""
+    head = section.split(" > ")[-1].strip()
+    own = [w for w in content_words(head) if not w.isdigit()] if head else []
+    asked = set(content_words(question))
+    return bool(own) and sum(1 for w in own if w in asked) >= min(HEADING_SHARED, len(own))
+
+
+def within_start(sentences: list[str], chosen: int, limit: int = SECTION_START_CHARS) -> bool:
+    """Sentence ``chosen`` (> 0) of ``sentences`` ends within ``limit`` characters of their start
+    (each sentence's whitespace collapsed, one separator after each)."""
+    return 0 < chosen < len(sentences) and sum(len(" ".join(x.split())) + 1 for x in sentences[:chosen + 1]) <= limit
+
+
+def _from_section_start(c: Context, passages: list[Passage], first: int, question: str,
+                        ranked: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
+    """``ranked`` (see :func:`lead_sentence`), with the lead passage ``passages[first]`` read from
+    its first sentence when that passage opens a section whose own heading names what the question
+    asks (it shares at least :data:`HEADING_SHARED` of the question's content words, or all of its
+    own when it has fewer) and the sentence chosen to lead is within :data:`SECTION_START_CHARS` of
+    that start: the section about the asked thing answers from its beginning ("Responsibilities:
+    - …" over its fourth item that repeats the question's words), the chosen sentence still shown.
+    ``ranked`` unchanged otherwise (or without the graph)."""
+    lead = passages[first]
+    if not c.use_graph or not lead.doc or not heading_names(lead.section or "", question):
+        return ranked
+    sentences = sentences_of(lead.text or "")
+    chosen = ranked[0][1] if ranked and ranked[0][0] == first else best_sentence(sentences, question)[0]
+    if not within_start(sentences, chosen):
+        return ranked
+    chunks = R.doc_chunks(c.graph, lead.doc)
+    at = next((i for i, h in enumerate(chunks) if h.id == lead.id), None)
+    if at is None or (at > 0 and (chunks[at - 1].section or "") == (lead.section or "")):
+        return ranked  # the passage is not the section's first chunk
+    score = ranked[0][2] if ranked else 0.0
+    return [(first, 0, score)] + [r for r in ranked if r[0] != first]
+
+
+def _continue_list(c: Context, d: Draft, lead: Passage, text: str) -> str:
+    """``text`` (an open answer whose first paragraph is an excerpt of ``lead``) with the rest of
+    the list that excerpt stops inside when chunking cut it at ``lead``'s end: the leading list
+    items of the document's next chunk in the same section (:func:`list_continuation`), added
+    to the first paragraph; that chunk is then cited second. ``text`` unchanged otherwise (or in
+    a mode without the graph)."""
+    if not c.use_graph or not lead.doc or not text:
+        return text
+    head, sep, rest = text.partition("\n\n")
+    chunks = R.doc_chunks(c.graph, lead.doc)
+    at = next((i for i, h in enumerate(chunks) if h.id == lead.id), None)
+    if at is None or at + 1 >= len(chunks) or (chunks[at + 1].section or "") != (lead.section or ""):
+        return text
+    nxt = chunks[at + 1]
+    more = list_continuation(head, lead.text or "", nxt.text or "")
+    if not more:
+        return text
+    if nxt.id not in {p.id for p in d.passages}:
+        d.hits = [nxt] + list(d.hits)
+    cited = Passage(id=nxt.id, doc=nxt.doc, section=nxt.section, text=nxt.text, score=round(nxt.score, 4), line=nxt.line)
+    d.passages = [p for p in d.passages if p.id != nxt.id]
+    d.passages.insert(1 if d.passages and d.passages[0].id == lead.id else 0, cited)
+    return head + "\n" + more + sep + rest
 
 
 def _per_role_text(c: Context, d: Draft, lead: Passage) -> str:

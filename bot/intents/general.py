@@ -16,10 +16,10 @@ from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..constraints import category_index
 from ..compose import fact_line, join, more_text, source_line, t
-from .. import quantities, who, words
+from .. import quantities, scope, who, words
 from ..evidence import LABEL, content_words, has_word, headed_by, identifiers, within_budget
-from ..passages import (best_structure, compared_items, head_word, item_row, list_subject, list_text, row_text,
-                        structures)
+from ..passages import (best_structure, compared_items, first_steps, head_word, item_row, list_subject, list_text,
+                        row_text, structures, titled_docs)
 from .base import REGISTRY, Context, Draft, Intent, recall_slot, register
 
 #: Documents (of the best passages) searched for the list a list question asks for.
@@ -35,6 +35,8 @@ COMPARE_DOCS = 4
 #: Related facts written out in an answer at most (all of them stay in the evidence).
 RELATED_LINES = 5
 
+#: A numbered list item's marker.
+_NUMBERED_MARK = re.compile(r"^\s*\d{1,3}[.)]\s+")
 #: Questions up to this many characters that only name a role ask what it does.
 BARE_ROLE_CHARS = 40
 #: Recipes of the asked kind a many-recipe quantity answer reads at most.
@@ -315,11 +317,33 @@ class General(Intent):
             return False
         d.text = row_text(c.lang, row)
         d.hits = [top] + [h for h in d.hits if h.id != top.id]
+        if scope.asks_what_to_do(c.q.text):
+            self.row_steps(c, d, row)
         d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
                       for h in d.hits[:LIST_PASSAGES]]
         d.found = True
         d.parts["list"] = True  # the answer is the row: no neighbourhood facts after it
         return True
+
+    def row_steps(self, c: Context, d: Draft, row) -> None:
+        """A what-to-do question answered by a table row whose cells name another KB document by
+        its title ("See <title>.", the link lost in the chunk): that document's first numbered
+        procedure (:func:`~threadgraph.bot.passages.first_steps`) follows the row, renumbered, its
+        chunks cited after the row's. ``d`` unchanged when no cell names a document with one."""
+        titles = doc_titles(c.kb)
+        cells = " ".join(cell for _, cell in row.cells)
+        for doc in titled_docs(cells, titles, row.hit.doc):
+            found = first_steps(R.doc_chunks(c.graph, doc))
+            if found is None:
+                continue
+            sec, lines, hits = found
+            title = human_title(titles.get(doc, ""))
+            head = sec.split(" > ")[-1].strip()
+            steps = [f"{i}. {_NUMBERED_MARK.sub('', ln).strip()}" for i, ln in enumerate(lines, 1)]
+            name = f"{title} › {head}" if head and head.casefold() != title.casefold() else title
+            d.text += "\n\n" + t(c.lang, f"{name}：", f"{name}:") + "\n" + "\n".join(steps)
+            d.hits = d.hits[:1] + hits + [h for h in d.hits[1:] if h.id not in {x.id for x in hits}]
+            return
 
     def list_subject(self, c: Context) -> str | None:
         """What a list question asks for ("severity levels"; ``""`` when it
