@@ -53,14 +53,21 @@ class Reading:
     context: str = ""
 
 
-def read_passages(intent: str, asked: list[str], passages, *, context: str = "", limit: int = 3) -> list[Reading]:
+def read_passages(intent: str, asked: list[str], passages, *, context: str = "", limit: int = 3,
+                  lacked: list[str] = ()) -> list[Reading]:
     """Sentences of ``passages`` (objects with ``id``, ``doc``, ``text``,
     ``line``) that state the relation ``intent`` asks for about one of the
     ``asked`` names. X must be an asked name: named in the cue's X slot, in
     the phrase before its parenthesis, or — for a cue that leaves X to the
-    context — in the sentence before the cue. At most ``limit`` readings,
-    in passage order, one per stand-in."""
-    kinds = INTENT_KINDS.get(intent)
+    context — in the sentence before the cue. ``lacked``: the asked names the
+    question says the user lacks ("没有X能做吗？", "without X, …"): whatever the
+    intent, a substitution or stand-in for one of them answers too. At most
+    ``limit`` readings, in passage order, one per stand-in."""
+    kinds = INTENT_KINDS.get(intent, ())
+    lacked = [a for a in lacked if a]
+    if lacked:
+        kinds = tuple(dict.fromkeys(kinds + ("substitute", "standin")))
+        lack_keys = {name_key(a) for a in lacked}
     if not kinds or not asked:
         return []
     anchors: DictLinker[str] = DictLinker()
@@ -83,6 +90,8 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
                 x = _asked(c, sent, anchors)
                 if not x:
                     continue
+                if c.kind not in INTENT_KINDS.get(intent, ()) and name_key(x) not in lack_keys:
+                    continue  # a stand-in read only for what the user lacks
                 ys = [] if c.kind == "optional" else cues.split_alternatives(c.y)
                 if c.kind != "optional" and not ys:
                     continue

@@ -453,7 +453,7 @@ def _read(c: Context, d: Draft) -> None:
         asked = [y for x in q.asked_texts for y in _tails(_after_ctx(x, named_ctx))
                  if y and y.casefold() not in {n.casefold() for n in named_ctx}]
     context = q.ctx[0].name if q.ctx else ""
-    found = reader.read_passages(q.intent, asked, d.passages, context=context)
+    found = reader.read_passages(q.intent, asked, d.passages, context=context, lacked=_lacked(q))
     found = c.screen.keep_named(found, lambda r: r.y, c.linker)  # never propose what a constraint rules out
     unknown = [n for m in q.unknown for n in (m.surface, m.name) if n]
     if unknown:  # "must <unknown dish> have salt?": a sentence about salt in another recipe is no answer
@@ -467,6 +467,18 @@ def _read(c: Context, d: Draft) -> None:
     ids = {r.passage_id for r in found}
     d.passages = [p for p in d.passages if p.id in ids] + [p for p in d.passages if p.id not in ids]
     reader.log_candidates(c.settings.data_dir, found, thread=c.thread)
+
+
+def _lacked(q) -> list[str]:
+    """The names (as written and linked) of the question's items, roles and unknown things that
+    follow a negation cue ("没有", "without": :func:`~threadgraph.bot.words.negation_re`): what
+    the user lacks, so a passage saying what to use instead answers whatever the intent."""
+    rx = words.negation_re()
+    out = []
+    for m in q.items + q.roles + q.unknown + q.excluded:
+        if m.start >= 0 and rx.search(q.text[max(0, m.start - 12):m.start]):
+            out += [n for n in dict.fromkeys([m.surface, m.name]) if n]
+    return out
 
 
 def _tails(text: str) -> list[str]:
