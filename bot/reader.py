@@ -328,3 +328,82 @@ def optional_text(lang: str, found: ItemLine) -> str:
     if lang == "zh":
         return f"不是必须的，文档里写明是可选的：“{q}”（{where} 第 {found.line} 行）"
     return f'No, it is optional: "{q}" ({where}, line {found.line})'
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What a document lists under an asked name (a sub-recipe such as a sauce inside a recipe):
+    ``name`` the asked name as given, ``items`` the listed lines as written (list markers
+    stripped), ``doc``/``line`` where the list's head stands (the heading's chunk or the parent
+    item's line), ``passage_id`` its chunk."""
+
+    name: str
+    items: tuple[str, ...]
+    doc: str
+    line: int
+    passage_id: str
+
+
+#: Lines a list needs to be read as what an asked name is made of.
+MIN_PARTS = 2
+
+
+def _indent(raw: str) -> int:
+    return len(raw) - len(raw.lstrip(" \t\u3000"))
+
+
+#: A bulleted list item (numbered lines are steps, table rows are no list of parts).
+_BULLET = re.compile(r"\s*[-*+•]\s")
+
+
+def _item_text(raw: str) -> str:
+    return _BULLET.sub("", raw, count=1).strip()
+
+
+def read_parts(asked: list[str], hits, *, min_parts: int = MIN_PARTS) -> Parts | None:
+    """The list a document gives under one of the ``asked`` names, read from the structure of
+    ``hits`` (chunks with ``id``, ``doc``, ``section``, ``text``, ``line``; best first): a list
+    item naming it with deeper-indented list items below (its sub-items), or a chunk whose last
+    heading names it (its list items). At least ``min_parts`` items; the first hit that has such
+    a list wins; ``None`` when none has."""
+    names = [n for n in dict.fromkeys(a.strip() for a in asked if a) if len(n) >= 2]
+    if not names:
+        return None
+    rxs = [(n, _name_re(n)) for n in sorted(names, key=len, reverse=True)]
+
+    def named(text: str) -> str:
+        return next((n for n, rx in rxs if rx.search(text)), "")
+
+    for h in hits:
+        rows = (h.text or "").splitlines()
+        for i, raw in enumerate(rows):  # a list item with sub-items
+            if not _BULLET.match(raw):
+                continue
+            n = named(_item_text(raw))
+            if not n:
+                continue
+            depth, kids = _indent(raw), []
+            for nxt in rows[i + 1:]:
+                if not nxt.strip():
+                    continue
+                if not _BULLET.match(nxt) or _indent(nxt) <= depth:
+                    break
+                kids.append(_item_text(nxt))
+            if len(kids) >= min_parts:
+                return Parts(n, tuple(kids), h.doc, (h.line or 0) + i, h.id)
+        head = (h.section or "").split(" > ")[-1]
+        n = named(head) if head else ""
+        if n:
+            items = tuple(_item_text(r) for r in rows if _BULLET.match(r) and _item_text(r))
+            if len(items) >= min_parts:
+                return Parts(n, items, h.doc, h.line or 0, h.id)
+    return None
+
+
+def parts_text(lang: str, parts: Parts) -> str:
+    """The answer from :func:`read_parts`: the listed items, with where the list stands."""
+    where = Path(parts.doc).stem if parts.doc else ""
+    lines = "\n".join(f"- {x}" for x in parts.items)
+    if lang == "zh":
+        return f"{parts.name}的原文列出（{where} 第 {parts.line} 行起）：\n{lines}"
+    return f"{where} lists under {parts.name} (line {parts.line} on):\n{lines}"

@@ -116,6 +116,8 @@ def compose(c: Context, d: Draft) -> Answer:
     h.extend(c, d)
     if not d.found and mode != "graph" and d.passages:
         _read(c, d)
+    if not d.found and mode != "graph" and d.hits and h.reads_parts and not d.facts:
+        _read_parts(c, d)
     if not d.found:
         _optional_step(c, d)
     if not d.found and mode == "hybrid" and d.passages and not d.facts and _passages_answer(c, d):
@@ -467,6 +469,22 @@ def _read(c: Context, d: Draft) -> None:
     ids = {r.passage_id for r in found}
     d.passages = [p for p in d.passages if p.id in ids] + [p for p in d.passages if p.id not in ids]
     reader.log_candidates(c.settings.data_dir, found, thread=c.thread)
+
+
+def _read_parts(c: Context, d: Draft) -> None:
+    """The reader fallback of an intent that ``reads_parts`` ("what goes into X?" where the graph
+    holds nothing for X): the list the passages give under X (a sub-recipe's nested items, the
+    list under a heading naming X) answers, quoted with where it stands (:func:`reader.read_parts`)."""
+    q = c.q
+    asked = [n for m in q.items + q.unknown + q.ctx for n in dict.fromkeys([m.surface, m.name]) if n]
+    asked += [x for x in [q.asked_ctx] if x]
+    parts = reader.read_parts(asked, d.hits)
+    if parts is None:
+        return
+    d.text = reader.parts_text(c.lang, parts)
+    d.found = True
+    d.hits = [h for h in d.hits if h.id == parts.passage_id] + [h for h in d.hits if h.id != parts.passage_id]
+    d.passages = [p for p in d.passages if p.id == parts.passage_id] + [p for p in d.passages if p.id != parts.passage_id]
 
 
 def _lacked(q) -> list[str]:

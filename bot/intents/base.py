@@ -269,6 +269,9 @@ class Intent:
     #: with no graph fact, a line of the asked recipe naming the asked item with an alternative or
     #: a condition answers (:func:`threadgraph.bot.reader.read_item_lines`)
     reads_item_lines: bool = False
+    #: with no graph fact, the list a document gives under the asked name (the sub-items of a list
+    #: item naming it, the list under a heading naming it) answers (:func:`threadgraph.bot.reader.read_parts`)
+    reads_parts: bool = False
     #: the answer is about one recipe as a whole: a dish name several recipes share must say which
     whole_dish: bool = False
     fallback: bool = False
