@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..knowledge import cues
 from ..knowledge.records import PAGE_LINES
-from ..knowledge.text import DictLinker, name_key, sentence_spans
+from ..knowledge.text import DictLinker, is_cjk_char, name_key, sentence_spans
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
                     continue
                 if c.kind not in INTENT_KINDS.get(intent, ()) and name_key(x) not in lack_keys:
                     continue  # a stand-in read only for what the user lacks
-                ys = [] if c.kind == "optional" else cues.split_alternatives(c.y)
+                ys = [] if c.kind == "optional" else [_item_name(y) for y in cues.split_alternatives(c.y)]
                 if c.kind != "optional" and not ys:
                     continue
                 for y in ys or [""]:
@@ -106,6 +106,13 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
                     if len(out) >= limit:
                         return out
     return out
+
+
+def _item_name(y: str) -> str:
+    """A Chinese stand-in as a name: a space ends it, the rest of an ingredient line being its
+    amount or preparation ("尖椒 切丝" → "尖椒"); other text unchanged."""
+    head, sep, _rest = y.strip().partition(" ")
+    return head if sep and head and all(is_cjk_char(ch) for ch in head) else y
 
 
 #: A command line: a flag ("--name", "-A") or an assignment inside a token ("key=value").

@@ -493,8 +493,12 @@ def _lacked(q) -> list[str]:
     the user lacks, so a passage saying what to use instead answers whatever the intent."""
     rx = words.negation_re()
     out = []
+    low = q.text.casefold()
     for m in q.items + q.roles + q.unknown + q.excluded:
-        if m.start >= 0 and rx.search(q.text[max(0, m.start - 12):m.start]):
+        s = (m.surface or "").casefold()
+        # every place the question writes it (a slot's mention offset may be the slot's own)
+        at = [i for i in range(len(low)) if s and low.startswith(s, i)]
+        if any(rx.search(q.text[max(0, i - 12):i]) for i in at):
             out += [n for n in dict.fromkeys([m.surface, m.name]) if n]
     return out
 
