@@ -414,3 +414,48 @@ def parts_text(lang: str, parts: Parts) -> str:
     if lang == "zh":
         return f"{parts.name}的原文列出（{where} 第 {parts.line} 行起）：\n{lines}"
     return f"{where} lists under {parts.name} (line {parts.line} on):\n{lines}"
+
+
+#: Characters of the question an echo is taken from at most (the end of the clause before the wh-word).
+MAX_ECHO = 8
+
+
+def question_echo(question: str, echo: dict) -> str:
+    """The words of ``question`` right before its first wh-word, within the clause (cut at a
+    ``boundary``, at most :data:`MAX_ECHO` characters), when at least ``min_content`` of their
+    characters lie outside the ``generic`` words; ``""`` otherwise. ``echo`` is
+    :func:`threadgraph.bot.words.question_echo` data."""
+    m = echo["wh"].search(question)
+    if not m:
+        return ""
+    before = question[:m.start()]
+    cuts = list(echo["boundary"].finditer(before))
+    lead = (before[cuts[-1].end():] if cuts else before)[-MAX_ECHO:]
+    rest = lead
+    for g in echo["generic"]:
+        rest = rest.replace(g, "")
+    return lead if len(lead) >= 2 and len(rest) >= echo["min_content"] else ""
+
+
+def echo_line(question: str, asked: list[str], hits, echo: dict | None) -> ItemLine | None:
+    """The first line of ``hits`` (chunks with ``id``, ``doc``, ``text``, ``line``; best first) that
+    writes the question's echo (:func:`question_echo`) followed by a word (the wh-slot's filler)
+    and names one of the ``asked`` names: it answers what the wh-word asks. ``None`` when the
+    language has no echo data, the question no echo, or no line has it."""
+    if not echo:
+        return None
+    lead = question_echo(question, echo)
+    names = [n for n in dict.fromkeys(a.strip() for a in asked if a) if len(n) >= 2]
+    if not lead or not names:
+        return None
+    rxs = [(n, _name_re(n)) for n in names]
+    for h in hits:
+        for i, raw in enumerate((h.text or "").splitlines()):
+            text = raw.strip().lstrip("-*•>#").strip()
+            at = text.find(lead)
+            if at < 0 or at + len(lead) >= len(text) or not text[at + len(lead)].isalnum():
+                continue
+            n = next((n for n, rx in rxs if rx.search(text)), "")
+            if n:
+                return ItemLine(n, text, h.doc, (h.line or 0) + i, h.id)
+    return None

@@ -118,6 +118,8 @@ def compose(c: Context, d: Draft) -> Answer:
         _read(c, d)
     if not d.found and mode != "graph" and d.hits and h.reads_parts and not d.facts:
         _read_parts(c, d)
+    if not d.found and mode == "hybrid" and d.hits and not h.open_ended and not d.facts:
+        _read_echo(c, d)
     if not d.found:
         _optional_step(c, d)
     if not d.found and mode == "hybrid" and d.passages and not d.facts and _passages_answer(c, d):
@@ -485,6 +487,20 @@ def _read_parts(c: Context, d: Draft) -> None:
     d.found = True
     d.hits = [h for h in d.hits if h.id == parts.passage_id] + [h for h in d.hits if h.id != parts.passage_id]
     d.passages = [p for p in d.passages if p.id == parts.passage_id] + [p for p in d.passages if p.id != parts.passage_id]
+
+
+def _read_echo(c: Context, d: Draft) -> None:
+    """The question-echo reader (:func:`reader.echo_line`): a passage line writing the question's
+    words before its wh-word, then what fills it, and naming the asked item answers, quoted."""
+    q = c.q
+    asked = [n for m in q.items + q.unknown + q.excluded for n in dict.fromkeys([m.surface, m.name]) if n]
+    found = reader.echo_line(q.text, asked, d.hits, words.question_echo(c.lang))
+    if found is None:
+        return
+    d.text = reader.item_line_text(c.lang, q.ctx[0].name if q.ctx else "", [found])
+    d.found = True
+    d.hits = [h for h in d.hits if h.id == found.passage_id] + [h for h in d.hits if h.id != found.passage_id]
+    d.passages = [p for p in d.passages if p.id == found.passage_id] + [p for p in d.passages if p.id != found.passage_id]
 
 
 def _lacked(q) -> list[str]:
