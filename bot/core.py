@@ -42,6 +42,8 @@ _LLM_TYPES = {"recipe": CTX_TYPES, "ingredient": ITEM_TYPES, "tool": ITEM_TYPES,
 #: Entity types whose names an LLM-written answer may only use when its cited evidence does.
 _GROUNDED_TYPES = ("recipe", "ingredient", "tool", "role")
 #: Memory slots filled from the resolved question: slot name → (query list, position).
+#: The memory slot of the last asked item the KB has no entity for (its surface; see ``_remember``).
+ASKED_ITEM = "asked_item"
 _SLOTS = (("ctx", "ctx", 0), ("ctx2", "ctx", 1), ("item", "items", 0), ("excluded", "excluded", 0), ("role", "roles", 0))
 
 
@@ -236,6 +238,13 @@ class ThreadGraphBot:
             ms = getattr(q, attr)
             if len(ms) > i and ms[i].id and (i == 0 or ms[0].id):
                 state.slots[slot] = RememberedEntity(ms[i].name, ms[i].type, ms[i].id)
+        if q.items and q.items[0].id:
+            state.slots.pop(ASKED_ITEM, None)
+        elif ans.found and q.unknown and q.unknown[0].surface in q.asked_texts:
+            # an item the KB has no entity for, which the answer found written in the documents: an
+            # elliptical follow-up ("and in <other dish>?") asks about it again (never an older item)
+            state.slots.pop("item", None)
+            state.slots[ASKED_ITEM] = RememberedEntity(q.unknown[0].surface, "unknown", None)
         if ans.found and not q.ctx:
             # the one recipe the answer named (not the question) is what "它" / "it" refers to next
             for m in q.answered:
