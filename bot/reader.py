@@ -420,6 +420,16 @@ def parts_text(lang: str, parts: Parts) -> str:
 MAX_ECHO = 8
 
 
+def _content(text: str, echo: dict, names: list[str] = ()) -> int:
+    """Characters of ``text`` outside the echo's generic words and ``names`` (the asked items:
+    an echo must say something besides what is asked about)."""
+    for g in sorted(names, key=len, reverse=True):
+        text = text.replace(g, "")
+    for g in echo["generic"]:
+        text = text.replace(g, "")
+    return len(text)
+
+
 def question_echo(question: str, echo: dict) -> str:
     """The words of ``question`` right before its first wh-word, within the clause (cut at a
     ``boundary``, at most :data:`MAX_ECHO` characters), when at least ``min_content`` of their
@@ -431,15 +441,13 @@ def question_echo(question: str, echo: dict) -> str:
     before = question[:m.start()]
     cuts = list(echo["boundary"].finditer(before))
     lead = (before[cuts[-1].end():] if cuts else before)[-MAX_ECHO:]
-    rest = lead
-    for g in echo["generic"]:
-        rest = rest.replace(g, "")
-    return lead if len(lead) >= 2 and len(rest) >= echo["min_content"] else ""
+    return lead if len(lead) >= 2 and _content(lead, echo) >= echo["min_content"] else ""
 
 
 def echo_line(question: str, asked: list[str], hits, echo: dict | None) -> ItemLine | None:
     """The first line of ``hits`` (chunks with ``id``, ``doc``, ``text``, ``line``; best first) that
-    writes the question's echo (:func:`question_echo`) followed by a word (the wh-slot's filler)
+    writes the question's echo (:func:`question_echo`, or an end of it still holding
+    ``min_content`` characters of its own) followed by a word (the wh-slot's filler)
     and names one of the ``asked`` names: it answers what the wh-word asks. ``None`` when the
     language has no echo data, the question no echo, or no line has it."""
     if not echo:
@@ -449,11 +457,17 @@ def echo_line(question: str, asked: list[str], hits, echo: dict | None) -> ItemL
     if not lead or not names:
         return None
     rxs = [(n, _name_re(n)) for n in names]
+    # the echo's end as a line may word it: its longest end that still says something of its own
+    ends = [lead[k:] for k in range(len(lead) - 1) if _content(lead[k:], echo, names) >= echo["min_content"]]
+
+    def fills(text: str, end: str) -> bool:
+        at = text.find(end)
+        return at >= 0 and at + len(end) < len(text) and text[at + len(end)].isalnum()
+
     for h in hits:
         for i, raw in enumerate((h.text or "").splitlines()):
             text = raw.strip().lstrip("-*•>#").strip()
-            at = text.find(lead)
-            if at < 0 or at + len(lead) >= len(text) or not text[at + len(lead)].isalnum():
+            if not any(fills(text, e) for e in ends):
                 continue
             n = next((n for n, rx in rxs if rx.search(text)), "")
             if n:
