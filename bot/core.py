@@ -255,6 +255,8 @@ class ThreadGraphBot:
             state.dish = ""
         elif q.asked_ctx and (ans.found or q.asked_ctx == state.dish):
             state.dish = q.asked_ctx  # a dish no single recipe is: the next follow-up keeps it
+        elif not q.asked_ctx and ans.found:
+            pass  # a follow-up naming no dish, answered ("没有X呢？"): the thread is still about the dish
         else:
             state.dish = ""
         h = intents.get(q.intent)

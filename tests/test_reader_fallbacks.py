@@ -143,3 +143,42 @@ def test_an_unlinked_item_found_by_the_answer_is_asked_again_in_an_elliptical_fo
     ThreadGraphBot._remember(None, state2, q, Answer(thread="t", question=q.text, intent="required", found=False,
                                                    answer="no", language="en"), q.text)
     assert "asked_item" not in state2.slots
+
+
+# -- a follow-up about a dish described in a section ----------------------------------------
+
+def test_sections_titled_with_a_dish_are_found(tmp_path):
+    """zh-hidetoshi staple-dishes/抓饭.md:147 "## 🥗 最佳搭档：皮辣红 (凉拌菜)"; zh-jzkitchen
+    2016-08-27-青咖哩煮雞.md:28 "### 材料" under "## 青咖哩煮雞"."""
+    import shutil
+
+    from conftest import tiny_settings
+    from threadgraph.ingest.service import run_ingest
+    from threadgraph.knowledge import retrieval
+    from threadgraph.knowledge.graph import GraphStore
+    from threadgraph.knowledge.kb import current_build
+
+    src = tmp_path / "docs"
+    src.mkdir()
+    for p in (POLU, CURRY):
+        shutil.copyfile(p, src / p.name)
+    assert run_ingest([src], tiny_settings(tmp_path / "data"), no_vectors=True).ok
+    g = GraphStore(current_build(tmp_path / "data") / "graph.kuzu", read_only=True)
+    hits = retrieval.titled_chunks(g, "皮辣红")
+    assert hits and all("皮辣红" in h.section.split(" > ")[-1] for h in hits)
+    assert "洋葱（皮牙子）切丝" in hits[0].text
+    # only the last heading counts: "材料" chunks of 青咖哩煮雞 are not titled with the dish
+    assert all(h.section.split(" > ")[-1] != "材料" for h in retrieval.titled_chunks(g, "青咖哩煮雞"))
+    assert retrieval.titled_chunks(g, "皮") == []
+
+
+def test_an_answered_follow_up_naming_no_dish_keeps_the_dish():
+    state = ThreadState(dish="皮辣红")
+    q = Query(intent="exclude", language="zh", text="没有青辣椒呢？",
+              unknown=[Mention("青辣椒", "青辣椒", "unknown", None, 2, "unknown")], asked_texts=["青辣椒"])
+    ThreadGraphBot._remember(None, state, q, Answer(thread="t", question=q.text, intent="exclude", found=True,
+                                                   answer="可以用尖椒代替青辣椒。", language="zh"), q.text)
+    assert state.dish == "皮辣红"
+    ThreadGraphBot._remember(None, state, q, Answer(thread="t", question=q.text, intent="exclude", found=False,
+                                                   answer="没有", language="zh"), q.text)
+    assert state.dish == ""
