@@ -110,7 +110,7 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
 
 def _item_name(y: str) -> str:
     """A Chinese stand-in as a name: a space ends it, the rest of an ingredient line being its
-    amount or preparation ("尖椒 切丝" → "尖椒"); other text unchanged."""
+    amount or preparation ("<名> <切法>" → "<名>"); other text unchanged."""
     head, sep, _rest = y.strip().partition(" ")
     return head if sep and head and all(is_cjk_char(ch) for ch in head) else y
 

@@ -524,7 +524,7 @@ HEADED_SCAN = 400
 
 def titled_chunks(graph: GraphStore, name: str, *, limit: int = 2):
     """The chunks whose last section heading contains ``name`` (case-insensitive; a dish described
-    in a section of a document: "Best side: <name> (salad)"), in document and line order, at most
+    in a section of a document: "<words>: <name> (<kind>)"), in document and line order, at most
     ``limit``, as :class:`~threadgraph.knowledge.vectors.Hit` with ``score`` 1.0. ``[]`` for a
     name shorter than 2 characters."""
     from .vectors import Hit
