@@ -24,7 +24,7 @@ from .answer import Answer
 from .compose import t
 from .intents import Context
 from .linker import Linker
-from .memory import RememberedEntity, ThreadMemory, ThreadState
+from .memory import ASKED_ITEM, RememberedEntity, ThreadMemory, ThreadState
 from .message import IncomingMessage, ThreadKey
 from .query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 from .resolve import resolve
@@ -42,8 +42,6 @@ _LLM_TYPES = {"recipe": CTX_TYPES, "ingredient": ITEM_TYPES, "tool": ITEM_TYPES,
 #: Entity types whose names an LLM-written answer may only use when its cited evidence does.
 _GROUNDED_TYPES = ("recipe", "ingredient", "tool", "role")
 #: Memory slots filled from the resolved question: slot name → (query list, position).
-#: The memory slot of the last asked item the KB has no entity for (its surface; see ``_remember``).
-ASKED_ITEM = "asked_item"
 _SLOTS = (("ctx", "ctx", 0), ("ctx2", "ctx", 1), ("item", "items", 0), ("excluded", "excluded", 0), ("role", "roles", 0))
 
 

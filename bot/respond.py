@@ -514,7 +514,7 @@ def _lacked(q) -> list[str]:
         s = (m.surface or "").casefold()
         # every place the question writes it (a slot's mention offset may be the slot's own)
         at = [i for i in range(len(low)) if s and low.startswith(s, i)]
-        if any(rx.search(q.text[max(0, i - 12):i]) for i in at):
+        if any(rx.search(low[max(0, i - 12):i]) for i in at):
             out += [n for n in dict.fromkeys([m.surface, m.name]) if n]
     return out
 
