@@ -24,7 +24,7 @@ from .answer import Answer
 from .compose import t
 from .intents import Context
 from .linker import Linker
-from .memory import RememberedEntity, ThreadMemory, ThreadState
+from .memory import ASKED_ITEM, RememberedEntity, ThreadMemory, ThreadState
 from .message import IncomingMessage, ThreadKey
 from .query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 from .resolve import resolve
@@ -236,6 +236,13 @@ class ThreadGraphBot:
             ms = getattr(q, attr)
             if len(ms) > i and ms[i].id and (i == 0 or ms[0].id):
                 state.slots[slot] = RememberedEntity(ms[i].name, ms[i].type, ms[i].id)
+        if q.items and q.items[0].id:
+            state.slots.pop(ASKED_ITEM, None)
+        elif ans.found and q.unknown and q.unknown[0].surface in q.asked_texts:
+            # an item the KB has no entity for, which the answer found written in the documents: an
+            # elliptical follow-up ("and in <other dish>?") asks about it again (never an older item)
+            state.slots.pop("item", None)
+            state.slots[ASKED_ITEM] = RememberedEntity(q.unknown[0].surface, "unknown", None)
         if ans.found and not q.ctx:
             # the one recipe the answer named (not the question) is what "它" / "it" refers to next
             for m in q.answered:
@@ -246,6 +253,8 @@ class ThreadGraphBot:
             state.dish = ""
         elif q.asked_ctx and (ans.found or q.asked_ctx == state.dish):
             state.dish = q.asked_ctx  # a dish no single recipe is: the next follow-up keeps it
+        elif not q.asked_ctx and ans.found:
+            pass  # a follow-up naming no dish, answered ("没有X呢？"): the thread is still about the dish
         else:
             state.dish = ""
         h = intents.get(q.intent)

@@ -87,7 +87,8 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     else:
         text = query_text(q.text)
     if q.from_memory:
-        text += " " + " ".join(names)
+        # the remembered names, and a remembered dish no recipe is called (searched by its words)
+        text += " " + " ".join(names + [q.asked_ctx] * (q.asked_ctx in q.from_memory))
     docs: list[str] = []
     if mode == "hybrid":
         docs = [m.doc for m in q.ctx if m.doc]
@@ -149,6 +150,11 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
             # "do their leaders have to be ICs?": the remembered document the pronoun refers
             # to comes before the sections about the role named
             hits.sort(key=lambda h: 0 if h.doc in recalled else 1)
+    if mode == "hybrid" and not q.ctx and q.asked_ctx and q.asked_ctx in q.from_memory:
+        # a follow-up about the remembered dish no recipe is called: the sections titled with it first
+        titled = R.titled_chunks(kb.graph, q.asked_ctx)
+        ids = {h.id for h in titled}
+        hits = titled + [h for h in hits if h.id not in ids]
     if q.context_text:
         # a follow-up searched with the previous question: passages saying what it asks itself first
         hits.sort(key=lambda h: 0 if question_support(q.text, f"{h.section}\n{h.text}") else 1)

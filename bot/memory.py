@@ -28,6 +28,10 @@ class RememberedEntity:
     turn: int = 0
 
 
+#: The memory slot of the last asked item the KB has no entity for, kept by its surface when an
+#: answer found it written (``ThreadGraphBot._remember``; recalled by an elliptical follow-up).
+ASKED_ITEM = "asked_item"
+
 #: Entities of one type a thread remembers ("these two", "compare them" reach back this far).
 PER_TYPE = 6
 

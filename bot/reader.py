@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..knowledge import cues
 from ..knowledge.records import PAGE_LINES
-from ..knowledge.text import DictLinker, name_key, sentence_spans
+from ..knowledge.text import DictLinker, is_cjk_char, name_key, sentence_spans
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +53,21 @@ class Reading:
     context: str = ""
 
 
-def read_passages(intent: str, asked: list[str], passages, *, context: str = "", limit: int = 3) -> list[Reading]:
+def read_passages(intent: str, asked: list[str], passages, *, context: str = "", limit: int = 3,
+                  lacked: list[str] = ()) -> list[Reading]:
     """Sentences of ``passages`` (objects with ``id``, ``doc``, ``text``,
     ``line``) that state the relation ``intent`` asks for about one of the
     ``asked`` names. X must be an asked name: named in the cue's X slot, in
     the phrase before its parenthesis, or — for a cue that leaves X to the
-    context — in the sentence before the cue. At most ``limit`` readings,
-    in passage order, one per stand-in."""
-    kinds = INTENT_KINDS.get(intent)
+    context — in the sentence before the cue. ``lacked``: the asked names the
+    question says the user lacks ("没有X能做吗？", "without X, …"): whatever the
+    intent, a substitution or stand-in for one of them answers too. At most
+    ``limit`` readings, in passage order, one per stand-in."""
+    kinds = INTENT_KINDS.get(intent, ())
+    lacked = [a for a in lacked if a]
+    if lacked:
+        kinds = tuple(dict.fromkeys(kinds + ("substitute", "standin")))
+        lack_keys = {name_key(a) for a in lacked}
     if not kinds or not asked:
         return []
     anchors: DictLinker[str] = DictLinker()
@@ -83,7 +90,9 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
                 x = _asked(c, sent, anchors)
                 if not x:
                     continue
-                ys = [] if c.kind == "optional" else cues.split_alternatives(c.y)
+                if c.kind not in INTENT_KINDS.get(intent, ()) and name_key(x) not in lack_keys:
+                    continue  # a stand-in read only for what the user lacks
+                ys = [] if c.kind == "optional" else [_item_name(y) for y in cues.split_alternatives(c.y)]
                 if c.kind != "optional" and not ys:
                     continue
                 for y in ys or [""]:
@@ -97,6 +106,13 @@ def read_passages(intent: str, asked: list[str], passages, *, context: str = "",
                     if len(out) >= limit:
                         return out
     return out
+
+
+def _item_name(y: str) -> str:
+    """A Chinese stand-in as a name: a space ends it, the rest of an ingredient line being its
+    amount or preparation ("<名> <切法>" → "<名>"); other text unchanged."""
+    head, sep, _rest = y.strip().partition(" ")
+    return head if sep and head and all(is_cjk_char(ch) for ch in head) else y
 
 
 #: A command line: a flag ("--name", "-A") or an assignment inside a token ("key=value").
@@ -319,3 +335,141 @@ def optional_text(lang: str, found: ItemLine) -> str:
     if lang == "zh":
         return f"不是必须的，文档里写明是可选的：“{q}”（{where} 第 {found.line} 行）"
     return f'No, it is optional: "{q}" ({where}, line {found.line})'
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What a document lists under an asked name (a sub-recipe such as a sauce inside a recipe):
+    ``name`` the asked name as given, ``items`` the listed lines as written (list markers
+    stripped), ``doc``/``line`` where the list's head stands (the heading's chunk or the parent
+    item's line), ``passage_id`` its chunk."""
+
+    name: str
+    items: tuple[str, ...]
+    doc: str
+    line: int
+    passage_id: str
+
+
+#: Lines a list needs to be read as what an asked name is made of.
+MIN_PARTS = 2
+
+
+def _indent(raw: str) -> int:
+    return len(raw) - len(raw.lstrip(" \t\u3000"))
+
+
+#: A bulleted list item (numbered lines are steps, table rows are no list of parts).
+_BULLET = re.compile(r"\s*[-*+•]\s")
+
+
+def _item_text(raw: str) -> str:
+    return _BULLET.sub("", raw, count=1).strip()
+
+
+def read_parts(asked: list[str], hits, *, min_parts: int = MIN_PARTS) -> Parts | None:
+    """The list a document gives under one of the ``asked`` names, read from the structure of
+    ``hits`` (chunks with ``id``, ``doc``, ``section``, ``text``, ``line``; best first): a list
+    item naming it with deeper-indented list items below (its sub-items), or a chunk whose last
+    heading names it (its list items). At least ``min_parts`` items; the first hit that has such
+    a list wins; ``None`` when none has."""
+    names = [n for n in dict.fromkeys(a.strip() for a in asked if a) if len(n) >= 2]
+    if not names:
+        return None
+    rxs = [(n, _name_re(n)) for n in sorted(names, key=len, reverse=True)]
+
+    def named(text: str) -> str:
+        return next((n for n, rx in rxs if rx.search(text)), "")
+
+    for h in hits:
+        rows = (h.text or "").splitlines()
+        for i, raw in enumerate(rows):  # a list item with sub-items
+            if not _BULLET.match(raw):
+                continue
+            n = named(_item_text(raw))
+            if not n:
+                continue
+            depth, kids = _indent(raw), []
+            for nxt in rows[i + 1:]:
+                if not nxt.strip():
+                    continue
+                if not _BULLET.match(nxt) or _indent(nxt) <= depth:
+                    break
+                kids.append(_item_text(nxt))
+            if len(kids) >= min_parts:
+                return Parts(n, tuple(kids), h.doc, (h.line or 0) + i, h.id)
+        head = (h.section or "").split(" > ")[-1]
+        n = named(head) if head else ""
+        if n:
+            items = tuple(_item_text(r) for r in rows if _BULLET.match(r) and _item_text(r))
+            if len(items) >= min_parts:
+                return Parts(n, items, h.doc, h.line or 0, h.id)
+    return None
+
+
+def parts_text(lang: str, parts: Parts) -> str:
+    """The answer from :func:`read_parts`: the listed items, with where the list stands."""
+    where = Path(parts.doc).stem if parts.doc else ""
+    lines = "\n".join(f"- {x}" for x in parts.items)
+    if lang == "zh":
+        return f"{parts.name}的原文列出（{where} 第 {parts.line} 行起）：\n{lines}"
+    return f"{where} lists under {parts.name} (line {parts.line} on):\n{lines}"
+
+
+#: Characters of the question an echo is taken from at most (the end of the clause before the wh-word).
+MAX_ECHO = 8
+
+
+def _content(text: str, echo: dict, names: list[str] = ()) -> int:
+    """Characters of ``text`` outside the echo's generic words and ``names`` (the asked items:
+    an echo must say something besides what is asked about)."""
+    for g in sorted(names, key=len, reverse=True):
+        text = text.replace(g, "")
+    for g in echo["generic"]:
+        text = text.replace(g, "")
+    return len(text)
+
+
+def question_echo(question: str, echo: dict) -> str:
+    """The words of ``question`` right before its first wh-word, within the clause (cut at a
+    ``boundary``, at most :data:`MAX_ECHO` characters), when at least ``min_content`` of their
+    characters lie outside the ``generic`` words; ``""`` otherwise. ``echo`` is
+    :func:`threadgraph.bot.words.question_echo` data."""
+    m = echo["wh"].search(question)
+    if not m:
+        return ""
+    before = question[:m.start()]
+    cuts = list(echo["boundary"].finditer(before))
+    lead = (before[cuts[-1].end():] if cuts else before)[-MAX_ECHO:]
+    return lead if len(lead) >= 2 and _content(lead, echo) >= echo["min_content"] else ""
+
+
+def echo_line(question: str, asked: list[str], hits, echo: dict | None) -> ItemLine | None:
+    """The first line of ``hits`` (chunks with ``id``, ``doc``, ``text``, ``line``; best first) that
+    writes the question's echo (:func:`question_echo`, or an end of it still holding
+    ``min_content`` characters of its own) followed by a word (the wh-slot's filler)
+    and names one of the ``asked`` names: it answers what the wh-word asks. ``None`` when the
+    language has no echo data, the question no echo, or no line has it."""
+    if not echo:
+        return None
+    lead = question_echo(question, echo)
+    names = [n for n in dict.fromkeys(a.strip() for a in asked if a) if len(n) >= 2]
+    if not lead or not names:
+        return None
+    rxs = [(n, _name_re(n)) for n in names]
+    # the echo's end as a line may word it: its longest end that still says something of its own
+    ends = [lead[k:] for k in range(len(lead) - 1) if _content(lead[k:], echo, names) >= echo["min_content"]]
+
+    def fills(text: str, end: str) -> bool:
+        at = text.find(end)
+        return at >= 0 and at + len(end) < len(text) and text[at + len(end)].isalnum()
+
+    for h in hits:
+        for i, raw in enumerate((h.text or "").splitlines()):
+            text = raw.strip().lstrip("-*•>#").strip()
+            if not any(fills(text, e) for e in ends):
+                continue
+            n = next((n for n, rx in rxs if rx.search(text)), "")
+            if n:
+                return ItemLine(n, text, h.doc, (h.line or 0) + i, h.id)
+    return None

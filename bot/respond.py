@@ -118,6 +118,10 @@ def compose(c: Context, d: Draft) -> Answer:
     h.extend(c, d)
     if not d.found and mode != "graph" and d.passages:
         _read(c, d)
+    if not d.found and mode != "graph" and d.hits and h.reads_parts and not d.facts:
+        _read_parts(c, d)
+    if not d.found and mode == "hybrid" and d.hits and not h.open_ended and not d.facts:
+        _read_echo(c, d)
     if not d.found:
         _optional_step(c, d)
     if not d.found and mode == "hybrid" and d.passages and not d.facts and _passages_answer(c, d):
@@ -543,7 +547,7 @@ def _read(c: Context, d: Draft) -> None:
         asked = [y for x in q.asked_texts for y in _tails(_after_ctx(x, named_ctx))
                  if y and y.casefold() not in {n.casefold() for n in named_ctx}]
     context = q.ctx[0].name if q.ctx else ""
-    found = reader.read_passages(q.intent, asked, d.passages, context=context)
+    found = reader.read_passages(q.intent, asked, d.passages, context=context, lacked=_lacked(q))
     found = c.screen.keep_named(found, lambda r: r.y, c.linker)  # never propose what a constraint rules out
     unknown = [n for m in q.unknown for n in (m.surface, m.name) if n]
     if unknown:  # "must <unknown dish> have salt?": a sentence about salt in another recipe is no answer
@@ -557,6 +561,52 @@ def _read(c: Context, d: Draft) -> None:
     ids = {r.passage_id for r in found}
     d.passages = [p for p in d.passages if p.id in ids] + [p for p in d.passages if p.id not in ids]
     reader.log_candidates(c.settings.data_dir, found, thread=c.thread)
+
+
+def _read_parts(c: Context, d: Draft) -> None:
+    """The reader fallback of an intent that ``reads_parts`` ("what goes into X?" where the graph
+    holds nothing for X): the list the passages give under X (a sub-recipe's nested items, the
+    list under a heading naming X) answers, quoted with where it stands (:func:`reader.read_parts`)."""
+    q = c.q
+    asked = [n for m in q.items + q.unknown + q.ctx for n in dict.fromkeys([m.surface, m.name]) if n]
+    asked += [x for x in [q.asked_ctx] if x]
+    parts = reader.read_parts(asked, d.hits)
+    if parts is None:
+        return
+    d.text = reader.parts_text(c.lang, parts)
+    d.found = True
+    d.hits = [h for h in d.hits if h.id == parts.passage_id] + [h for h in d.hits if h.id != parts.passage_id]
+    d.passages = [p for p in d.passages if p.id == parts.passage_id] + [p for p in d.passages if p.id != parts.passage_id]
+
+
+def _read_echo(c: Context, d: Draft) -> None:
+    """The question-echo reader (:func:`reader.echo_line`): a passage line writing the question's
+    words before its wh-word, then what fills it, and naming the asked item answers, quoted."""
+    q = c.q
+    asked = [n for m in q.items + q.unknown + q.excluded for n in dict.fromkeys([m.surface, m.name]) if n]
+    found = reader.echo_line(q.text, asked, d.hits, words.question_echo(c.lang))
+    if found is None:
+        return
+    d.text = reader.item_line_text(c.lang, q.ctx[0].name if q.ctx else "", [found])
+    d.found = True
+    d.hits = [h for h in d.hits if h.id == found.passage_id] + [h for h in d.hits if h.id != found.passage_id]
+    d.passages = [p for p in d.passages if p.id == found.passage_id] + [p for p in d.passages if p.id != found.passage_id]
+
+
+def _lacked(q) -> list[str]:
+    """The names (as written and linked) of the question's items, roles and unknown things that
+    follow a negation cue ("没有", "without": :func:`~threadgraph.bot.words.negation_re`): what
+    the user lacks, so a passage saying what to use instead answers whatever the intent."""
+    rx = words.negation_re()
+    out = []
+    low = q.text.casefold()
+    for m in q.items + q.roles + q.unknown + q.excluded:
+        s = (m.surface or "").casefold()
+        # every place the question writes it (a slot's mention offset may be the slot's own)
+        at = [i for i in range(len(low)) if s and low.startswith(s, i)]
+        if any(rx.search(low[max(0, i - 12):i]) for i in at):
+            out += [n for n in dict.fromkeys([m.surface, m.name]) if n]
+    return out
 
 
 def _tails(text: str) -> list[str]:

@@ -152,6 +152,20 @@ def item_line_cue(lang: str) -> re.Pattern:
 
 
 @functools.lru_cache(maxsize=None)
+def question_echo(lang: str) -> dict | None:
+    """The ``question_echo`` data of ``lang`` (``None`` when the language has none): ``wh`` a
+    pattern of its wh-words, ``boundary`` the clause-boundary pattern, ``generic`` the words that
+    say nothing of their own (longest first), ``min_content`` an int."""
+    d = (lexicon().get("question_echo") or {}).get(lang)
+    if not d:
+        return None
+    return {"wh": re.compile("|".join(re.escape(w) for w in sorted(d["wh"], key=len, reverse=True))),
+            "boundary": re.compile(d["boundary"]),
+            "generic": tuple(sorted(d.get("generic") or (), key=len, reverse=True)),
+            "min_content": int(d.get("min_content", 2))}
+
+
+@functools.lru_cache(maxsize=None)
 def need_question(lang: str) -> re.Pattern:
     """The ``need_question`` cues of ``lang``: the question asks whether something must be done."""
     return re.compile(lexicon()["need_question"]["zh" if lang == "zh" else "en"], re.I)

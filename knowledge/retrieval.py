@@ -522,6 +522,31 @@ def headed_chunks(graph: GraphStore, label: str, *, limit: int = 8):
 HEADED_SCAN = 400
 
 
+def titled_chunks(graph: GraphStore, name: str, *, limit: int = 2):
+    """The chunks whose last section heading contains ``name`` (case-insensitive; a dish described
+    in a section of a document: "<words>: <name> (<kind>)"), in document and line order, at most
+    ``limit``, as :class:`~threadgraph.knowledge.vectors.Hit` with ``score`` 1.0. ``[]`` for a
+    name shorter than 2 characters."""
+    from .vectors import Hit
+
+    low = (name or "").strip().casefold()
+    if len(low) < 2:
+        return []
+    rows = graph.query(
+        "MATCH (c:Chunk) WHERE lower(c.section) CONTAINS $low "
+        "RETURN c.id AS id, c.doc AS doc, c.section AS section, c.text AS text, c.line AS line "
+        "ORDER BY c.doc, c.line LIMIT $scan",
+        {"low": low, "scan": HEADED_SCAN},
+    )
+    out = []
+    for r in rows:
+        if low in (r["section"] or "").split(" > ")[-1].casefold():
+            out.append(Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []))
+            if len(out) >= limit:
+                break
+    return out
+
+
 def recipes_using(graph: GraphStore, item_ids: list[str], recipe_ids: list[str] | None = None) -> dict[str, list[tuple[str, str]]]:
     """Which recipes CONTAIN any of ``item_ids`` (ingredients or tools),
     among ``recipe_ids`` when given: recipe id → ``[(item id, item name)]``

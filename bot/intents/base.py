@@ -52,7 +52,7 @@ from ...knowledge.vectors import Hit
 from ..answer import Passage
 from ..constraints import Screen
 from ..linker import Linker, Mention
-from ..memory import RememberedEntity, ThreadState
+from ..memory import ASKED_ITEM, RememberedEntity, ThreadState
 from ..query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 from ..slots import read_slots, rebalance
 
@@ -269,6 +269,9 @@ class Intent:
     #: with no graph fact, a line of the asked recipe naming the asked item with an alternative or
     #: a condition answers (:func:`threadgraph.bot.reader.read_item_lines`)
     reads_item_lines: bool = False
+    #: with no graph fact, the list a document gives under the asked name (the sub-items of a list
+    #: item naming it, the list under a heading naming it) answers (:func:`threadgraph.bot.reader.read_parts`)
+    reads_parts: bool = False
     #: the answer is about one recipe as a whole: a dish name several recipes share must say which
     whole_dish: bool = False
     fallback: bool = False
@@ -342,6 +345,13 @@ class Intent:
             recall_slot(q, state, "ctx", q.ctx)
         if self.fills_item and not q.items and state.slots.get("item") and not named_unknown_item(q, u):
             recall_slot(q, state, "item", q.items)
+        elif (self.fills_item and not q.items and not q.unknown and state.slots.get(ASKED_ITEM)
+              and (q.ctx or q.asked_ctx)):
+            # "And in <dish>?" after a question about an item the KB has no entity for (that the
+            # answer found written): the same item, asked about the new dish, read from its passages
+            e = state.slots[ASKED_ITEM]
+            q.unknown.append(Mention(e.name, e.name, "unknown", None, -1, "memory"))
+            q.from_memory.append(e.name)
         if "role" in self.needs and not q.roles and state.slots.get("role") and not named_unknown_item(q, u):
             recall_slot(q, state, "role", q.roles)
 

@@ -15,6 +15,7 @@ class Contains(Intent):
 
     name = "contains"
     whole_dish = True
+    reads_parts = True
     needs = ("recipe",)
 
     def retrieve(self, c: Context) -> Draft | None:
