@@ -433,7 +433,7 @@ _QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"|「[^」]*」|『[^』]*』")
 #: An English word of three letters or more, not a unit after a number ("20g", "1.5cm").
 _EN_WORD = re.compile(r"(?<![0-9A-Za-z.])[A-Za-z]{3,}")
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
-_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*(?: [A-Za-z0-9][A-Za-z0-9'’\-]*)*")
+_LATIN_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z'’\-]*(?: [A-Za-z][A-Za-z'’\-]*)*(?![A-Za-z0-9])")
 
 
 def glossed(text: str, lang: str, glossary) -> str:
@@ -469,6 +469,8 @@ def glossed(text: str, lang: str, glossary) -> str:
             before, after = line[max(0, m.start() - 1):m.start()], line[m.end():m.end() + 1]
             if lang != "zh" and re.search(r"[A-Za-z0-9]", before + after):
                 continue  # part of a name mixing scripts ("B52轰炸机")
+            if re.search(r"\d[\d/.]*\s?$", line[:m.start()]):
+                continue  # a unit or count after a number ("2 cloves", "1 支"), not a thing named
             other = look(run)
             near = line[max(0, m.start() - len(other) - 2):m.end() + len(other) + 2]
             if not other or other.casefold() in near.casefold().replace(run.casefold(), " "):

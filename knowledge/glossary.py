@@ -152,7 +152,7 @@ class Glossary:
     """The other-language names of a KB's names, built once per KB build.
 
     ``names``: (surface, entity type) pairs. :meth:`english` maps a Chinese surface to its
-    English name, :meth:`chinese` an English surface (any case) to its Chinese name; both
+    English name, :meth:`chinese` an English surface (any case or number) to its Chinese name; both
     return ``""`` when no name is known. A surface of several types takes the first gloss in
     the order recipe, ingredient, tool, role."""
 
@@ -177,15 +177,16 @@ class Glossary:
             elif re.search(r"[A-Za-z]", surface):
                 gloss = next((g for t in order for g in [lexicon_name(surface, t, True)] if g), "")
                 if gloss:
-                    self._zh[surface.casefold()] = gloss
+                    self._zh[name_key(surface)] = gloss
 
     def english(self, name: str) -> str:
         """The English name of the Chinese KB name ``name`` (``""`` when none is known)."""
         return self._en.get(name.strip(), "")
 
     def chinese(self, name: str) -> str:
-        """The Chinese name of the English KB name ``name``, any case (``""`` when none is known)."""
-        return self._zh.get(name.strip().casefold(), "")
+        """The Chinese name of the English KB name ``name``, any case or number (``""`` when none
+        is known)."""
+        return self._zh.get(name_key(name), "")
 
     def __len__(self) -> int:
         return len(self._en) + len(self._zh)
