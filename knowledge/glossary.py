@@ -148,6 +148,20 @@ def lexicon_name(name: str, type_: str, cjk: bool) -> str:
     return ""
 
 
+def _cased(word: str, gloss: str) -> str:
+    """``gloss`` (a lower-case name of the bilingual lexicon) written as a sense of ``word``'s
+    dictionary entries writes it when one does, case aside: proper names keep their capitals
+    ("sichuan pepper" → "Sichuan pepper")."""
+    if not gloss or gloss != gloss.casefold():
+        return gloss
+    for _, senses in dictionary_senses(word):
+        for sense in senses:
+            sense = sense.strip()
+            if sense.casefold() == gloss:
+                return sense
+    return gloss
+
+
 class Glossary:
     """The other-language names of a KB's names, built once per KB build.
 
@@ -170,7 +184,7 @@ class Glossary:
             if has_cjk(surface):
                 if not all(has_cjk(ch) for ch in surface):
                     continue  # a name mixing scripts ("B52轰炸机") already says its English part
-                gloss = next((g for t in order for g in [lexicon_name(surface, t, False)] if g), "") or next(
+                gloss = _cased(surface, next((g for t in order for g in [lexicon_name(surface, t, False)] if g), "")) or next(
                     (g for t in order for g in [dictionary_gloss(surface, t)] if g), "")
                 if gloss:
                     self._en[surface] = gloss

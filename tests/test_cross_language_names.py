@@ -79,7 +79,7 @@ def test_glossed_keeps_quotes_mixed_names_and_counts():
     step = quoted(MAPO, 47, "放入大蒜、生姜、辣椒圈、花椒、咸鸭蛋")
     assert glossed(step, "en", g) == step
     # a name mixing scripts, and an English unit after a number, are left alone
-    assert glossed("for example: Mojito莫吉托, 花椒.", "en", g) == "for example: Mojito莫吉托, sichuan pepper (花椒)."
+    assert glossed("for example: Mojito莫吉托, 花椒.", "en", g) == "for example: Mojito莫吉托, Sichuan pepper (花椒)."
     assert glossed("需要：butter 2 tbsp、garlic 2 cloves。", "zh", g) == "需要：黄油（butter） 2 tbsp、garlic 2 cloves。"
 
 
@@ -88,7 +88,7 @@ def test_english_question_about_a_chinese_recipe(ask):
     a = ask("What do I need to make mapo tofu?", thread="mapo")
     assert a.found and a.answer.startswith("Mapo tofu (麻婆豆腐) needs:")
     assert f"salted duck egg ({quoted(MAPO, 15, '咸鸭蛋')})" in a.answer  # dictionary
-    assert f"sichuan pepper ({quoted(MAPO, 21, '花椒')})" in a.answer  # bilingual lexicon
+    assert f"Sichuan pepper ({quoted(MAPO, 21, '花椒')})" in a.answer  # bilingual lexicon
     tofu = quoted(MAPO, 13, "内脂豆腐")
     assert f"{tofu}," in a.answer and f"({tofu})" not in a.answer  # no English name known: kept
 
@@ -96,7 +96,7 @@ def test_english_question_about_a_chinese_recipe(ask):
 def test_english_question_about_a_second_chinese_corpus(ask):
     a = ask("What do I need for twice-cooked pork?", thread="huiguo")
     assert a.found and a.answer.startswith("Twice-cooked pork (回锅肉) needs:")
-    assert f"sichuan pepper ({quoted(HUIGUO, 9, '花椒')})" in a.answer
+    assert f"Sichuan pepper ({quoted(HUIGUO, 9, '花椒')})" in a.answer
     assert f"shaoxing wine ({quoted(HUIGUO, 9, '料酒')})" in a.answer
 
 
