@@ -469,6 +469,8 @@ def glossed(text: str, lang: str, glossary) -> str:
             before, after = line[max(0, m.start() - 1):m.start()], line[m.end():m.end() + 1]
             if lang != "zh" and re.search(r"[A-Za-z0-9]", before + after):
                 continue  # part of a name mixing scripts ("B52轰炸机")
+            if re.match(r"\s*(?:, line \d|第 ?\d+ ?行)", line[m.end():]):
+                continue  # a citation names the source as it is titled ("(麻婆豆腐, line 5)")
             if re.search(r"\d[\d/.]*\s?$", line[:m.start()]):
                 continue  # a unit or count after a number ("2 cloves", "1 支"), not a thing named
             other = look(run)

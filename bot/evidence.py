@@ -88,6 +88,11 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
         text = query_text(q.text)
     if q.from_memory:
         text += " " + " ".join(names)
+    else:
+        # names linked across languages ("mapo tofu" → 麻婆豆腐) are searched as the KB writes them
+        other = [n for n in dict.fromkeys(names) if has_cjk(n) != has_cjk(q.text) and n not in text]
+        if other:
+            text += " " + " ".join(other)
     docs: list[str] = []
     if mode == "hybrid":
         docs = [m.doc for m in q.ctx if m.doc]

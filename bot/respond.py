@@ -538,7 +538,9 @@ def _read_item_lines(c: Context, d: Draft) -> None:
     hits = c.own_chunks(ctx)
     if q.focus or q.kind:  # about an item of the recipe: its other recorded names count too
         asked += [x for m in q.items if m.id for x in sorted(c.surfaces().get(m.id, ())) if x not in asked]
-    lines = reader.read_item_lines(asked, hits, words.item_line_cue(c.lang), candidates=cand,
+    # the recipe's lines are read in their own language (an English question about a Chinese recipe)
+    cue = words.item_line_cue("zh" if T.has_cjk(ctx.name) else "en")
+    lines = reader.read_item_lines(asked, hits, cue, candidates=cand,
                                    limit=3 if q.focus else 2, any_line=q.focus)
     if not lines:
         return

@@ -75,6 +75,7 @@ def test_glossed_keeps_quotes_mixed_names_and_counts():
     out = glossed(text, "en", g)
     assert out.splitlines()[0] == "What mapo tofu (麻婆豆腐) says about times:"
     assert f'"{line5}"' in out  # the quoted source stays as written
+    assert "(麻婆豆腐, line 5)" in out  # and so does a citation of the source's title
     # a Chinese line (a step read from the source) is not glossed: no English word on it
     step = quoted(MAPO, 47, "放入大蒜、生姜、辣椒圈、花椒、咸鸭蛋")
     assert glossed(step, "en", g) == step
@@ -113,3 +114,11 @@ def test_chinese_question_about_an_english_recipe(ask):
     assert f"黄油（{quoted(MUSHROOM, 7, 'butter')}）" in a.answer
     assert f"洋葱（{quoted(MUSHROOM, 5, 'onions')}）" in a.answer
     assert "2 cloves" in a.answer  # a unit after a number is no name
+
+
+def test_english_question_reads_the_chinese_recipe_lines(ask):
+    # no graph fact: the recipe's own line is read with the cues of its language, not the question's
+    a = ask("Can I make mapo tofu without doubanjiang?", thread="douban")
+    assert a.found
+    assert a.answer.startswith("What mapo tofu (麻婆豆腐) says about doubanjiang (豆瓣酱):")
+    assert quoted(MAPO, 5, "以咸鸭蛋替代传统豆瓣酱") in a.answer
