@@ -468,15 +468,15 @@ def glossed(text: str, lang: str, glossary) -> str:
             run = m.group().strip()
             before, after = line[max(0, m.start() - 1):m.start()], line[m.end():m.end() + 1]
             if lang != "zh" and re.search(r"[A-Za-z0-9]", before + after):
-                continue  # part of a name mixing scripts ("B52轰炸机")
+                continue  # part of a name mixing scripts (Latin letters or digits beside it)
             if re.match(r"\s*(?:, line \d|第 ?\d+ ?行)", line[m.end():]):
-                continue  # a citation names the source as it is titled ("(麻婆豆腐, line 5)")
+                continue  # a citation "(<title>, line N)" names the source as it is titled
             if re.search(r"\d[\d/.]*\s?$", line[:m.start()]):
-                continue  # a unit or count after a number ("2 cloves", "1 支"), not a thing named
+                continue  # a unit or count after a number, not a thing named
             other = look(run)
             near = line[max(0, m.start() - len(other) - 2):m.end() + len(other) + 2]
             if not other or other.casefold() in near.casefold().replace(run.casefold(), " "):
-                continue  # the other name already stands beside it ("Mojito莫吉托")
+                continue  # the other name already stands beside it (a title written in both scripts)
             if lang == "zh":
                 shown = f"{other}（{run}）"
             else:

@@ -89,7 +89,7 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     if q.from_memory:
         text += " " + " ".join(names)
     else:
-        # names linked across languages ("mapo tofu" → 麻婆豆腐) are searched as the KB writes them
+        # names linked across languages (an English word for a Chinese KB name) are searched as the KB writes them
         other = [n for n in dict.fromkeys(names) if has_cjk(n) != has_cjk(q.text) and n not in text]
         if other:
             text += " " + " ".join(other)

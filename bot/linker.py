@@ -288,8 +288,8 @@ class Linker:
                 if k not in self.by_surface:
                     extra.setdefault(k, set()).update(hits)
         if any(has_cjk(n.surface) for n in names):
-            # a Chinese name's dictionary gloss ("custard powder" → 吉士粉) names it too
-            # (knowledge/glossary.py; the bilingual lexicon's names come first)
+            # a Chinese name's dictionary gloss (knowledge/glossary.py) names it too
+            # (the bilingual lexicon's names come first)
             from ..knowledge.glossary import DICTIONARY_KINDS, linking_gloss
 
             for n in names:

@@ -183,7 +183,7 @@ def compose(c: Context, d: Draft) -> Answer:
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
     facts = _dedupe(d.facts)[:MAX_FACTS]
     sources = citations(c.kb, c.settings, facts, d.passages, answer=d.text)
-    # KB names of the other language written with their names in the question's ("mapo tofu (麻婆豆腐)")
+    # KB names of the other language written with their names in the question's ("English (中文)")
     text = glossed(d.text, lang, c.glossary()) if _other_script(lang, d.text) else d.text
     return Answer(
         thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=text, language=lang,

@@ -1,6 +1,5 @@
-"""Cross-language glosses of knowledge-base names: the English name of a Chinese KB name
-("宫保鸡丁" → "kung pao chicken") and the Chinese name of an English one ("butter" → 黄油), so
-that an answer in the question's language can write a KB name of the other language as
+"""Cross-language glosses of knowledge-base names: the English name of a Chinese KB name and
+the Chinese name of an English one, so that an answer in the question's language can write a KB name of the other language as
 "English (中文)" / "中文（English）".
 
 Two sources, in this order:
@@ -119,8 +118,8 @@ def dictionary_gloss(word: str, type_: str) -> str:
 def linking_gloss(word: str, type_: str) -> str:
     """The dictionary gloss of the Chinese KB name ``word`` (:func:`dictionary_gloss`) when it
     may link an English question word to it: not a name of the bilingual lexicon (that lexicon
-    decides its own names), not a category label ("meat"), and, for a one-word gloss, not a
-    generic head noun of ``glossary.yaml`` ("oil", "pot") nor one of its ``no_link`` words of
+    decides its own names), not a category label, and, for a one-word gloss, not a
+    generic head noun of ``glossary.yaml`` nor one of its ``no_link`` words of
     several senses; ``""`` otherwise."""
     from . import categories
 
@@ -150,8 +149,7 @@ def lexicon_name(name: str, type_: str, cjk: bool) -> str:
 
 def _cased(word: str, gloss: str) -> str:
     """``gloss`` (a lower-case name of the bilingual lexicon) written as a sense of ``word``'s
-    dictionary entries writes it when one does, case aside: proper names keep their capitals
-    ("sichuan pepper" → "Sichuan pepper")."""
+    dictionary entries writes it when one does, case aside: a proper name in it keeps its capitals."""
     if not gloss or gloss != gloss.casefold():
         return gloss
     for _, senses in dictionary_senses(word):
@@ -183,7 +181,7 @@ class Glossary:
             order = [t for t in self._ORDER if t in ts]
             if has_cjk(surface):
                 if not all(has_cjk(ch) for ch in surface):
-                    continue  # a name mixing scripts ("B52轰炸机") already says its English part
+                    continue  # a name mixing scripts already says its Latin part
                 gloss = _cased(surface, next((g for t in order for g in [lexicon_name(surface, t, False)] if g), "")) or next(
                     (g for t in order for g in [dictionary_gloss(surface, t)] if g), "")
                 if gloss:
