@@ -1,6 +1,6 @@
 """Cross-language glosses of knowledge-base names: the English name of a Chinese KB name and
-the Chinese name of an English one, so that an answer in the question's language can write a KB name of the other language as
-"English (中文)" / "中文（English）".
+the Chinese name of an English one, so that an answer in the question's language can write a
+KB name of the other language as "English (中文)" / "中文（English）".
 
 Two sources, in this order:
 
