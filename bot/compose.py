@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.facts import Fact
-from ..knowledge.text import cjk_bigrams, content_words, has_cjk, split_sentences
+from ..knowledge.text import CJK_CLASS, cjk_bigrams, content_words, has_cjk, split_sentences
 from . import words
 
 SNIPPET_CHARS = 160
@@ -526,3 +526,65 @@ def _shows_first_item(items: list[tuple[str, int]], shown: str) -> bool:
             return " ".join(s.split()) in flat
         want = int(m.group(1)) - 1
     return False
+
+
+#: Spans an answer quotes from a source (or a section title it names): never glossed.
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"|「[^」]*」|『[^』]*』")
+#: An English word of three letters or more, not a unit after a number ("20g", "1.5cm").
+_EN_WORD = re.compile(r"(?<![0-9A-Za-z.])[A-Za-z]{3,}")
+_CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
+_LATIN_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z'’\-]*(?: [A-Za-z][A-Za-z'’\-]*)*(?![A-Za-z0-9])")
+
+
+def glossed(text: str, lang: str, glossary) -> str:
+    """``text`` (an answer in ``lang``) with each knowledge-base name written in the other
+    language given its name in the answer's language: in an English answer a Chinese name the
+    ``glossary`` (:class:`~threadgraph.knowledge.glossary.Glossary`) knows becomes
+    "English (中文)", in a Chinese answer an English name becomes "中文（English）". Only a
+    name standing alone counts (a whole run of its script: not part of a longer word of it), on
+    a line of the answer's own language (an English answer's line with an English word; a
+    Chinese answer's line with a Chinese character), outside quoted spans (a source's words
+    stay as written). A name without a known gloss is kept as it is. The first letter of an
+    English gloss that opens a line is capitalized."""
+    if not text or glossary is None or not len(glossary):
+        return text
+    out = []
+    for line in text.split("\n"):
+        if lang == "zh":
+            if not has_cjk(line):
+                out.append(line)
+                continue
+            run_re, look = _LATIN_RUN, glossary.chinese
+        else:
+            if not has_cjk(line) or not _EN_WORD.search(_QUOTED.sub(" ", line)):
+                out.append(line)
+                continue
+            run_re, look = _CJK_RUN, glossary.english
+        masked = [(m.start(), m.end()) for m in _QUOTED.finditer(line)]
+        pieces, last = [], 0
+        for m in run_re.finditer(line):
+            if any(a <= m.start() < b for a, b in masked):
+                continue
+            run = m.group().strip()
+            before, after = line[max(0, m.start() - 1):m.start()], line[m.end():m.end() + 1]
+            if lang != "zh" and re.search(r"[A-Za-z0-9]", before + after):
+                continue  # part of a name mixing scripts (Latin letters or digits beside it)
+            if re.match(r"\s*(?:, line \d|第 ?\d+ ?行)", line[m.end():]):
+                continue  # a citation "(<title>, line N)" names the source as it is titled
+            if re.search(r"\d[\d/.]*\s?$", line[:m.start()]):
+                continue  # a unit or count after a number, not a thing named
+            other = look(run)
+            near = line[max(0, m.start() - len(other) - 2):m.end() + len(other) + 2]
+            if not other or other.casefold() in near.casefold().replace(run.casefold(), " "):
+                continue  # the other name already stands beside it (a title written in both scripts)
+            if lang == "zh":
+                shown = f"{other}（{run}）"
+            else:
+                head = line[:m.start()].rstrip().rstrip("(\"“").rstrip()
+                if (not head or head[-1] in ".!?") and other[:1].islower():
+                    other = other[0].upper() + other[1:]
+                shown = f"{other} ({run})"
+            pieces += [line[last:m.start()], shown]
+            last = m.end()
+        out.append("".join(pieces) + line[last:])
+    return "\n".join(out)

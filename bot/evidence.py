@@ -89,6 +89,11 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
     if q.from_memory:
         # the remembered names, and a remembered dish no recipe is called (searched by its words)
         text += " " + " ".join(names + [q.asked_ctx] * (q.asked_ctx in q.from_memory))
+    else:
+        # names linked across languages (an English word for a Chinese KB name) are searched as the KB writes them
+        other = [n for n in dict.fromkeys(names) if has_cjk(n) != has_cjk(q.text) and n not in text]
+        if other:
+            text += " " + " ".join(other)
     docs: list[str] = []
     if mode == "hybrid":
         docs = [m.doc for m in q.ctx if m.doc]

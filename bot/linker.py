@@ -287,6 +287,16 @@ class Linker:
             for k in keys:
                 if k not in self.by_surface:
                     extra.setdefault(k, set()).update(hits)
+        if any(has_cjk(n.surface) for n in names):
+            # a Chinese name's dictionary gloss (knowledge/glossary.py) names it too
+            # (the bilingual lexicon's names come first)
+            from ..knowledge.glossary import DICTIONARY_KINDS, linking_gloss
+
+            for n in names:
+                if n.type in DICTIONARY_KINDS and has_cjk(n.surface):
+                    gloss = linking_gloss(n.surface, n.type)
+                    if gloss:
+                        offer(gloss, n)
         from ..knowledge.kb import EntityName
 
         for v, ids in extra.items():

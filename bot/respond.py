@@ -19,8 +19,8 @@ from ..knowledge.text import is_cjk_char
 from . import constraints, intents, reader, scope, words
 from .answer import Answer, EntityRef, Fact, Passage
 from .citations import citations, doc_titles
-from .compose import (best_sentence, excerpt, family_text, join, lead_passage, list_continuation, not_found_text,
-                      passages_text, sentences_of, t, word_cut)
+from .compose import (best_sentence, excerpt, family_text, glossed, join, lead_passage, list_continuation,
+                      not_found_text, passages_text, sentences_of, t, word_cut)
 from .evidence import VECTOR_FOUND_MIN, content_words, absent_dish_words, absent_names, lexical_support, passages_support, query_text, question_support, search_passages, says_down
 from .sentences import lead_sentence
 from .who import roles_of as who_roles, section_role
@@ -188,11 +188,19 @@ def compose(c: Context, d: Draft) -> Answer:
     d.text = _reading_note(c) + (_elsewhere_note(c) if d.found and d.facts and not d.parts.get("family") else "") + d.text
     entities = [EntityRef(name=m.name, type=m.type, id=m.id) for m in q.ctx + q.items + q.roles + q.excluded + q.unknown]
     facts = _dedupe(d.facts)[:MAX_FACTS]
+    sources = citations(c.kb, c.settings, facts, d.passages, answer=d.text)
+    # KB names of the other language written with their names in the question's ("English (中文)")
+    text = glossed(d.text, lang, c.glossary()) if _other_script(lang, d.text) else d.text
     return Answer(
-        thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=d.text, language=lang,
-        entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups,
-        sources=citations(c.kb, c.settings, facts, d.passages, answer=d.text),
+        thread=c.thread, question=q.text, intent=q.intent, found=d.found, answer=text, language=lang,
+        entities=entities, facts=facts, passages=d.passages, follow_ups=d.follow_ups, sources=sources,
     )
+
+
+def _other_script(lang: str, text: str) -> bool:
+    """Whether ``text`` (an answer in ``lang``) writes anything in the other language's script:
+    a Chinese character in an English answer, a Latin letter in a Chinese one."""
+    return T.has_cjk(text) if lang != "zh" else re.search(r"[A-Za-z]", text) is not None
 
 
 #: Passages whose sentences are searched for the asked value when the answer text holds none.
@@ -670,7 +678,9 @@ def _read_item_lines(c: Context, d: Draft) -> None:
     hits = c.own_chunks(ctx)
     if q.focus or q.kind:  # about an item of the recipe: its other recorded names count too
         asked += [x for m in q.items if m.id for x in sorted(c.surfaces().get(m.id, ())) if x not in asked]
-    lines = reader.read_item_lines(asked, hits, words.item_line_cue(c.lang), candidates=cand,
+    # the recipe's lines are read in their own language (an English question about a Chinese recipe)
+    cue = words.item_line_cue("zh" if T.has_cjk(ctx.name) else "en")
+    lines = reader.read_item_lines(asked, hits, cue, candidates=cand,
                                    limit=3 if q.focus else 2, any_line=q.focus)
     if not lines:
         return

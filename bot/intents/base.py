@@ -199,6 +199,18 @@ class Context:
             self._cache[key] = index
         return index
 
+    def glossary(self):
+        """The :class:`~threadgraph.knowledge.glossary.Glossary` of the KB's names (their names
+        in the other language), built once per KB build (cached in the shared answer cache)."""
+        from ...knowledge.glossary import Glossary
+
+        key = ("glossary", str(self.graph.path))
+        g = self._cache.get(key)
+        if g is None:
+            g = Glossary((n.surface, n.type) for n in self.kb.names)
+            self._cache[key] = g
+        return g
+
     def written_names(self, facts: list[Fact]) -> dict[str, str]:
         """Object id → the name as the facts' source passages write it, for each object whose
         KB name (canonical, e.g. after the alias table) those passages do not contain while one
