@@ -46,11 +46,17 @@ def test_required_answer_adds_the_recorded_substitutes(ask):
     assert any(f.relation == "SUBSTITUTES" and f.object == "二荆条" for f in a.facts)
 
 
+# English answers gloss the Chinese names (knowledge/glossary.py: the bilingual lexicon, then CC-CEDICT)
 @pytest.mark.parametrize("text, start", [
-    ("can i skip the 手枪腿 in 宫保鸡丁", "Better not: 手枪腿 is a required ingredient of 宫保鸡丁"),
-    ("Is 手枪腿 required in 宫保鸡丁?", "Yes, 手枪腿 is a required ingredient of 宫保鸡丁"),
-    ("Is 莴笋 required in 宫保鸡丁?", "No, 莴笋 is optional in 宫保鸡丁"),
-    ("can i skip the 莴笋 in 宫保鸡丁", "Yes, you can leave 莴笋 out: it is optional in 宫保鸡丁"),
+    ("can i skip the 手枪腿 in 宫保鸡丁",
+     "Better not: chicken leg quarter (手枪腿) is a required ingredient of Kung Pao Chicken (宫保鸡丁)"),
+    ("Is 手枪腿 required in 宫保鸡丁?", "Yes, chicken leg quarter (手枪腿) is a required ingredient of Kung Pao Chicken (宫保鸡丁)"),
+    ("Is 莴笋 required in 宫保鸡丁?", "No, celtuce (莴笋) is optional in Kung Pao Chicken (宫保鸡丁)"),
+    ("can i skip the 莴笋 in 宫保鸡丁", "Yes, you can leave celtuce (莴笋) out: it is optional in Kung Pao Chicken (宫保鸡丁)"),
+    # "is X optional?" asks the other way round from "is X required?": yes when it is optional
+    ("Is 莴笋 optional in 宫保鸡丁?", "Yes, you can leave celtuce (莴笋) out: it is optional in Kung Pao Chicken (宫保鸡丁)"),
+    ("Is 手枪腿 optional in 宫保鸡丁?",
+     "Better not: chicken leg quarter (手枪腿) is a required ingredient of Kung Pao Chicken (宫保鸡丁)"),
 ])
 def test_english_polarity_follows_the_question(ask, text, start):
     a = ask(text)
