@@ -41,6 +41,7 @@ _IN_PLACE_MARKED = frozenset(words("roles", "named_in_place_marked"))
 _IN_PLACE_MARKER = regex("roles", "named_in_place_marker", re.I)
 _IN_PLACE_INNER = frozenset(w.casefold() for w in words("roles", "named_in_place_inner"))
 _PEOPLE_RULES = frozenset(words("roles", "people_cue_rules") + words("roles", "people_cue_rules_alternation")) | _PASSIVE_RULES
+_STRICT_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules_strict"))
 
 
 def _in_place(f) -> bool:
@@ -63,6 +64,8 @@ _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
 
 
 _NAME_JOINS = frozenset(words("roles", "name_joins"))
+_ABBR = re.compile(r"[A-Z][A-Z0-9&]{1,5}")
+_VAGUE_PEOPLE = frozenset(w.casefold() for w in words("roles", "vague_people"))
 
 
 def _is_person(phrase: str) -> bool:
@@ -73,6 +76,47 @@ def _is_person(phrase: str) -> bool:
         return False
     return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or (  # "Director of Engineering", "Head of Security"
         all(t[:1].isupper() or t in _NAME_JOINS for t in toks) and toks[0][:1].isupper() and toks[-1][:1].isupper())
+
+
+def strict_person(phrase: str, roles: DictLinker[str]) -> str:
+    """How ``phrase`` names a person or group by its words (``people_cue_rules_strict`` of
+    ``lexicon/roles.yaml``): ``"role"`` for a known role, ``"word"`` when its last word is a person word
+    ("designee", "DevOps team") or it reads "<person word> of …" ("Head of Engineering"), ``"abbr"`` for one
+    abbreviation in capitals ("COO"), ``""`` otherwise (a capitalized name alone: "Slack")."""
+    p = re.sub(r"^(?:the|a|an|our|your|their|its|his|her)\s+", "", phrase.strip(), flags=re.I)
+    toks = p.split()
+    if not toks:
+        return ""
+    if roles.get(p):
+        return "role"
+    if toks[-1].casefold().strip(".,") in _VAGUE_PEOPLE:
+        return ""
+    if toks[-1].casefold().strip(".,").removesuffix("'s").removesuffix("’s") in _PERSON_HEADS or (
+            len(toks) >= 3 and toks[0].casefold() in _PERSON_HEADS and toks[1].casefold() == "of"):
+        return "word"
+    return "abbr" if len(toks) == 1 and _ABBR.fullmatch(toks[0]) else ""
+
+
+def people_sides(x: str, ys: list[str], roles: DictLinker[str]) -> tuple[str, list[str]] | None:
+    """The two people of a strict people alternation (``people_cue_rules_strict``): ``(x, ys)`` with a
+    first side that lacks a person word completed by the last word of the second ("Security" and "DevOps
+    team" → "Security team"), or ``None`` when a side does not name a person (:func:`strict_person`) or
+    every side is an abbreviation. An X whose head comes before "of" and is no person word is cut to what
+    follows its last "of" ("approval of account owners" → "account owners")."""
+    if not ys:
+        return None
+    toks = x.split()
+    if "of" in toks[1:] and toks[0].casefold() not in _PERSON_HEADS:  # "approval of account owners": the owners
+        x = " ".join(toks[len(toks) - toks[::-1].index("of"):])
+    kinds = [strict_person(y, roles) for y in ys]
+    kx = strict_person(x, roles)
+    if not kx and all(kinds) and len(x.split()) <= 2 and x[:1].isupper():
+        last = ys[0].split()[-1]
+        if last.casefold() in _PERSON_HEADS:
+            x, kx = f"{x} {last}", "word"
+    if not kx or not all(kinds) or all(k == "abbr" for k in [kx, *kinds]):
+        return None
+    return x, ys
 
 
 def _person_word(phrase: str) -> bool:
@@ -770,6 +814,22 @@ class DocumentExtractor:
                 if t is not None and f.block.ordered and name:
                     _rename(res, t.object, name)
                     t.properties["required"] = False
+                continue
+            sides = people_sides(f.x, f.ys, roles) if f.rule in _STRICT_PEOPLE_RULES | _DELEGATE_RULES else None
+            if f.rule in _STRICT_PEOPLE_RULES or sides is not None:  # "the COO or delegate": two people, as roles
+                if sides is None or (f.rule not in _DELEGATE_RULES and _DELEGATES.search(f.block.text)
+                                     and not _DELEGATE_LABEL.match(f.block.text)):
+                    continue
+                xid = self._party(sides[0], bool(roles.get(sides[0])), roles, res, doc, "role")
+                for y in sides[1]:
+                    yid = self._party(y, bool(roles.get(y)), roles, res, doc, "role")
+                    if not xid or not yid or yid == xid or (xid, yid) in have:
+                        continue
+                    have.add((xid, yid))
+                    res.triples.append(Triple(xid, "SUBSTITUTES", yid,
+                                              {"context": "", "condition": f.cond, "symmetric": False},
+                                              Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
+                                                         min(f.confidence, 0.8))))
                 continue
             if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
