@@ -99,8 +99,8 @@ def strict_person(phrase: str, roles: DictLinker[str]) -> str:
 
 def people_sides(x: str, ys: list[str], roles: DictLinker[str]) -> tuple[str, list[str]] | None:
     """The two people of a strict people alternation (``people_cue_rules_strict``): ``(x, ys)`` with a
-    first side that lacks a person word completed by the last word of the second ("Security" and "DevOps
-    team" → "Security team"), or ``None`` when a side does not name a person (:func:`strict_person`) or
+    first side that lacks a person word completed by the last word of the second when that word is a lower-case
+    person word ("Security" and "DevOps team" → "Security team"), or ``None`` when a side does not name a person (:func:`strict_person`) or
     every side is an abbreviation. An X whose head comes before "of" and is no person word is cut to what
     follows its last "of" ("approval of account owners" → "account owners")."""
     if not ys:
@@ -112,7 +112,7 @@ def people_sides(x: str, ys: list[str], roles: DictLinker[str]) -> tuple[str, li
     kx = strict_person(x, roles)
     if not kx and all(kinds) and len(x.split()) <= 2 and x[:1].isupper():
         last = ys[0].split()[-1]
-        if last.casefold() in _PERSON_HEADS:
+        if last.islower() and last in _PERSON_HEADS:  # a common noun ("team"), never a product's name ("Teams")
             x, kx = f"{x} {last}", "word"
     if not kx or not all(kinds) or all(k == "abbr" for k in [kx, *kinds]):
         return None
