@@ -690,7 +690,8 @@ class DocumentExtractor:
         whose own text, says it is optional (:func:`optional_text`), the items of a list
         introduced as optional (:func:`optional_list_items`), and the list item or section in
         which a sentence says the step may be left out ("This step is only required if …",
-        ``step_optional_sentence``), get ``required = False`` on the
+        ``step_optional_sentence``), and the table rows and top-level bullets of a section whose heading
+        says it is optional ("### Optional tasks"; not its numbered steps), get ``required = False`` on the
         ``CONTAINS`` edge from their section (or parent step). A bullet item has no step entity of
         its own; an optional one gets one (its CONTAINS from the section, ``order`` its position)."""
         rel = doc.rel
@@ -752,6 +753,8 @@ class DocumentExtractor:
                 stid = entity_id("step", f"{rel}#inline{k}#{line}")
                 if name and stid not in edges:
                     add_optional(stid, name, m.group(), b, line, parent_of(b.path), "doc.optional_inline", 0.75)
+        # sections whose own heading says they are optional: their table rows and top-level bullets are optional parts
+        optional_sections = {b.path for b in blocks if b.kind == "heading" and b.path and optional_text(b.text)}
         for i, b in enumerate(blocks):
             if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
                 # a paragraph of its own opened by an optional label ("(Optional) Grafana API Token: …",
@@ -769,6 +772,16 @@ class DocumentExtractor:
                 if t is not None:
                     t.properties["required"] = False
                 continue
+            if b.kind == "row" and b.path in optional_sections and not b.header and b.cells:
+                # a row of a table whose section heading says it is optional ("### Optional tasks" over a table
+                # of tasks): an optional part of the section, named by its first cell
+                stid = entity_id("step", f"{rel}#{b.line}")
+                name = re.sub(r"\s+", " ", b.cells[0]).strip(" *`")
+                if stid not in edges and name and len(name) <= _NAME_MAX and len(name.split()) <= 10 and re.search(r"[^\W\d_]", name):
+                    add_optional(stid, name, b.text, b, b.line, parent_of(b.path), "doc.optional_section_row", 0.75)
+                continue
+            if b.kind == "item" and b.path in optional_sections and not b.ordered and b.parent < 0:
+                listed.add(i)  # a bullet of a section whose heading says it is optional ("GitHub teams to join (optional)")
             if b.kind != "item" or not (i in listed or optional_text(b.text)) or _OPT_LABEL.match(b.text.strip()):
                 continue
             stid = entity_id("step", f"{rel}#{b.line}")
