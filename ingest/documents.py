@@ -42,6 +42,7 @@ _IN_PLACE_MARKER = regex("roles", "named_in_place_marker", re.I)
 _IN_PLACE_INNER = frozenset(w.casefold() for w in words("roles", "named_in_place_inner"))
 _PEOPLE_RULES = frozenset(words("roles", "people_cue_rules") + words("roles", "people_cue_rules_alternation")) | _PASSIVE_RULES
 _STRICT_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules_strict"))
+_NAMED_ACTOR_RULES = frozenset(words("roles", "people_cue_rules_named_actor"))
 
 
 def _in_place(f) -> bool:
@@ -97,11 +98,12 @@ def strict_person(phrase: str, roles: DictLinker[str]) -> str:
     return "abbr" if len(toks) == 1 and _ABBR.fullmatch(toks[0]) else ""
 
 
-def people_sides(x: str, ys: list[str], roles: DictLinker[str]) -> tuple[str, list[str]] | None:
+def people_sides(x: str, ys: list[str], roles: DictLinker[str], abbreviations: bool = False) -> tuple[str, list[str]] | None:
     """The two people of a strict people alternation (``people_cue_rules_strict``): ``(x, ys)`` with a
     first side that lacks a person word completed by the last word of the second when that word is a lower-case
     person word ("Security" and "DevOps team" → "Security team"), or ``None`` when a side does not name a person (:func:`strict_person`) or
-    every side is an abbreviation. An X whose head comes before "of" and is no person word is cut to what
+    every side is an abbreviation (allowed with ``abbreviations``: a construction that says the sides act,
+    ``people_cue_rules_named_actor``: "If the COO is unable to act, the CEO shall …"). An X whose head comes before "of" and is no person word is cut to what
     follows its last "of" ("approval of account owners" → "account owners")."""
     if not ys:
         return None
@@ -114,7 +116,7 @@ def people_sides(x: str, ys: list[str], roles: DictLinker[str]) -> tuple[str, li
         last = ys[0].split()[-1]
         if last.islower() and last in _PERSON_HEADS:  # a common noun ("team"), never a product's name ("Teams")
             x, kx = f"{x} {last}", "word"
-    if not kx or not all(kinds) or all(k == "abbr" for k in [kx, *kinds]):
+    if not kx or not all(kinds) or (not abbreviations and all(k == "abbr" for k in [kx, *kinds])):
         return None
     return x, ys
 
@@ -828,21 +830,24 @@ class DocumentExtractor:
                     _rename(res, t.object, name)
                     t.properties["required"] = False
                 continue
-            sides = people_sides(f.x, f.ys, roles) if f.rule in _STRICT_PEOPLE_RULES | _DELEGATE_RULES else None
-            if f.rule in _STRICT_PEOPLE_RULES or sides is not None:  # "the COO or delegate": two people, as roles
-                if sides is None or (f.rule not in _DELEGATE_RULES and _DELEGATES.search(f.block.text)
-                                     and not _DELEGATE_LABEL.match(f.block.text)):
+            xs = re.split(r"\s+or\s+", f.x) if f.rule in _STRICT_PEOPLE_RULES else [f.x]  # "If the COO or Head of …"
+            all_sides = [people_sides(x, f.ys, roles, f.rule in _NAMED_ACTOR_RULES) for x in xs] if f.rule in _STRICT_PEOPLE_RULES | _DELEGATE_RULES else [None]
+            if f.rule in _STRICT_PEOPLE_RULES or all_sides[0] is not None:  # "the COO or delegate": two people, as roles
+                if any(s is None for s in all_sides) or (f.rule not in _DELEGATE_RULES | _NAMED_ACTOR_RULES
+                                                         and _DELEGATES.search(f.block.text)
+                                                         and not _DELEGATE_LABEL.match(f.block.text)):
                     continue
-                xid = self._party(sides[0], bool(roles.get(sides[0])), roles, res, doc, "role")
-                for y in sides[1]:
-                    yid = self._party(y, bool(roles.get(y)), roles, res, doc, "role")
-                    if not xid or not yid or yid == xid or (xid, yid) in have:
-                        continue
-                    have.add((xid, yid))
-                    res.triples.append(Triple(xid, "SUBSTITUTES", yid,
-                                              {"context": "", "condition": f.cond, "symmetric": False},
-                                              Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
-                                                         min(f.confidence, 0.8))))
+                for sides in all_sides:
+                    xid = self._party(sides[0], bool(roles.get(sides[0])), roles, res, doc, "role")
+                    for y in sides[1]:
+                        yid = self._party(y, bool(roles.get(y)), roles, res, doc, "role")
+                        if not xid or not yid or yid == xid or (xid, yid) in have:
+                            continue
+                        have.add((xid, yid))
+                        res.triples.append(Triple(xid, "SUBSTITUTES", yid,
+                                                  {"context": "", "condition": f.cond, "symmetric": False},
+                                                  Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
+                                                             min(f.confidence, 0.8))))
                 continue
             if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
                     f.kind == "substitute" and _named_again(f.x, text)) and not (

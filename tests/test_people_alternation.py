@@ -114,3 +114,19 @@ def test_rows_and_bullets_of_an_optional_section(tmp_path):
                           "### Build the docs (optional)\n\n1. Install Sphinx.\n2. Run make html.\n")
     assert {"pyarrow for Parquet files", "lxml for faster HTML parsing"} <= got
     assert not any("Sphinx" in g or "make html" in g for g in got)
+
+
+def test_person_unable_to_act_and_who_acts_then(tmp_path):
+    r = "en.if_x_unable_y"
+    # ops-jupiterone cp-bcdr.md lines 59-62: each X of the "or", even where the sentence speaks of delegating
+    text = " ".join(doc_lines(JUPITERONE / "cp-bcdr.md", 59, 62).split())
+    sent = text[text.index("If the COO"):text.index("alternative delegate.") + len("alternative delegate.")]
+    assert [(c.x, c.y) for c in cues.read(sent) if c.rule == r] == [("COO or Head of Engineering", "CEO")]
+    got = _extract(tmp_path, "bcdr.md", "# Line of Succession\n\n" + doc_lines(JUPITERONE / "cp-bcdr.md", 57, 63) + "\n")
+    assert {("COO", "CEO"), ("Head of Engineering", "CEO")} <= got
+    # a public constitution's succession clause (quoted in a public Q&A test set)
+    s = ("If the office of Prime Minister is then vacant or the Prime Minister is unable to act, the Speaker shall act "
+         "in the office of President.")
+    assert [(c.x, c.y) for c in cues.read(s) if c.rule == r] == [("Prime Minister", "Speaker")]
+    # no person acts: nothing ("If the build is unable to continue, the pipeline will fail")
+    assert [c for c in cues.read("If the build is unable to continue, the pipeline will fail.") if c.rule == r] == []
