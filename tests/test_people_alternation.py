@@ -130,3 +130,18 @@ def test_person_unable_to_act_and_who_acts_then(tmp_path):
     assert [(c.x, c.y) for c in cues.read(s) if c.rule == r] == [("Prime Minister", "Speaker")]
     # no person acts: nothing ("If the build is unable to continue, the pipeline will fail")
     assert [c for c in cues.read("If the build is unable to continue, the pipeline will fail.") if c.rule == r] == []
+
+
+def test_role_described_from_passages_starts_at_the_asked_sentence():
+    from types import SimpleNamespace
+
+    from threadgraph.bot.intents.responsibility import responsibility_text
+
+    # ops-jupiterone cp-bcdr.md lines 54-62: a role with no steps of its own is described from a passage; the
+    # passage is shown from the sentence that names what was asked, not cut before it
+    text = " ".join(doc_lines(JUPITERONE / "cp-bcdr.md", 54, 62).split())
+    got = responsibility_text("en", "CEO", [], [SimpleNamespace(text=text)], "does the CEO have to do it personally?")
+    assert "choose an alternative delegate" in got
+    # without a question the passage is shown from its start, as before
+    got = responsibility_text("en", "CEO", [], [SimpleNamespace(text=text)])
+    assert got.split("\n")[1].startswith("- " + text[:40])
