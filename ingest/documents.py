@@ -82,8 +82,8 @@ def _is_person(phrase: str) -> bool:
 def strict_person(phrase: str, roles: DictLinker[str]) -> str:
     """How ``phrase`` names a person or group by its words (``people_cue_rules_strict`` of
     ``lexicon/roles.yaml``): ``"role"`` for a known role, ``"word"`` when its last word is a person word
-    ("designee", "DevOps team") or it reads "<person word> of …" ("Head of Engineering"), ``"abbr"`` for one
-    abbreviation in capitals ("COO"), ``""`` otherwise (a capitalized name alone: "Slack")."""
+    ("deputy", "Platform team") or it reads "<person word> of …" ("Director of Operations"), ``"abbr"`` for one
+    abbreviation in capitals ("CMO"), ``""`` otherwise (a capitalized name alone: "Acme Chat")."""
     p = re.sub(r"^(?:the|a|an|our|your|their|its|his|her)\s+", "", phrase.strip(), flags=re.I)
     toks = p.split()
     if not toks:
@@ -101,20 +101,21 @@ def strict_person(phrase: str, roles: DictLinker[str]) -> str:
 def people_sides(x: str, ys: list[str], roles: DictLinker[str], abbreviations: bool = False) -> tuple[str, list[str]] | None:
     """The two people of a strict people alternation (``people_cue_rules_strict``): ``(x, ys)`` with a
     first side that lacks a person word completed by the last word of the second when that word is a lower-case
-    person word ("Security" and "DevOps team" → "Security team"), or ``None`` when a side does not name a person (:func:`strict_person`) or
-    every side is an abbreviation (allowed with ``abbreviations``: a construction that says the sides act,
-    ``people_cue_rules_named_actor``: "If the COO is unable to act, the CEO shall …"). An X whose head comes before "of" and is no person word is cut to what
-    follows its last "of" ("approval of account owners" → "account owners")."""
+    person word ("Billing" and "Helpdesk team" → "Billing team"), or ``None`` when a side does not name a person
+    (:func:`strict_person`) or every side is an abbreviation (allowed with ``abbreviations``: a construction that
+    says the sides act, ``people_cue_rules_named_actor``: "If the CMO is unable to act, the Bursar shall …"). An X
+    whose head comes before "of" and is no person word is cut to what follows its last "of" ("sign-off of budget
+    holders" → "budget holders")."""
     if not ys:
         return None
     toks = x.split()
-    if "of" in toks[1:] and toks[0].casefold() not in _PERSON_HEADS:  # "approval of account owners": the owners
+    if "of" in toks[1:] and toks[0].casefold() not in _PERSON_HEADS:  # "sign-off of budget holders": the holders
         x = " ".join(toks[len(toks) - toks[::-1].index("of"):])
     kinds = [strict_person(y, roles) for y in ys]
     kx = strict_person(x, roles)
     if not kx and all(kinds) and len(x.split()) <= 2 and x[:1].isupper():
         last = ys[0].split()[-1]
-        if last.islower() and last in _PERSON_HEADS:  # a common noun ("team"), never a product's name ("Teams")
+        if last.islower() and last in _PERSON_HEADS:  # a common noun ("team"), never a capitalized product name
             x, kx = f"{x} {last}", "word"
     if not kx or not all(kinds) or (not abbreviations and all(k == "abbr" for k in [kx, *kinds])):
         return None
@@ -693,7 +694,7 @@ class DocumentExtractor:
         introduced as optional (:func:`optional_list_items`), and the list item or section in
         which a sentence says the step may be left out ("This step is only required if …",
         ``step_optional_sentence``), and the table rows and top-level bullets of a section whose heading
-        says it is optional ("### Optional tasks"; not its numbered steps), get ``required = False`` on the
+        says it is optional ("### Optional extras"; not its numbered steps), get ``required = False`` on the
         ``CONTAINS`` edge from their section (or parent step). A bullet item has no step entity of
         its own; an optional one gets one (its CONTAINS from the section, ``order`` its position)."""
         rel = doc.rel
@@ -775,7 +776,7 @@ class DocumentExtractor:
                     t.properties["required"] = False
                 continue
             if b.kind == "row" and b.path in optional_sections and not b.header and b.cells:
-                # a row of a table whose section heading says it is optional ("### Optional tasks" over a table
+                # a row of a table whose section heading says it is optional ("### Optional extras" over a table
                 # of tasks): an optional part of the section, named by its first cell
                 stid = entity_id("step", f"{rel}#{b.line}")
                 name = re.sub(r"\s+", " ", b.cells[0]).strip(" *`")
@@ -783,7 +784,7 @@ class DocumentExtractor:
                     add_optional(stid, name, b.text, b, b.line, parent_of(b.path), "doc.optional_section_row", 0.75)
                 continue
             if b.kind == "item" and b.path in optional_sections and not b.ordered and b.parent < 0:
-                listed.add(i)  # a bullet of a section whose heading says it is optional ("GitHub teams to join (optional)")
+                listed.add(i)  # a bullet of a section whose heading says it is optional ("Plugins to install (optional)")
             if b.kind != "item" or not (i in listed or optional_text(b.text)) or _OPT_LABEL.match(b.text.strip()):
                 continue
             stid = entity_id("step", f"{rel}#{b.line}")
@@ -830,9 +831,9 @@ class DocumentExtractor:
                     _rename(res, t.object, name)
                     t.properties["required"] = False
                 continue
-            xs = re.split(r"\s+or\s+", f.x) if f.rule in _STRICT_PEOPLE_RULES else [f.x]  # "If the COO or Head of …"
+            xs = re.split(r"\s+or\s+", f.x) if f.rule in _STRICT_PEOPLE_RULES else [f.x]  # "If the CMO or the Bursar is …"
             all_sides = [people_sides(x, f.ys, roles, f.rule in _NAMED_ACTOR_RULES) for x in xs] if f.rule in _STRICT_PEOPLE_RULES | _DELEGATE_RULES else [None]
-            if f.rule in _STRICT_PEOPLE_RULES or all_sides[0] is not None:  # "the COO or delegate": two people, as roles
+            if f.rule in _STRICT_PEOPLE_RULES or all_sides[0] is not None:  # "the CMO or delegate": two people, as roles
                 if any(s is None for s in all_sides) or (f.rule not in _DELEGATE_RULES | _NAMED_ACTOR_RULES
                                                          and _DELEGATES.search(f.block.text)
                                                          and not _DELEGATE_LABEL.match(f.block.text)):

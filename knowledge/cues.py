@@ -489,9 +489,9 @@ def _match_all(text: str, offset: int, in_item: bool, head: str, in_note: bool =
                 sides = dict(r.trim)
                 x = noun_phrase(raw_x, sides.get("x", "after")) if raw_x.strip() else ""
                 y = noun_phrase(raw_y, sides.get("y", "before")) if raw_y.strip() else ""
-            elif r.y_list:  # Y lists people ("a supervisor, team lead, or project lead"): each member cut on its own
+            elif r.y_list:  # Y lists people ("a manager, shift lead, or site lead"): each member cut on its own
                 xs = [cut_phrase(part, "x") for part in _LIST_SPLIT.split(raw_x)] if raw_x.strip() else []
-                x = " or ".join(xs) if xs and all(xs) else ""  # "If the COO or Head of Engineering is unable …"
+                x = " or ".join(xs) if xs and all(xs) else ""  # "If the CMO or the Bursar is unable …"
                 parts = [cut_phrase(part, "y") for part in _LIST_SPLIT.split(raw_y)]
                 if x and parts and all(parts) and x.casefold() not in {p.casefold() for p in parts}:
                     out.append(Cue(r.kind, r.id, x, " or ".join(parts), offset + m.start(), offset + m.end(), r.conf,
