@@ -41,6 +41,8 @@ _IN_PLACE_MARKED = frozenset(words("roles", "named_in_place_marked"))
 _IN_PLACE_MARKER = regex("roles", "named_in_place_marker", re.I)
 _IN_PLACE_INNER = frozenset(w.casefold() for w in words("roles", "named_in_place_inner"))
 _PEOPLE_RULES = frozenset(words("roles", "people_cue_rules") + words("roles", "people_cue_rules_alternation")) | _PASSIVE_RULES
+_STRICT_PEOPLE_RULES = frozenset(words("roles", "people_cue_rules_strict"))
+_NAMED_ACTOR_RULES = frozenset(words("roles", "people_cue_rules_named_actor"))
 
 
 def _in_place(f) -> bool:
@@ -63,6 +65,8 @@ _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
 
 
 _NAME_JOINS = frozenset(words("roles", "name_joins"))
+_ABBR = re.compile(r"[A-Z][A-Z0-9&]{1,5}")
+_VAGUE_PEOPLE = frozenset(w.casefold() for w in words("roles", "vague_people"))
 
 
 def _is_person(phrase: str) -> bool:
@@ -73,6 +77,49 @@ def _is_person(phrase: str) -> bool:
         return False
     return toks[-1].casefold().strip(".,'s’") in _PERSON_HEADS or (  # "Director of Engineering", "Head of Security"
         all(t[:1].isupper() or t in _NAME_JOINS for t in toks) and toks[0][:1].isupper() and toks[-1][:1].isupper())
+
+
+def strict_person(phrase: str, roles: DictLinker[str]) -> str:
+    """How ``phrase`` names a person or group by its words (``people_cue_rules_strict`` of
+    ``lexicon/roles.yaml``): ``"role"`` for a known role, ``"word"`` when its last word is a person word
+    ("deputy", "Platform team") or it reads "<person word> of …" ("Director of Operations"), ``"abbr"`` for one
+    abbreviation in capitals ("CMO"), ``""`` otherwise (a capitalized name alone: "Acme Chat")."""
+    p = re.sub(r"^(?:the|a|an|our|your|their|its|his|her)\s+", "", phrase.strip(), flags=re.I)
+    toks = p.split()
+    if not toks:
+        return ""
+    if roles.get(p):
+        return "role"
+    if toks[-1].casefold().strip(".,") in _VAGUE_PEOPLE:
+        return ""
+    if toks[-1].casefold().strip(".,").removesuffix("'s").removesuffix("’s") in _PERSON_HEADS or (
+            len(toks) >= 3 and toks[0].casefold() in _PERSON_HEADS and toks[1].casefold() == "of"):
+        return "word"
+    return "abbr" if len(toks) == 1 and _ABBR.fullmatch(toks[0]) else ""
+
+
+def people_sides(x: str, ys: list[str], roles: DictLinker[str], abbreviations: bool = False) -> tuple[str, list[str]] | None:
+    """The two people of a strict people alternation (``people_cue_rules_strict``): ``(x, ys)`` with a
+    first side that lacks a person word completed by the last word of the second when that word is a lower-case
+    person word ("Billing" and "Helpdesk team" → "Billing team"), or ``None`` when a side does not name a person
+    (:func:`strict_person`) or every side is an abbreviation (allowed with ``abbreviations``: a construction that
+    says the sides act, ``people_cue_rules_named_actor``: "If the CMO is unable to act, the Bursar shall …"). An X
+    whose head comes before "of" and is no person word is cut to what follows its last "of" ("sign-off of budget
+    holders" → "budget holders")."""
+    if not ys:
+        return None
+    toks = x.split()
+    if "of" in toks[1:] and toks[0].casefold() not in _PERSON_HEADS:  # "sign-off of budget holders": the holders
+        x = " ".join(toks[len(toks) - toks[::-1].index("of"):])
+    kinds = [strict_person(y, roles) for y in ys]
+    kx = strict_person(x, roles)
+    if not kx and all(kinds) and len(x.split()) <= 2 and x[:1].isupper():
+        last = ys[0].split()[-1]
+        if last.islower() and last in _PERSON_HEADS:  # a common noun ("team"), never a capitalized product name
+            x, kx = f"{x} {last}", "word"
+    if not kx or not all(kinds) or (not abbreviations and all(k == "abbr" for k in [kx, *kinds])):
+        return None
+    return x, ys
 
 
 def _person_word(phrase: str) -> bool:
@@ -646,7 +693,8 @@ class DocumentExtractor:
         whose own text, says it is optional (:func:`optional_text`), the items of a list
         introduced as optional (:func:`optional_list_items`), and the list item or section in
         which a sentence says the step may be left out ("This step is only required if …",
-        ``step_optional_sentence``), get ``required = False`` on the
+        ``step_optional_sentence``), and the table rows and top-level bullets of a section whose heading
+        says it is optional ("### Optional extras"; not its numbered steps), get ``required = False`` on the
         ``CONTAINS`` edge from their section (or parent step). A bullet item has no step entity of
         its own; an optional one gets one (its CONTAINS from the section, ``order`` its position)."""
         rel = doc.rel
@@ -708,6 +756,8 @@ class DocumentExtractor:
                 stid = entity_id("step", f"{rel}#inline{k}#{line}")
                 if name and stid not in edges:
                     add_optional(stid, name, m.group(), b, line, parent_of(b.path), "doc.optional_inline", 0.75)
+        # sections whose own heading says they are optional: their table rows and top-level bullets are optional parts
+        optional_sections = {b.path for b in blocks if b.kind == "heading" and b.path and optional_text(b.text)}
         for i, b in enumerate(blocks):
             if b.kind == "paragraph" and b.parent < 0 and _OPT_LEAD.match(b.text.strip()) and not _OPT_INTRO.search(b.text.strip()):
                 # a paragraph of its own opened by an optional label ("(Optional) Grafana API Token: …",
@@ -725,6 +775,16 @@ class DocumentExtractor:
                 if t is not None:
                     t.properties["required"] = False
                 continue
+            if b.kind == "row" and b.path in optional_sections and not b.header and b.cells:
+                # a row of a table whose section heading says it is optional ("### Optional extras" over a table
+                # of tasks): an optional part of the section, named by its first cell
+                stid = entity_id("step", f"{rel}#{b.line}")
+                name = re.sub(r"\s+", " ", b.cells[0]).strip(" *`")
+                if stid not in edges and name and len(name) <= _NAME_MAX and len(name.split()) <= 10 and re.search(r"[^\W\d_]", name):
+                    add_optional(stid, name, b.text, b, b.line, parent_of(b.path), "doc.optional_section_row", 0.75)
+                continue
+            if b.kind == "item" and b.path in optional_sections and not b.ordered and b.parent < 0:
+                listed.add(i)  # a bullet of a section whose heading says it is optional ("Plugins to install (optional)")
             if b.kind != "item" or not (i in listed or optional_text(b.text)) or _OPT_LABEL.match(b.text.strip()):
                 continue
             stid = entity_id("step", f"{rel}#{b.line}")
@@ -770,6 +830,25 @@ class DocumentExtractor:
                 if t is not None and f.block.ordered and name:
                     _rename(res, t.object, name)
                     t.properties["required"] = False
+                continue
+            xs = re.split(r"\s+or\s+", f.x) if f.rule in _STRICT_PEOPLE_RULES else [f.x]  # "If the CMO or the Bursar is …"
+            all_sides = [people_sides(x, f.ys, roles, f.rule in _NAMED_ACTOR_RULES) for x in xs] if f.rule in _STRICT_PEOPLE_RULES | _DELEGATE_RULES else [None]
+            if f.rule in _STRICT_PEOPLE_RULES or all_sides[0] is not None:  # "the CMO or delegate": two people, as roles
+                if any(s is None for s in all_sides) or (f.rule not in _DELEGATE_RULES | _NAMED_ACTOR_RULES
+                                                         and _DELEGATES.search(f.block.text)
+                                                         and not _DELEGATE_LABEL.match(f.block.text)):
+                    continue
+                for sides in all_sides:
+                    xid = self._party(sides[0], bool(roles.get(sides[0])), roles, res, doc, "role")
+                    for y in sides[1]:
+                        yid = self._party(y, bool(roles.get(y)), roles, res, doc, "role")
+                        if not xid or not yid or yid == xid or (xid, yid) in have:
+                            continue
+                        have.add((xid, yid))
+                        res.triples.append(Triple(xid, "SUBSTITUTES", yid,
+                                                  {"context": "", "condition": f.cond, "symmetric": False},
+                                                  Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
+                                                             min(f.confidence, 0.8))))
                 continue
             if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
                     f.kind == "substitute" and _named_again(f.x, text)) and not (

@@ -72,6 +72,7 @@ class _Rule:
     note_only: bool = False
     trim: tuple[tuple[str, str], ...] = ()
     y_head: bool = False
+    y_list: bool = False
 
 
 def _expand(pattern: str, macros: dict[str, str]) -> str:
@@ -99,7 +100,7 @@ def rules() -> tuple[_Rule, ...]:
                 trim = tuple(sorted((r.get("trim") or {}).items()))
                 out.append(_Rule(kind, r["id"], rx, float(r.get("conf", 0.8)), r.get("x") == "focus",
                                  r.get("scope") == "item", r.get("y") == "clause", lang, after,
-                                 r.get("scope") == "note", trim, r.get("y") == "head"))
+                                 r.get("scope") == "note", trim, r.get("y") == "head", r.get("y") == "list"))
     return tuple(out)
 
 
@@ -460,6 +461,9 @@ def _triggers() -> dict[str, re.Pattern]:
     return {k: re.compile("|".join(v), re.I) for k, v in lexicon("cues")["triggers"].items()}
 
 
+_LIST_SPLIT = re.compile(r",?\s+(?:and/or|or)\s+|,\s+", re.I)
+
+
 def _match_all(text: str, offset: int, in_item: bool, head: str, in_note: bool = False) -> list[Cue]:
     out = []
     trig = _triggers()
@@ -485,6 +489,14 @@ def _match_all(text: str, offset: int, in_item: bool, head: str, in_note: bool =
                 sides = dict(r.trim)
                 x = noun_phrase(raw_x, sides.get("x", "after")) if raw_x.strip() else ""
                 y = noun_phrase(raw_y, sides.get("y", "before")) if raw_y.strip() else ""
+            elif r.y_list:  # Y lists people ("a manager, shift lead, or site lead"): each member cut on its own
+                xs = [cut_phrase(part, "x") for part in _LIST_SPLIT.split(raw_x)] if raw_x.strip() else []
+                x = " or ".join(xs) if xs and all(xs) else ""  # "If the CMO or the Bursar is unable …"
+                parts = [cut_phrase(part, "y") for part in _LIST_SPLIT.split(raw_y)]
+                if x and parts and all(parts) and x.casefold() not in {p.casefold() for p in parts}:
+                    out.append(Cue(r.kind, r.id, x, " or ".join(parts), offset + m.start(), offset + m.end(), r.conf,
+                                   cond=cond_m.group().strip() if cond_m else "", head=head))
+                continue
             else:
                 x = cut_phrase(raw_x, "y" if m.end(xg) == m.end() and m.start(xg) > m.start() else "x") if raw_x.strip() else ""
                 y = cut_phrase(raw_y, "y" if m.end("y") == m.end() else "x") if raw_y.strip() else ""

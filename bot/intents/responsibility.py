@@ -49,7 +49,7 @@ class Responsibility(Intent):
         """Describe the role from its steps, or from passages that support it."""
         role = c.role
         if role and (d.facts or (d.passages and passages_support(c.q, d.hits))):
-            d.text = responsibility_text(c.lang, role.name, d.facts, d.passages)
+            d.text = responsibility_text(c.lang, role.name, d.facts, d.passages, c.q.text)
             d.found = True
 
 
@@ -76,8 +76,10 @@ def by_phase(c: Context, facts: list) -> list:
     return first + [f for f, ph in tagged if not ph]
 
 
-def responsibility_text(lang: str, role: str, facts, passages) -> str:
-    """What a role does, from the steps/sections that name it, else from passages."""
+def responsibility_text(lang: str, role: str, facts, passages, question: str = "") -> str:
+    """What a role does, from the steps/sections that name it, else from passages: each passage shown
+    from its sentence that shares most terms with ``question`` (a query-biased snippet, see
+    :func:`~threadgraph.bot.compose.excerpt`; from its start when nothing matches or no question is given)."""
     lines = []
     if facts:
         lines.append(t(lang, f"{role}的职责（来自 SOP）：", f"What the {role} does, according to the SOPs:"))
@@ -88,5 +90,5 @@ def responsibility_text(lang: str, role: str, facts, passages) -> str:
     elif passages:
         lines.append(t(lang, f"关于{role}：", f"About the {role}:"))
         for i, p in enumerate(passages[:2]):
-            lines.append(f"- {excerpt(p.text, '', 360 if i == 0 else 200)}")  # the describing section gets room
+            lines.append(f"- {excerpt(p.text, question, 360 if i == 0 else 200)}")  # the describing section gets room
     return "\n".join(lines)

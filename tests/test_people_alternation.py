@@ -1,0 +1,147 @@
+"""Two people joined by "or" / "and/or" as the ones who do a duty read as a stand-in (issue 10,
+``en.people_x_or_y_do`` / ``en.people_by_x_or_y`` of knowledge/lexicon/cues.yaml, kept by ingest only when every
+side names a person by its words: ``people_cue_rules_strict`` of ingest/lexicon/roles.yaml). Real lines of
+three corpora (ops-jupiterone, ops-18f, ops-govuk) and the guards that keep precision (ops-lullabot,
+ops-18f, ops-k8s-src, the bundled PagerDuty corpus); expected names are copied from the text."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import doc_lines
+from threadgraph.ingest.documents import people_sides
+from threadgraph.knowledge import cues
+from threadgraph.knowledge.text import DictLinker
+
+GEN = Path(__file__).resolve().parent.parent / "benchmarks" / "generalization"
+JUPITERONE = GEN / "ops-jupiterone" / "docs" / "templates" / "procedures"
+PAGERDUTY = next(p for p in (Path(__file__).resolve().parent.parent / "corpora").iterdir() if p.name.startswith("pagerduty"))
+
+
+def _people(sentence: str) -> list[tuple[str, str]]:
+    return [(c.x, c.y) for c in cues.read(" ".join(sentence.split()))
+            if c.rule in ("en.people_x_or_y_do", "en.people_by_x_or_y")]
+
+
+def _extract(tmp_path, name: str, text: str):
+    from threadgraph.ingest.documents import DocumentExtractor
+    from threadgraph.ingest.readers import parse_file
+
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    res = DocumentExtractor(None).extract(parse_file(p, name))
+    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in res.triples if t.relation == "SUBSTITUTES"}
+
+
+def test_subject_alternation_before_a_modal_or_verb():
+    # ops-jupiterone cp-bcdr-test.md line 3
+    line = doc_lines(JUPITERONE / "cp-bcdr-test.md", 3, 4)
+    assert line.startswith("The COO and/or Head of Engineering shall establish")
+    assert _people(line) == [("COO", "Head of Engineering")]
+    # ops-jupiterone cp-physical.md line 17 (a list item)
+    line = doc_lines(JUPITERONE / "cp-physical.md", 17, 17).strip().lstrip("* ")
+    assert _people(line) == [("Facility Manager", "designee")]
+    # ops-govuk tech-lead-responsibilities.html.md line 33
+    line = doc_lines(GEN / "ops-govuk" / "docs" / "manual" / "tech-lead-responsibilities.html.md", 33, 33)
+    assert _people(line) == [("person's Line Manager", "team's Delivery Manager")]
+
+
+def test_alternation_after_by_or_a_verb_of_consulting():
+    # ops-jupiterone cp-bcdr-recovery.md lines 8-9
+    text = doc_lines(JUPITERONE / "cp-bcdr-recovery.md", 8, 9)
+    assert ("COO", "Head of Engineering") in _people(text.split(".")[0])
+    # ops-18f tools/slack/getting-started.md line 79: a list of three, one stand-in each
+    line = doc_lines(GEN / "ops-18f" / "docs" / "tools" / "slack" / "getting-started.md", 79, 79)
+    assert _people(line) == [("supervisor", "team lead or project lead")]
+
+
+def test_people_sides_need_person_words():
+    roles: DictLinker[str] = DictLinker()
+    assert people_sides("Security", ["DevOps team"], roles) == ("Security team", ["DevOps team"])
+    assert people_sides("COO", ["Head of Engineering"], roles) == ("COO", ["Head of Engineering"])
+    assert people_sides("approval of account owners", ["manager"], roles) == ("account owners", ["manager"])
+    assert people_sides("Slack", ["GitHub"], roles) is None  # capitals alone name no person
+    assert people_sides("Slack", ["Microsoft Teams"], roles) is None  # a product's name shares no head
+    assert people_sides("AWS", ["GCP"], roles) is None  # two abbreviations: no person word on either side
+    assert people_sides("single person", ["group of people"], roles) is None  # too vague to act for anyone
+
+
+def test_guards_keep_things_and_choices_out(tmp_path):
+    # ops-lullabot access/password_managers.md line 17: sharing with someone is no stand-in
+    line = doc_lines(GEN / "ops-lullabot" / "docs" / "access" / "password_managers.md", 17, 17)
+    assert _people(line) == []
+    # ops-k8s-src severity-ratings.md: "to another user, administrator, or local system" is no person list
+    assert _people("local low privilege user can elevate themselves to another user, administrator, or local system.") == []
+    # PagerDuty scribe.md line 5: "to become a Deputy or Scribe" is a choice of roles after a verb
+    line = doc_lines(PAGERDUTY / "docs" / "training" / "scribe.md", 5, 5) if (PAGERDUTY / "docs" / "training" / "scribe.md").exists() else (
+        "You don't need to be a senior team member to become a Deputy or Scribe, anyone can do it")
+    assert _people(line) == []
+    got = _extract(tmp_path, "tools.md", "# Tools\n\nSlack or GitHub will be used for chat.\n")
+    assert got == set()
+
+
+def test_extracted_as_roles(tmp_path):
+    # ops-jupiterone cp-ir-records.md line 17 (shared head) and cp-bcdr-test.md line 3
+    got = _extract(tmp_path, "records.md", "# Records\n\n" + doc_lines(JUPITERONE / "cp-ir-records.md", 17, 19) + "\n\n"
+                   + doc_lines(JUPITERONE / "cp-bcdr-test.md", 3, 5) + "\n")
+    assert ("Security team", "DevOps team") in got
+    assert ("COO", "Head of Engineering") in got
+
+
+def _optional_parts(tmp_path, name: str, text: str) -> set[str]:
+    from threadgraph.ingest.documents import DocumentExtractor
+    from threadgraph.ingest.readers import parse_file
+
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    res = DocumentExtractor(None).extract(parse_file(p, name))
+    names = {e.id: e.name for e in res.entities}
+    return {names.get(t.object, t.object) for t in res.triples
+            if t.relation == "CONTAINS" and t.properties.get("required") is False}
+
+
+def test_rows_and_bullets_of_an_optional_section(tmp_path):
+    # ops-moj-platform runbooks/duty-rota.html.md lines 34-53: the rows under "### Optional tasks" are optional,
+    # those under "### Core responsibilities" are not
+    text = doc_lines(GEN / "ops-moj-platform" / "docs" / "runbooks" / "duty-rota.html.md", 30, 53)
+    got = _optional_parts(tmp_path, "duty-rota.md", "# Duty rota\n\n## Responsibilities\n\n" + text + "\n")
+    assert {"Review dependabot PRs", "Review team PRs", "Address hard-coded account IDs",
+            "Update documentation flagged by Daniel the Spaniel"} <= got
+    assert "Review AWS Health issues" not in got and "Activity" not in got
+    # a README's "Optional dependencies" section (bullets), beside numbered steps of an optional procedure,
+    # which stay steps of their section
+    got = _optional_parts(tmp_path, "readme.md", "# Tool\n\n## Install\n\n### Optional dependencies\n\n"
+                          "- `pyarrow` for Parquet files\n- `lxml` for faster HTML parsing\n\n"
+                          "### Build the docs (optional)\n\n1. Install Sphinx.\n2. Run make html.\n")
+    assert {"pyarrow for Parquet files", "lxml for faster HTML parsing"} <= got
+    assert not any("Sphinx" in g or "make html" in g for g in got)
+
+
+def test_person_unable_to_act_and_who_acts_then(tmp_path):
+    r = "en.if_x_unable_y"
+    # ops-jupiterone cp-bcdr.md lines 59-62: each X of the "or", even where the sentence speaks of delegating
+    text = " ".join(doc_lines(JUPITERONE / "cp-bcdr.md", 59, 62).split())
+    sent = text[text.index("If the COO"):text.index("alternative delegate.") + len("alternative delegate.")]
+    assert [(c.x, c.y) for c in cues.read(sent) if c.rule == r] == [("COO or Head of Engineering", "CEO")]
+    got = _extract(tmp_path, "bcdr.md", "# Line of Succession\n\n" + doc_lines(JUPITERONE / "cp-bcdr.md", 57, 63) + "\n")
+    assert {("COO", "CEO"), ("Head of Engineering", "CEO")} <= got
+    # a public constitution's succession clause (quoted in a public Q&A test set)
+    s = ("If the office of Prime Minister is then vacant or the Prime Minister is unable to act, the Speaker shall act "
+         "in the office of President.")
+    assert [(c.x, c.y) for c in cues.read(s) if c.rule == r] == [("Prime Minister", "Speaker")]
+    # no person acts: nothing ("If the build is unable to continue, the pipeline will fail")
+    assert [c for c in cues.read("If the build is unable to continue, the pipeline will fail.") if c.rule == r] == []
+
+
+def test_role_described_from_passages_starts_at_the_asked_sentence():
+    from types import SimpleNamespace
+
+    from threadgraph.bot.intents.responsibility import responsibility_text
+
+    # ops-jupiterone cp-bcdr.md lines 54-62: a role with no steps of its own is described from a passage; the
+    # passage is shown from the sentence that names what was asked, not cut before it
+    text = " ".join(doc_lines(JUPITERONE / "cp-bcdr.md", 54, 62).split())
+    got = responsibility_text("en", "CEO", [], [SimpleNamespace(text=text)], "does the CEO have to do it personally?")
+    assert "choose an alternative delegate" in got
+    # without a question the passage is shown from its start, as before
+    got = responsibility_text("en", "CEO", [], [SimpleNamespace(text=text)])
+    assert got.split("\n")[1].startswith("- " + text[:40])
