@@ -3,7 +3,7 @@ DEV corpus with ONE change of form at a time and report gold recall for each.
 
 Usage (from the checkout, with the package importable as ``threadgraph``)::
 
-    python benchmarks/perturb_en.py <dev-corpus> [<dev-corpus> ...] [--only a,b2,...] [--keep DIR]
+    python benchmarks/perturb_en.py <dev-corpus> [<dev-corpus> ...] [--only a,b2,...] [--keep DIR] [--lost]
 
 A careful reader finds the same optional items and substitutions whatever the
 form, so recall must not drop under any perturbation; where it drops, the
@@ -147,7 +147,10 @@ def fm_to_md(doc: Doc, numbered_steps: bool = True) -> bool:
             break
     if not parts:
         return False
-    doc.body = "".join(parts) + doc.body.lstrip("\n")
+    body = doc.body.lstrip("\n")
+    if body.strip() and not HEAD.match(body.splitlines()[0]) and not any(p.startswith("## Directions") for p in parts):
+        body = "## Directions\n\n" + body  # the body's unheaded text is the method, not part of the new sections
+    doc.body = "".join(parts) + body
     return True
 
 
@@ -182,6 +185,8 @@ def md_to_fm(doc: Doc) -> bool:
                 items.append(re.sub(r":\s*$", "", h.group(2)) + ":")
             elif it and it.group(2).strip():
                 items.append(it.group(2).strip())
+            elif ln.strip():  # a line of the section written as a paragraph ("Water or broth, as needed")
+                items.append(ln.strip())
         if not items:
             return False
         if doc.fm is None:
@@ -243,7 +248,10 @@ def move_notes(doc: Doc, title: str | None) -> bool:
                 doc.fm[k][-1] = f"{str(doc.fm[k][-1]).rstrip()} {note}"
                 doc.body = "\n".join(lines) + "\n"
                 return True
-    last = max((i for i, ln in enumerate(lines) if ITEM.match(ln)), default=None)
+    steps = [(a, b) for a, b, _l, t in _sections(lines) if STEP_HEAD.search(t) and not ING_HEAD.search(t)]
+    spans = steps or [(-1, len(lines))]
+    last = max((i for a, b in spans for i in range(a + 1, b) if lines[i].strip() and not HEAD.match(lines[i])),
+               default=None)
     if last is None:
         doc.body = "\n".join(lines).rstrip("\n") + f"\n\n{note}\n"
     else:
@@ -305,7 +313,7 @@ def fractions(s: str) -> str:
     else:
         for a, u in UNI.items():
             s = re.sub(rf"(?<![\d/]){re.escape(a)}(?![\d/])", u, s)
-    return re.sub(r"\b(\d[\d ½⅓⅔¼¾⅛/-]*)\s*cups?\b", r"\1 c.", s)
+    return re.sub(r"\b(\d[\d ½⅓⅔¼¾⅛/-]*?)\s*cups?\b", r"\1 c.", s)
 
 
 def optional_as(mark: str):
@@ -317,7 +325,7 @@ def perturb(text: str, v: str) -> tuple[str, bool]:
     doc = Doc(text)
     if v == "orig":
         return text, False
-    if v in NEEDS_A:
+    if v in NEEDS_A or v == "am":
         fm_to_md(doc, numbered_steps=(v != "d"))
     if v == "a":
         done = fm_to_md(doc) or md_to_fm(doc)
@@ -342,8 +350,11 @@ def perturb(text: str, v: str) -> tuple[str, bool]:
     return doc.text(), done
 
 
-def run(name: str, variants: list[str], keep: Path | None) -> dict[str, float]:
-    """Recall of corpus ``name`` under each perturbation; prints a table."""
+def run(name: str, variants: list[str], keep: Path | None, lost: bool = False) -> dict[str, float]:
+    """Recall of corpus ``name`` under each perturbation; prints a table (with
+    ``lost``, also each gold relation found unperturbed and missed perturbed:
+    for WORK corpora only)."""
+    misses: dict[str, set[str]] = {}
     meta = json.loads((G.GEN / name / "meta.json").read_text(encoding="utf-8"))
     if meta.get("split") == "blind":
         raise SystemExit(f"{name} is blind")
@@ -360,13 +371,18 @@ def run(name: str, variants: list[str], keep: Path | None) -> dict[str, float]:
             if done:
                 p.write_text(text, encoding="utf-8")
                 changed += 1
-        with contextlib.redirect_stdout(io.StringIO()):
-            r = gold_recall.score(f"{name}-{v}", docs, gold, ())
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            r = gold_recall.score(f"{name}-{v}", docs, gold, ("miss",) if lost else ())
+        misses[v] = {ln for ln in buf.getvalue().splitlines() if ln.startswith("  MISS")}
         out[v] = r
         base = out.get("am") if (v in NEEDS_A and "am" in out) else out.get("orig")
         diff = "" if base is None else f"{round((r - base) * n_gold):+d}"
         print(f"{name:22s} {v:5s} docs changed {changed:3d}  recall {round(r * n_gold):3d}/{n_gold} "
               f"{diff}{' (vs am)' if v in NEEDS_A else ''}", flush=True)
+        if lost and v != "orig":
+            for ln in sorted(misses[v] - misses.get("am" if v in NEEDS_A else "orig", set())):
+                print("      LOST", ln.strip()[5:])
         if keep:
             shutil.copytree(docs, keep / name / v, dirs_exist_ok=True)
         shutil.rmtree(root, ignore_errors=True)
@@ -377,11 +393,13 @@ def main(argv: list[str]) -> int:
     if not argv:
         print(__doc__)
         return 2
-    only, keep, names = None, None, []
+    only, keep, names, lost = None, None, [], False
     it = iter(argv)
     for a in it:
         if a == "--only":
             only = next(it).split(",")
+        elif a == "--lost":
+            lost = True
         elif a == "--keep":
             keep = Path(next(it))
         else:
@@ -392,7 +410,7 @@ def main(argv: list[str]) -> int:
     if any(v in NEEDS_A for v in variants) and "am" not in variants:
         variants.insert(1, "am")
     for n in names:
-        run(n, variants, keep)
+        run(n, variants, keep, lost)
     return 0
 
 
