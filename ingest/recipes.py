@@ -881,7 +881,9 @@ class RecipeExtractor:
                     continue  # "可加入少许橄欖油炒勻" in a step: more of a listed ingredient, not an optional one
                 if t is not None and f.confidence >= 0.7:
                     t.properties["required"] = False
-                elif (t is None and not f.anchored and (prose or not in_steps(f.block.path))
+                # an addition named outright ("you can add X", "can be thickened more with X") is optional in a
+                # step as in unheaded prose or a note: where the method stands does not change what it says
+                elif (t is None and not f.anchored and (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES)
                       and self.known_thing(f.x, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES
                                            else f.confidence, strict=not prose and f.rule not in _ADDITION_RULES)):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"

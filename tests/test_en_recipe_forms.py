@@ -107,3 +107,20 @@ def test_a_unit_abbreviation_after_a_number_ends_no_sentence():
         assert split_sentences(s) == [s]
     # a capital after it is a new sentence
     assert split_sentences("Bake for 20 min. Then serve.") == ["Bake for 20 min.", "Then serve."]
+
+
+def test_an_addition_named_in_a_step_is_optional(tmp_path):
+    # en-ourtable (a note at the end of a step: "note: You can add chicken.") and en-wittkuhn (a numbered step:
+    # "Finally, you can add chocolate, …"); the recipe lists neither, another recipe of the corpus does
+    from conftest import extract_copies
+
+    ot, wk = GEN / "en-ourtable" / "docs" / "content" / "recipes", GEN / "en-wittkuhn" / "docs" / "recipes"
+    assert "note: You can add chicken." in doc_lines(ot / "sweet-and-crunchy-salad.md", 41, 41)
+    assert "you can add chocolate, nuts, seeds or dried fruit" in doc_lines(wk / "muesli.md", 29, 29)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    ex = extract_copies(tmp_path / "a", ot / "sweet-and-crunchy-salad.md", ot / "chicken-salad-appetizers.md")
+    assert _contains(ex, "Sweet and Crunchy Salad").get("chicken") is False
+    ex = extract_copies(tmp_path / "b", wk / "muesli.md", wk / "vegan_brownies.md")
+    con = next(v for k, v in ((r, _contains(ex, r)) for r in ("Muesli", "Muesli recipe")) if v)
+    assert con.get("chocolate") is False
