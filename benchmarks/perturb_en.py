@@ -111,8 +111,8 @@ def _as_lines(v) -> list[str]:
             elif x is not None:
                 out.append(str(x))
         return out
-    if isinstance(v, str):
-        return [ln.strip() for ln in v.splitlines()]
+    if isinstance(v, str):  # a block string: one item a line, its own bullet glyph ("• 2 eggs") dropped
+        return [re.sub(r"^[•·▪◦‣]\s*", "", ln.strip()) for ln in v.splitlines()]
     return []
 
 

@@ -89,6 +89,14 @@ _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|Mr|Mrs|Ms|Dr|St|No|tbsp|t
 # sentence end when the next word starts in lower case
 _UNIT_ABBREV = re.compile(r"[\d½¼¾⅓⅔⅛]\s*[A-Za-z]{1,4}\.$")
 _LOWER_NEXT = re.compile(r"\s+[a-z]")
+#: the stop of such a unit inside a sentence, group 1 the unit ("2 c. pitted" → "2 c")
+UNIT_DOT = re.compile(r"(?<=[\d½¼¾⅓⅔⅛])(\s?[A-Za-z]{1,4})\.(?=\s+[a-z])")
+
+
+def unit_dots_blanked(text: str) -> str:
+    """``text`` with the stop of each abbreviated unit after a number written as a space ("2 c. pitted
+    cherries" → "2 c  pitted cherries"): same length, so offsets into it are offsets into ``text``."""
+    return UNIT_DOT.sub(r"\1 ", text)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

@@ -124,3 +124,24 @@ def test_an_addition_named_in_a_step_is_optional(tmp_path):
     ex = extract_copies(tmp_path / "b", wk / "muesli.md", wk / "vegan_brownies.md")
     con = next(v for k, v in ((r, _contains(ex, r)) for r in ("Muesli", "Muesli recipe")) if v)
     assert con.get("chocolate") is False
+
+
+def test_a_stand_in_slot_spans_an_abbreviated_unit():
+    from threadgraph.knowledge import cues
+
+    # en-ourtable (a cobbler's note) as written, and with its unit abbreviated the way en-ehrensberger writes
+    # units ("4 c. shortening"): the stand-in is the same
+    line = doc_lines(GEN / "en-ourtable" / "docs" / "content" / "recipes" / "blueberry-cobbler.md", 46, 46)
+    assert "Replace blueberries with 4 cups fresh or frozen sliced peaches" in line
+    for s in ["Peach Cobbler - Replace blueberries with 4 cups fresh or frozen sliced peaches, increase sugar to 2/3 cup.",
+              "Peach Cobbler - Replace blueberries with 4 c. fresh or frozen sliced peaches, increase sugar to 2/3 c."]:
+        found = [(c.x, c.y) for c in cues.read(s) if c.kind == "substitute"]
+        assert found and found[0][0] == "blueberries" and found[0][1].endswith("fresh or frozen sliced peaches"), found
+
+
+def test_an_optional_mark_ending_a_line_takes_its_stop():
+    # the garnish lines of a drinks collection written with a trailing stop (en-baw-drinks form "Lemon twist
+    # (optional).", en-wittkuhn "Cocoa powder (optional, for decoration)") with the mark after a comma
+    for line, name in [("Lemon twist, optional.", "Lemon twist"), ("Cocoa powder, if desired.", "Cocoa powder")]:
+        ip = parse_item(line)[0]
+        assert ip.optional and ip.name == name, ip

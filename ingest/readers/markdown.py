@@ -27,7 +27,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from ..cues import regex, words
+from ..cues import alternation, regex, words
 from ..document import Block
 from .base import Reader, Reading, register
 from .html import html_blocks
@@ -386,10 +386,10 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
                 # sub-heading of an open bold section heading
                 title = lead.strip().rstrip(":：").strip()
                 level = real_level + 1
-                if not _SECTION_H1.search(title) and any(lv == level and s for lv, _t, s in pseudo if heads
-                                                         and (lv, _t) in heads):
+                named = _names_section(title)
+                if not named and any(lv == level and s for lv, _t, s in pseudo if heads and (lv, _t) in heads):
                     level += 1
-                pseudo.append((level, title, bool(_SECTION_H1.search(title))))
+                pseudo.append((level, title, named))
                 while heads and heads[-1][0] >= level:
                     heads.pop()
                 heads.append((level, title))
@@ -482,7 +482,18 @@ def _pseudo_heading(txt: str, bolds: list[str], lead: str, tokens: list, i: int)
     if lead.rstrip(":：").rstrip()[-1:] in ".!?。！？":
         return False
     nxt = tokens[i + 2].type if i + 2 < len(tokens) else ""
-    return nxt in ("bullet_list_open", "ordered_list_open") or bool(_SECTION_H1.search(lead.rstrip(":： ")))
+    return nxt in ("bullet_list_open", "ordered_list_open") or _names_section(lead.rstrip(":： "))
+
+
+_SECTION_WORD = re.compile("|".join(f"(?:{alternation('sections', k)})" for k in ("ingredients", "tools", "steps"))
+                           + f"|{alternation('markup', 'pseudo_heading_words')}", re.I)
+
+
+def _names_section(title: str) -> bool:
+    """Whether a short bold line names a recipe or procedure section ("Ingredients", "🧺 Ingredients",
+    "Cook's notes", "Method", "Garnish"): ``section_h1`` of ``lexicon/sections.yaml``, or in a line of at
+    most six words one of its section words or of ``pseudo_heading_words`` (``lexicon/markup.yaml``)."""
+    return bool(_SECTION_H1.search(title)) or (len(title.split()) <= 6 and bool(_SECTION_WORD.search(title)))
 _SECTION_H1 = regex("sections", "section_h1", re.I)
 
 
