@@ -29,7 +29,8 @@ change does not apply to stays as it is):
 * ``d``  numbered steps <-> bulleted steps (front matter: ``a`` then bullets).
 * ``e1`` quantities: ASCII fractions <-> Unicode fractions, "cup" -> "c.";
   ``e2``..``e5`` the optional mark "(optional)" / ", optional" written
-  "(opt.)", ", optional", ", if desired", ", for garnish".
+  "(opt.)", ", optional", ", if desired", ", for garnish". ``e5`` is a control of meaning, not of form: the
+  gold does not count "X, for garnish" as optional (a garnish is part of the dish), so its drop is expected.
 
 Refuses a blind corpus. Prints one line per perturbation: recall and the
 difference from the unperturbed corpus (from ``am`` for rows built on it).
