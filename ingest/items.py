@@ -745,7 +745,9 @@ def _parse_item(text: str) -> list[ItemParse]:
     name_notes = [note_clauses(n) for n in _PAREN.findall(text)]
     raw_parts = split_top(text, "、，,；;") if has_cjk(text) else [text]
     base = _PAREN.sub("", text).strip()
-    base = _OPT_MARK.sub("", base).strip(" ：:,，")
+    unmarked = _OPT_MARK.sub("", base)
+    # "Cherry, optional.": the mark's sentence stop goes with it
+    base = (re.sub(r"[\s,，]*\.$", "", unmarked) if unmarked != base else unmarked).strip(" ：:,，")
     lab = _LABEL_LINE.match(base)
     if lab and has_cjk(base):
         if _ITEM_LABEL.search(lab.group("l")):

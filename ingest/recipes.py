@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
-from ..knowledge.text import DictLinker, has_cjk, simplified
+from ..knowledge.text import DictLinker, has_cjk, simplified, split_sentences
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
@@ -829,12 +829,18 @@ class RecipeExtractor:
                 for surface, name in tool_phrases(b.text):
                     tools.add(surface, name)
         for b in blocks:
-            # "Optional garnishes: thinly sliced green onions and sesame seeds" (a note or a paragraph, not a list
-            # item, not a step): each thing it lists is optional
-            m = _OPTIONAL_LIST_EN.match(b.text) if b.kind == "paragraph" and not has_cjk(b.text) else None
-            if m is None or in_steps(b.path):
+            # "Optional garnishes: thinly sliced green onions and sesame seeds" (a note or a paragraph, sentence by
+            # sentence): each thing it lists is optional. In a step or a list item only a label that says what
+            # the things are ("Optional toppings: …", not "Optional: roll in sugar while hot.")
+            if b.kind not in ("paragraph", "item") or has_cjk(b.text):
                 continue
-            for part in line_items(m.group("list")):
+            labelled = b.kind == "item" or in_steps(b.path)
+            found = [m for m in map(_OPTIONAL_LIST_EN.match, split_sentences(b.text))
+                     if m and (not labelled or len(m.group(0)[:m.start("list")].split()) >= 2)]
+            if b.kind == "paragraph" and not labelled and not found:
+                m = _OPTIONAL_LIST_EN.match(b.text)
+                found = [m] if m else []
+            for part in (p for m in found for p in line_items(m.group("list"))):
                 t = by_name.get(clean_name(part, "ingredient"))
                 if t is not None:
                     t.properties["required"] = False
@@ -875,7 +881,9 @@ class RecipeExtractor:
                     continue  # "可加入少许橄欖油炒勻" in a step: more of a listed ingredient, not an optional one
                 if t is not None and f.confidence >= 0.7:
                     t.properties["required"] = False
-                elif (t is None and not f.anchored and (prose or not in_steps(f.block.path))
+                # an addition named outright ("you can add X", "can be thickened more with X") is optional in a
+                # step as in unheaded prose or a note: where the method stands does not change what it says
+                elif (t is None and not f.anchored and (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES)
                       and self.known_thing(f.x, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES
                                            else f.confidence, strict=not prose and f.rule not in _ADDITION_RULES)):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"

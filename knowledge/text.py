@@ -85,16 +85,31 @@ _SENT_END = re.compile(
     r"(?<=[。！？；…])(?![”’」』）)\]\"'。！？])|(?<=[。！？；][”’」』）)\]\"'])"
     r"|(?<=[.!?;])(?=\s)|(?<=[.!?;][”’)\]\"'])(?=\s)|(?<=\n)")
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|Mr|Mrs|Ms|Dr|St|No|tbsp|tsp|oz|lb)|\b[A-Z])\.$")
+# a short abbreviated unit after a number ("2 c. pitted cherries", "1 Tbsp. butter", "3 oz. chocolate"): no
+# sentence end when the next word starts in lower case
+_UNIT_ABBREV = re.compile(r"[\d½¼¾⅓⅔⅛]\s*[A-Za-z]{1,4}\.$")
+_LOWER_NEXT = re.compile(r"\s+[a-z]")
+#: the stop of such a unit inside a sentence, group 1 the unit ("2 c. pitted" → "2 c")
+UNIT_DOT = re.compile(r"(?<=[\d½¼¾⅓⅔⅛])(\s?[A-Za-z]{1,4})\.(?=\s+[a-z])")
+
+
+def unit_dots_blanked(text: str) -> str:
+    """``text`` with the stop of each abbreviated unit after a number written as a space ("2 c. pitted
+    cherries" → "2 c  pitted cherries"): same length, so offsets into it are offsets into ``text``."""
+    return UNIT_DOT.sub(r"\1 ", text)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` offsets of the sentences of ``text``, stripped of
     surrounding whitespace, in order; empty sentences are dropped. An
-    abbreviation ("e.g.", "Mr.", "1 tbsp.") does not end a sentence."""
+    abbreviation ("e.g.", "Mr.", "1 tbsp.") does not end a sentence, nor does
+    a short unit after a number when a lower-case word follows ("2 c. pitted
+    cherries")."""
     cuts = [0]
     for m in _SENT_END.finditer(text):
         p = m.start()
-        if 0 < p < len(text) and not _ABBREV.search(text[max(0, p - 8):p]):
+        if 0 < p < len(text) and not _ABBREV.search(text[max(0, p - 8):p]) and not (
+                _UNIT_ABBREV.search(text[max(0, p - 8):p]) and _LOWER_NEXT.match(text, p)):
             cuts.append(p)
     cuts.append(len(text))
     spans = []

@@ -27,7 +27,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from ..cues import regex, words
+from ..cues import alternation, regex, words
 from ..document import Block
 from .base import Reader, Reading, register
 from .html import html_blocks
@@ -303,6 +303,8 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
     heads: list[tuple[int, str]] = []  # (level, title)
     path: tuple[str, ...] = ()
     h1 = ""
+    real_level = 1  # level of the last real heading: a bold pseudo-heading sits one below it
+    pseudo: list[tuple[int, str, bool]] = []  # bold pseudo-headings: (level, title, names a section)
     # list state: stack of [ordered, counter, depth]; item stack of block indices
     lists: list[list] = []
     items: list[int] = []  # block index of each open list item (-2 if no text yet)
@@ -335,6 +337,7 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
                 # "title: Risotto"): every H1 is a section; the title is the front matter's
                 is_title = False
                 h1 = fm_title
+            real_level = level
             if is_title:
                 h1 = title  # the document title is not part of section paths
             elif title:
@@ -377,6 +380,22 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
         elif t == "inline" and tokens[i - 1].type == "paragraph_open":
             m = tokens[i - 1].map or [0, 0]
             txt, bolds, lead = _inline(tok)
+            if txt and not items and not lists and not in_footnote and _pseudo_heading(txt, bolds, lead, tokens, i):
+                # "**Ingredients**" alone on its line, then a list: a heading written in bold. One that names a
+                # section sits one level below the last real heading; any other ("**For the sauce:**") is a
+                # sub-heading of an open bold section heading
+                title = lead.strip().rstrip(":：").strip()
+                level = real_level + 1
+                named = _names_section(title)
+                if not named and any(lv == level and s for lv, _t, s in pseudo if heads and (lv, _t) in heads):
+                    level += 1
+                pseudo.append((level, title, named))
+                while heads and heads[-1][0] >= level:
+                    heads.pop()
+                heads.append((level, title))
+                path = tuple(h[1] for h in heads)
+                blocks.append(Block("heading", title, m[0] + 1, m[0] + 1, path, level))
+                txt = ""
             if txt:
                 parent = next((b for b in reversed(items) if b >= 0), -1)
                 numbered = numbered_lines(txt) if parent < 0 and not in_footnote and not lists else []
@@ -446,6 +465,35 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
 
 
 _ENUMERATION = regex("sections", "enumeration_marks")
+_PSEUDO_MAX = int(words("markup", "pseudo_heading_max_chars")[0])
+
+
+def _pseudo_heading(txt: str, bolds: list[str], lead: str, tokens: list, i: int) -> bool:
+    """Whether the paragraph whose inline token is ``tokens[i]`` (its text
+    ``txt``, bold runs ``bolds``, leading bold ``lead``) is a heading written
+    in bold: one line that is all one bold run ("**Ingredients**",
+    "**For the sauce:**", "**Directions**:"), at most ``pseudo_heading_max_chars``
+    of ``lexicon/markup.yaml``, followed by a list, or naming a section
+    (``section_h1`` of ``lexicon/sections.yaml``) whatever follows."""
+    if not lead or len(bolds) != 1 or "\n" in txt or len(txt) > _PSEUDO_MAX:
+        return False
+    if txt.strip().rstrip(":：").strip() != lead.strip().rstrip(":：").strip():
+        return False
+    if lead.rstrip(":：").rstrip()[-1:] in ".!?。！？":
+        return False
+    nxt = tokens[i + 2].type if i + 2 < len(tokens) else ""
+    return nxt in ("bullet_list_open", "ordered_list_open") or _names_section(lead.rstrip(":： "))
+
+
+_SECTION_WORD = re.compile("|".join(f"(?:{alternation('sections', k)})" for k in ("ingredients", "tools", "steps"))
+                           + f"|{alternation('markup', 'pseudo_heading_words')}", re.I)
+
+
+def _names_section(title: str) -> bool:
+    """Whether a short bold line names a recipe or procedure section ("Ingredients", "🧺 Ingredients",
+    "Cook's notes", "Method", "Garnish"): ``section_h1`` of ``lexicon/sections.yaml``, or in a line of at
+    most six words one of its section words or of ``pseudo_heading_words`` (``lexicon/markup.yaml``)."""
+    return bool(_SECTION_H1.search(title)) or (len(title.split()) <= 6 and bool(_SECTION_WORD.search(title)))
 _SECTION_H1 = regex("sections", "section_h1", re.I)
 
 
