@@ -194,7 +194,7 @@ def plausible_name(name: str) -> bool:
     if not name or re.search(r"[。！？；;!?°\d%：:，,（）()]", name):
         return False
     if has_cjk(name):
-        return len(name) <= 8 and not _PROSE_START.match(name)
+        return len(name) <= 8 and not _PROSE_START.match(simplified(name))  # traditional reads as simplified
     return len(name.split()) <= 5
 
 
@@ -202,9 +202,9 @@ def looks_like_step(name: str) -> bool:
     """True when a list-item name reads like a cooking step or a remark, not
     a thing (see :data:`STEP_VERB`): ``干木耳泡 4 个小时``, ``去蒂``, ``关火``,
     ``盛盘``, ``葱切段``. 泡椒/泡打粉/泡发好的海参/切块的午餐肉/去皮猪肉 stay
-    names."""
+    names. Traditional script reads through its simplified form ("出鍋" is "出锅")."""
     name = re.sub(r"^\s*\d+\s*[.、)）]\s*", "", name or "")  # "2. 干木耳泡…" — a numbered step
-    return bool(name) and has_cjk(name) and bool(STEP_VERB.search(name))
+    return bool(name) and has_cjk(name) and bool(STEP_VERB.search(simplified(name)))
 
 
 def is_method(name: str) -> bool:
@@ -214,7 +214,7 @@ def is_method(name: str) -> bool:
     if not name:
         return False
     if has_cjk(name):
-        return bool(_METHOD_ZH.match(name)) and not is_tool(name)  # 切丝 is a method, 烤箱/炒锅 are tools
+        return bool(_METHOD_ZH.match(simplified(name))) and not is_tool(name)  # 切丝 is a method, 烤箱/炒锅 are tools
     first = name.lower().split()[0]
     return first in _METHOD_EN and not (first.endswith("ed") and bool(head_noun(name)))
 
@@ -481,7 +481,7 @@ def _prose_clause(clause: str) -> bool:
     if not c:
         return False
     opt, alts = note_clauses(c)
-    if opt or alts or looks_like_step(c) or PROSE_VERB.search(c) or _SENTENCE_WORD.search(c):
+    if opt or alts or looks_like_step(c) or PROSE_VERB.search(simplified(c)) or _SENTENCE_WORD.search(simplified(c)):
         return True
     for part in split_top(c, "、"):  # "老抽、淀粉": names joined by 、 are names
         n = clean_name(part, "ingredient")
@@ -499,7 +499,7 @@ def lead_name(clause: str) -> str:
     m = _NAME_STOP.search(c, 1)
     head = c[:m.start()].strip() if m else ""
     n = clean_name(head, "ingredient") if len(head) >= 2 else ""  # "小半碗开水": 小 is the amount's
-    return head if n and plausible_name(n) and not looks_like_step(head) and not _SENTENCE_WORD.search(head) else ""
+    return head if n and plausible_name(n) and not looks_like_step(head) and not _SENTENCE_WORD.search(simplified(head)) else ""
 
 
 def split_prose_item(text: str) -> tuple[str, str]:
@@ -773,7 +773,7 @@ def _parse_item(text: str) -> list[ItemParse]:
         comma_kinds: list[tuple[str, str]] = []
         name, palts = part, [a for _, al in found for a in al] + (mapped.alternatives if mapped is not None else [])
         if has_cjk(part) and not _ITEM_OR_ZH.search(part) and "/" not in part and lead_name(part) and (
-                not plausible_name(clean_name(part, "ingredient")) or _SENTENCE_WORD.search(part)
+                not plausible_name(clean_name(part, "ingredient")) or _SENTENCE_WORD.search(simplified(part))
                 or _QTY_IN_NAME.search(part, 1)):
             part = name = lead_name(part)  # "瘦肉切了大约 2 块钱的分量" → 瘦肉, "虾皮抓一小把" → 虾皮
         if has_cjk(part):
@@ -843,7 +843,7 @@ def group_label(left: str, right: str) -> bool:
     parts = _label_parts(_PAREN.sub("", right).strip(" 。.；;"))
     # a list ("羊排/羊腿肉，牛腩/牛肋条"): one phrase after a label may be a remark ("大米：按上述说明准备")
     return len(parts) > 1 and all(p and plausible_name(clean_name(p, "ingredient")) and p == clean_name(p, "ingredient")
-                               and not _SENTENCE_WORD.search(p) and not is_measure(p) for p in parts)
+                               and not _SENTENCE_WORD.search(simplified(p)) and not is_measure(p) for p in parts)
 
 
 def choice_line(text: str) -> str:

@@ -641,7 +641,7 @@ class RecipeExtractor:
                 return
             if not y_raw or is_measure(y_raw) or is_measure(x):
                 return  # "(or make with atama, …)": a way to make it, not a thing
-            if any(PROSE_VERB.search(v) or looks_like_step(v) for v in (x, y_raw)):
+            if any(PROSE_VERB.search(simplified(v)) or looks_like_step(v) for v in (x, y_raw)):
                 return  # "用筷子、勺子或手洗净后搅拌": an instruction, not two things
             xc = clean_name(x, "ingredient")
             yc = clean_name(y_raw, "ingredient")
@@ -1018,7 +1018,7 @@ def _explicit_name(x: str) -> bool:
     """An ingredient or tool named explicitly by a whole construction (not one
     of the recipe's list): a short plausible name, not a step or a measure."""
     c = clean_name(x, "ingredient")
-    if not c or not plausible_name(c) or looks_like_step(c) or is_measure(c) or is_method(c) or PROSE_VERB.search(c):
+    if not c or not plausible_name(c) or looks_like_step(c) or is_measure(c) or is_method(c) or PROSE_VERB.search(simplified(c)):
         return False
     return len(c) <= 8 if has_cjk(c) else len(c.split()) <= 4
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..knowledge.text import has_cjk
+from ..knowledge.text import has_cjk, simplified
 from .cues import alternation
 from .items import PROSE_VERB, is_measure, is_method, looks_like_step, plausible_name
 
@@ -33,7 +33,7 @@ def _step_name(phrase: str) -> list[str]:
         n = _QTY_EDGE.sub("", _LEAD.sub("", part.strip())).strip()
         n = _QTY_EDGE.sub("", n).strip()
         if (2 <= len(n) <= 6 and has_cjk(n) and plausible_name(n) and not looks_like_step(n)
-                and not is_measure(n) and not is_method(n) and not PROSE_VERB.search(n) and not n.endswith(("不", "要", "可"))):
+                and not is_measure(n) and not is_method(n) and not PROSE_VERB.search(simplified(n)) and not n.endswith(("不", "要", "可"))):
             out.append(n)
     return out
 
@@ -42,7 +42,20 @@ def step_names(text: str) -> list[str]:
     """The things a cooking step names: the subject of a preparation verb
     ("青蒜切小块", "虾去壳") and the object of an adding verb ("放入一杯米酒"),
     verbs and cuts from ``lexicon/steps.yaml``; used for a recipe written as
-    steps alone, which has no ingredient list."""
+    steps alone, which has no ingredient list. Traditional script is read
+    through its simplified form (the lexicon is written once, in simplified
+    characters) and each name is given back as written."""
+    plain = simplified(text)
+    if plain != text:
+        written = []
+        for n in _step_names(plain):
+            at = plain.find(n)
+            written.append(text[at:at + len(n)] if at >= 0 else n)
+        return list(dict.fromkeys(written))
+    return _step_names(text)
+
+
+def _step_names(text: str) -> list[str]:
     out: list[str] = []
     for clause in _CLAUSE.split(text[:400]):
         clause = clause.strip()
