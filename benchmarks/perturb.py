@@ -24,6 +24,7 @@ Perturbations (all when none is named):
 ``fullwidth`` half-width punctuation beside Chinese written full-width, and the
               spaces between Chinese and digits or Latin letters dropped.
 
+With ``PERTURB_MISS=1`` each missed gold relation is listed (for a work corpus only).
 Gold matching ignores line numbers, so a perturbation that moves lines keeps
 its gold valid. The script refuses blind corpora, like ``gold_recall.py``, and
 prints one line per perturbation: ``<corpus> <perturbation> found/total``.
@@ -129,7 +130,7 @@ def _prose(text: str) -> str:
         parts = [p for p in parts if p]
         if parts:
             body = "、".join(parts[:-1]) + ("和" if len(parts) > 1 else "") + parts[-1]
-            out.append(f"需要{body}。")
+            out.extend([f"需要{body}。", ""])
         run.clear()
 
     heads = _ing_headings(lines)
@@ -249,7 +250,12 @@ def recall(docs: Path, gold: list[dict]) -> tuple[int, int]:
         run_ingest([docs], st, no_vectors=True)
         g = GraphStore(current_build(data) / "graph.kuzu", read_only=True)
         edges = G.load_edges(g)
-        return sum(1 for x in gold if G.gold_found(x, edges)), len(gold)
+        found = [x for x in gold if G.gold_found(x, edges)]
+        if os.environ.get("PERTURB_MISS"):  # work-set diagnosis: the gold relations missed
+            for x in gold:
+                if x not in found:
+                    print("  MISS", x["kind"], x["x"][:2], "->", (x.get("y") or [])[:2], "|", x["doc"][-30:], x["quote"][:80])
+        return len(found), len(gold)
     finally:
         shutil.rmtree(data, ignore_errors=True)
 

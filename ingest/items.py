@@ -523,9 +523,86 @@ _LINE_SENTENCE_EN = frozenset(words("sections", "line_item_sentence_words_en"))
 _LINE_MAX = int(lexicon("sections")["line_item_max_chars"])
 
 
+_LEAD_ZH = re.compile(rf"^(?:{alternation('sections', 'line_item_lead_zh')})\s*[：:]?\s*")
+_AND_ZH = re.compile(rf"(?<=[^\s、，,])(?:{alternation('sections', 'line_item_and_zh')})(?=[^\s、，,])")
+_LINE_MAX_ZH = int(lexicon("sections")["line_item_max_chars_zh"])
+_ING_LABEL = re.compile(rf"^\s*(?:\*\*)?[^\s：:，,。]{{0,4}}(?:{alternation('sections', 'ingredients')})[^\s：:，,。]{{0,2}}(?:\*\*)?\s*[：:]\s*(?:\*\*)?")
+
+
+def ingredient_label(text: str) -> str:
+    """The list after a Chinese ingredient label that opens a line ("材料：三文鱼块，烟熏肠，洋葱",
+    "调料：黑胡椒，生抽"; ``ingredients`` of sections.yaml, with at most a short qualifier), read through
+    its simplified form; ``""`` when the line opens with no such label."""
+    t = (text or "").strip()
+    if not has_cjk(t):
+        return ""
+    m = _ING_LABEL.match(simplified(t))
+    return t[m.end():].strip() if m else ""
+
+
+def _line_items_zh(text: str) -> list[str]:
+    """:func:`line_items` for a Chinese line: a list written as one sentence, an opening need verb or
+    ingredient label aside ("需要两个鸡蛋、一个番茄和少许盐。" → 两个鸡蛋, 一个番茄, 少许盐), split at
+    top-level 、，；and before the last joining word (和/以及…, never at a name's start: 和牛). ``[]``
+    for prose: several sentences, longer than ``line_item_max_chars_zh``, a part that is a step, or
+    fewer than two thirds of the parts a plausible name."""
+    t = text.strip()
+    if len(_PAREN.sub("", t)) > _LINE_MAX_ZH or "\n" in t:
+        return []
+    plain = simplified(t)
+    m = _LEAD_ZH.match(plain)
+    if m and m.end() < len(t):
+        t, plain = t[m.end():], plain[m.end():]
+    t = re.sub(r"[。.!！]\s*$", "", t).strip()
+    if re.search(r"[。！？!?]", _PAREN.sub("", t)):
+        return []  # several sentences: prose
+    parts: list[str] = []
+    # the enumeration comma 、 separates the things when the line uses it; a clause comma then opens a thing's note
+    seps = "、；;" if "、" in _PAREN.sub("", t) else "、，,；;"
+    for piece in split_top(t, seps):
+        flat = _PAREN.sub(lambda x: "（" + "＿" * (len(x.group(0)) - 2) + "）", simplified(piece))
+        joins = list(_AND_ZH.finditer(flat))
+        if joins:
+            j = joins[-1]
+            parts += [piece[:j.start()].strip(), piece[j.end():].strip()]
+        else:
+            parts.append(piece)
+    parts = [p for p in parts if p]
+    heads = [re.split(r"[，,]", _PAREN.sub("", p), maxsplit=1)[0].strip() for p in parts]  # a thing, its note aside
+    if len(parts) < 2 or any(looks_like_step(h) or len(h) > 30 for h in heads):
+        return []
+    names = sum(1 for h in heads if (n := clean_name(h, "ingredient")) and plausible_name(n))
+    return parts if names * 3 >= len(parts) * 2 else []
+
+
+def paragraph_items(text: str) -> list[str]:
+    """The things a paragraph of an ingredients section lists: one line, :func:`line_items`; several
+    lines (markdown joins lines written without a bullet into one paragraph: "蒜\n香葉\n一勺番茄醬"), each
+    line read so, a line holding one short thing ("一勺番茄醬") being that thing — ``[]`` unless at least two
+    thirds of the lines read as things."""
+    lines = [ln.strip() for ln in (text or "").split("\n") if ln.strip()]
+    if len(lines) <= 1:
+        return line_items(text)
+    out: list[str] = []
+    good = 0
+    for ln in lines:
+        found = line_items(ln) or ([ln] if _one_thing(ln) else [])
+        good += bool(found)
+        out += found
+    return out if good * 3 >= len(lines) * 2 else []
+
+
+def _one_thing(line: str) -> bool:
+    """True for a line that names one thing, maybe with an amount or a note ("一勺番茄醬", "盐 3 g")."""
+    head = re.split(r"[，,]", _PAREN.sub("", line), maxsplit=1)[0].strip()
+    n = clean_name(head, "ingredient")
+    return bool(n) and len(head) <= 30 and plausible_name(n) and not looks_like_step(head) and not is_method(n)
+
+
 def line_items(text: str) -> list[str]:
-    """A short English paragraph of an ingredients or garnish section read
-    as list items: "Orange twist or wedge." → ["Orange twist or wedge"],
+    """A short paragraph of an ingredients or garnish section read as list
+    items (a Chinese line: see :func:`_line_items_zh`, "需要两个鸡蛋、一个番茄和少许盐。"
+    → three items). English: "Orange twist or wedge." → ["Orange twist or wedge"],
     "Celery stick; optional salt/pepper rim." → two items, "Pineapple slice
     and cherry." → two items (split at top-level ``;`` and " and ", never
     inside a note in parentheses). ``[]`` for prose: longer than
@@ -534,6 +611,8 @@ def line_items(text: str) -> list[str]:
     (``line_item_sentence_words_en`` of sections.yaml: "Bitters dashed art
     on foam.")."""
     t = (text or "").strip()
+    if t and has_cjk(t) and not t.endswith((":", "：")):
+        return _line_items_zh(ingredient_label(t) or t)
     if not t or has_cjk(t) or len(t) > _LINE_MAX or t.endswith((":", "：")):
         return []
     t = re.sub(r"\s*\.\s*$", "", t)

@@ -12,6 +12,7 @@ sections 0.8, free text 0.7).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
@@ -20,7 +21,7 @@ from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
 from .items import (AMOUNT_AGAIN_EN, OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
-                    form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases,
+                    form_completed, ingredient_label, line_items, paragraph_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases,
                     ends_in_tool_word, strip_amount)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
@@ -173,6 +174,7 @@ def _name_list(text: str) -> bool:
 
 
 _GUIDE_TITLE = re.compile(alternation("sections", "guide_title_words"))
+_COOKING_LINE = re.compile(rf"(?:{alternation('steps', 'add_verbs')}|{alternation('steps', 'method_chars_zh')})")
 
 
 def prose_recipe(doc: ParsedDocument) -> bool:
@@ -181,7 +183,10 @@ def prose_recipe(doc: ParsedDocument) -> bool:
     guide's (``guide_title_words``), the text has no section but the steps,
     and at least three list items or paragraphs — most of the document's
     items — read as cooking steps (:func:`looks_like_step`)."""
-    title = dish_name(doc.h1 or str(doc.front_matter.get("title", "") or ""))
+    named = doc.h1 or str(doc.front_matter.get("title", "") or "")
+    if not named and not any(b.kind == "heading" for b in doc.blocks):
+        named = doc.stem  # a note with no heading at all, in a collection of dishes: its file names the dish
+    title = dish_name(named)
     if not title or not has_cjk(title) or not 2 <= len(title) <= 16 or _GUIDE_TITLE.search(title):
         return False
     if all(is_method(t) for t in re.split(r"[/／、与和]", title) if t.strip()):
@@ -191,7 +196,12 @@ def prose_recipe(doc: ParsedDocument) -> bool:
         return False  # sections other than the steps: a guide or an article, not a dish
     items = [b for b in body if b.kind == "item"]
     steps = [b for b in body if looks_like_step(b.text[:60])]
-    return len(steps) >= 3 and (not items or sum(1 for b in items if looks_like_step(b.text[:60])) * 2 >= len(items))
+    if len(steps) >= 3 and (not items or sum(1 for b in items if looks_like_step(b.text[:60])) * 2 >= len(items)):
+        return True
+    # short lines of cooking written one to a line ("雞肉冷水下鍋，加蔥薑、黃酒煮沸"): most lines hold a cooking verb
+    lines = [ln for b in body for ln in b.text.split("\n") if ln.strip()]
+    cooking = [ln for ln in lines if _COOKING_LINE.search(simplified(ln))]
+    return len(lines) >= 2 and len(cooking) * 2 > len(lines) and not items
 
 
 class TableRow:
@@ -457,15 +467,83 @@ def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
     ("Banana Cake", "Cream Cheese Frosting") and is left out."""
     out: dict[int, list[str]] = {}
     for i, b in enumerate(blocks):
-        if b.kind != "paragraph" or kind_of(b) != "ingredient":
+        if b.kind != "paragraph":
+            continue
+        found = labelled_items(b)
+        if found:
+            out[i] = found
+            continue
+        if kind_of(b) != "ingredient":
             continue
         nxt = blocks[i + 1] if i + 1 < len(blocks) else None
         if nxt is not None and nxt.kind == "item" and nxt.path == b.path:
             continue
-        found = line_items(b.text)
+        found = paragraph_items(b.text)
         if found:
             out[i] = found
     return out
+
+
+def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` with each Chinese paragraph that lists things written as list items, as a list would
+    hold them: a paragraph of an ingredients section written as lines or as one sentence
+    ("需要两个鸡蛋、一个番茄和少许盐。", see :func:`~threadgraph.ingest.items.paragraph_items`), and a line
+    opening with an ingredient label ("材料：三文鱼块，烟熏肠", :func:`labelled_items`; its items live under
+    the label, as under a heading). Each item keeps the paragraph's path (plus the label) and the line it
+    is written on; the other blocks are kept, parents re-indexed. ``doc`` itself when nothing is so
+    written (English paragraphs are read by :func:`section_lines`)."""
+    blocks = doc.blocks
+    if doc.language != "zh" or not any(b.kind == "paragraph" and has_cjk(b.text) for b in blocks):
+        return doc
+    new: list[Block] = []
+    where: dict[int, int] = {}
+    changed = False
+    for i, b in enumerate(blocks):
+        where[i] = len(new)
+        out: list[Block] = []
+        if b.kind == "paragraph" and has_cjk(b.text) and not in_steps(b.path):
+            lines = b.text.split("\n")
+            labelled = [(k, ln) for k, ln in enumerate(lines) if ingredient_label(ln)]
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            if labelled:
+                for k, ln in labelled:
+                    label = simplified(ln.strip()).split("：")[0].split(":")[0].strip("* ")
+                    rest = ingredient_label(ln)
+                    for t in line_items(rest) or ([rest] if _one_line_thing(rest) else []):
+                        out.append(Block("item", t, b.line + k, b.line + k, (*b.path, label), 1, parent=-1))
+            elif (section_kind(b.path) == "ingredient" and any(ING_HEAD.search(simplified(p)) for p in b.path)
+                  and not (nxt is not None and nxt.kind == "item" and nxt.path == b.path)):
+                for t in paragraph_items(b.text):
+                    k = next((n for n, ln in enumerate(lines) if t in ln), 0)
+                    out.append(Block("item", t, b.line + k, b.line + k, b.path, 1, parent=-1))
+        if out:
+            changed = True
+            new.extend(out)
+        else:
+            new.append(b)
+    if not changed:
+        return doc
+    new = [dataclasses.replace(b, parent=where.get(b.parent, -1)) if b.parent >= 0 else b for b in new]
+    return dataclasses.replace(doc, blocks=new)
+
+
+def labelled_items(b: Block) -> list[str]:
+    """The things of the lines of paragraph ``b`` that open with an ingredient label ("材料：三文鱼块，烟熏肠，
+    洋葱", "调料：黑胡椒，生抽"; :func:`~threadgraph.ingest.items.ingredient_label`) outside a procedure section:
+    a label is a section heading written on the line of its list. ``[]`` for any other paragraph."""
+    if b.kind != "paragraph" or in_steps(b.path):
+        return []
+    out: list[str] = []
+    for ln in b.text.split("\n"):
+        rest = ingredient_label(ln)
+        if rest:
+            out += line_items(rest) or ([rest] if _one_line_thing(rest) else [])
+    return out
+
+
+def _one_line_thing(text: str) -> bool:
+    names = [clean_name(ip.name, "ingredient") for ip in parse_item(text)]
+    return bool(names) and all(n and plausible_name(n) and not looks_like_step(n) for n in names)
 
 
 def bare_elsewhere(blocks: list[Block], i: int, name: str, head: str) -> bool:
@@ -822,6 +900,8 @@ class RecipeExtractor:
         lists |= set(para_items)
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
+            if not lists:  # steps written one to a line, as paragraphs: each line is what a list item is elsewhere
+                lists = {i for i, b in enumerate(blocks) if b.kind == "paragraph"}
         idx = {id(b): i for i, b in enumerate(blocks)}
         tools: DictLinker[str] = DictLinker()  # the tools the text names, for a note "(or Y)" after one
         for b in blocks:
