@@ -303,6 +303,59 @@ def amount_list_paths(doc: ParsedDocument) -> set[tuple[str, ...]]:
     return out
 
 
+_COUNT_AMOUNT = regex("amounts", "count_amount_zh")
+_PAREN_NOTE = re.compile(r"（[^（）]*）|\([^()]*\)")
+_IMAGE_ONLY = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)\s*)+$")
+
+
+def amount_list_items(doc: ParsedDocument) -> set[int]:
+    """Indices of the list items of a Chinese document that read as an ingredient list by their shape
+    wherever the list stands, under a heading that names no section or under none at all (a plain list
+    after the title): a run of consecutive items (an image between them aside) outside procedure, notes
+    and ingredient sections, at least two items, none a step, two thirds of them a plausible name with an
+    amount ("牛肉 适量", "肉皮 1 片", "姜一块"; ``has_amount``/``count_amount_zh``, read through the simplified
+    form) or a short name alone ("咖喱粉"), at least one with an amount. ``set()`` for
+    other languages (:func:`amount_list_paths` reads their lists by heading path)."""
+    if doc.language != "zh":
+        return set()
+    runs: list[list[int]] = []
+    prev = -2
+    for i, b in enumerate(doc.blocks):
+        if b.kind == "paragraph" and _IMAGE_ONLY.match(b.text):
+            continue  # a photo between two items keeps the list
+        if (b.kind == "item" and not in_steps(b.path) and section_kind(b.path) == ""
+                and not any(key_kind(heading_words(p)) in ("notes", "meta") for p in b.path)):
+            if runs and prev == i - 1 - _skipped_images(doc.blocks, prev, i) and doc.blocks[runs[-1][0]].path == b.path:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+            prev = i
+    out: set[int] = set()
+    for run in runs:
+        items = [doc.blocks[i] for i in run]
+        top = [b for b in items if b.parent < 0]
+        if len(top) < 2 or any(looks_like_step(b.text[:60]) for b in items):
+            continue
+        good = measured = 0
+        for b in top:
+            names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
+            if not names or not plausible_name(names[0]) or _CATEGORY.search(names[0]):
+                continue
+            plain = simplified(b.text)
+            if _HAS_AMOUNT.search(plain) or _COUNT_AMOUNT.search(plain):
+                good += 1
+                measured += 1
+            elif len(_PAREN_NOTE.sub("", b.text).strip()) <= 8:
+                good += 1  # a name alone, maybe with a note ("咖喱粉", "鱼露（或者盐）")
+        if measured and good * 3 >= len(top) * 2:
+            out.update(run)
+    return out
+
+
+def _skipped_images(blocks: list[Block], a: int, b: int) -> int:
+    return sum(1 for k in range(a + 1, b) if blocks[k].kind == "paragraph" and _IMAGE_ONLY.match(blocks[k].text))
+
+
 _EN_LEAD_AMOUNT = regex("amounts", "lead_amount_en", re.I)
 
 
@@ -365,7 +418,13 @@ def is_recipe(doc: ParsedDocument) -> bool:
         # the steps must be a section of their own, not a part of the equipment section
         if not items or not any(in_steps(b.path) and not any(TOOL_HEAD.search(p) for p in b.path)
                                 for b in doc.blocks if b.kind in ("item", "paragraph")):
-            return prose_recipe(doc)
+            if prose_recipe(doc):
+                return True
+            # a list that reads as ingredients by its shape, with no heading naming it, and the steps
+            shaped = amount_list_items(doc)
+            return bool(shaped) and any(
+                (in_steps(b.path) or looks_like_step(b.text[:60])) and i not in shaped
+                for i, b in enumerate(doc.blocks) if b.kind in ("item", "paragraph"))
     title = doc.h1 or doc.front_matter.get("title", "") or ""
     if _DISH_TITLE.search(title):
         return True
@@ -596,11 +655,12 @@ def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None
                     if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
                         vocab.add(c, c)
         extra = amount_list_paths(d)
+        shaped = amount_list_items(d)
         para = section_lines(d.blocks, lambda b: section_kind(b.path))
         for i, b in enumerate(d.blocks):
             if i in para:
                 parsed = [ip for t in para[i] for ip in parse_item(t)]
-            elif b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra):
+            elif b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra and i not in shaped):
                 continue
             else:
                 parsed = parse_item(b.text)
@@ -788,9 +848,10 @@ class RecipeExtractor:
         used: set[int] = set()
         item_names: dict[int, str] = {}
         extra = amount_list_paths(doc)  # lists that read as ingredients by their shape ("腌肉调味")
+        shaped = {id(blocks[i]) for i in amount_list_items(doc)}  # such a list with no heading of its own
 
         def kind_of(b: Block) -> str:
-            return section_kind(b.path) or ("ingredient" if b.path in extra else "")
+            return section_kind(b.path) or ("ingredient" if b.path in extra or id(b) in shaped else "")
 
         # a short paragraph of an ingredients or garnish section is read as its items ("Water or broth, as
         # needed" after the list; a drink's "## Garnish" line "Orange twist or wedge."), unless a list
