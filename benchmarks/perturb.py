@@ -71,7 +71,8 @@ def _is_ing_heading(line: str) -> bool:
     """True for a markdown heading naming an ingredients section (not a steps one; a
     preparation heading such as "准备食材" is checked by its list, see :func:`_ing_headings`)."""
     t = line.strip()
-    return bool(_ING_HEADING.match(t)) and not _STEPS.search(t.lstrip("#"))
+    return (bool(_ING_HEADING.match(t)) and not _STEPS.search(t.lstrip("#"))
+            and bool(re.search(r"[\u3400-\u9fff]", t)))  # a Chinese heading (a bilingual page keeps its English one)
 
 
 def _ing_headings(lines: list[str]) -> set[int]:
@@ -88,9 +89,9 @@ def _ing_headings(lines: list[str]) -> set[int]:
                     break
                 m = _ITEM.match(nxt)
                 if m:
-                    items.append(len(m.group("text")))
-            if not items or sorted(items)[len(items) // 2] > 25:
-                continue
+                    items.append(m.group("text"))
+            if not items or any(re.search(r"[，。,]", t) for t in items) or sorted(map(len, items))[len(items) // 2] > 12:
+                continue  # a preparation step list ("准备食材" then "肉皮提前泡软，切条"), not the ingredients
         out.add(i)
     return out
 
