@@ -16,7 +16,7 @@ import dataclasses
 import re
 
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
-from ..knowledge.text import DictLinker, has_cjk, simplified
+from ..knowledge.text import DictLinker, cjk_form, has_cjk, simplified
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
@@ -541,6 +541,21 @@ def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
         if found:
             out[i] = found
     return out
+
+
+def written_for_reading(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` as the extractors read it: for a Chinese document, the text of its paragraphs and list
+    items in the punctuation and spacing the lexicons are written for
+    (:func:`~threadgraph.knowledge.text.cjk_form`: "蛋黄酱, 千岛酱" → "蛋黄酱，千岛酱", "蕃茜parsley" →
+    "蕃茜 parsley"), then :func:`listed_paragraphs`. Lines are kept, so provenance stays valid; passages are
+    made from the document as written. Other documents are returned unchanged."""
+    if doc.language != "zh" or doc.tabular:
+        return doc
+    blocks = [dataclasses.replace(b, text=cjk_form(b.text)) if b.kind in ("item", "paragraph") and has_cjk(b.text)
+              else b for b in doc.blocks]
+    if any(a is not b for a, b in zip(blocks, doc.blocks)):
+        doc = dataclasses.replace(doc, blocks=blocks)
+    return listed_paragraphs(doc)
 
 
 def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:
