@@ -13,6 +13,8 @@ Perturbations (all when none is named):
 ``trad``      traditional script: OpenCC ``s2t`` on the documents and on the
               gold ``x``/``y``/``quote`` (file names kept, so gold ``doc`` still
               names its file);
+``simp``      simplified script: OpenCC ``t2s`` likewise (the reverse check, for a corpus
+              written in traditional script);
 ``heads``     every ingredient-section heading renamed to another common form
               (材料/食材/用料/原料/配料/所需材料/准备/需要的东西…, in turn);
 ``nohead``    every ingredient-section heading removed: its list follows the
@@ -56,12 +58,17 @@ _ITEM = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\d+、\s*)(?:\[[ xX]\]\s*)?(?P<t
 _HEADING = re.compile(r"^#{1,6}\s")
 _STEPS = re.compile(r"步骤|步驟|做法|操作|制作|製作|方法|流程|steps?|method|instructions?|directions?", re.I)
 
-PERTURBATIONS = ["none", "trad", "heads", "nohead", "prose", "halfwidth", "fullwidth"]
+PERTURBATIONS = ["none", "trad", "simp", "heads", "nohead", "prose", "halfwidth", "fullwidth"]
 
 
 def _s2t():
     from opencc import OpenCC
     return OpenCC("s2t")
+
+
+def _t2s():
+    from opencc import OpenCC
+    return OpenCC("t2s")
 
 
 _PREP = re.compile(r"处理|處理|准备|準備|腌|醃|焯")
@@ -201,6 +208,8 @@ def perturb_text(text: str, kind: str, state: list[int]) -> str:
         return text
     if kind == "trad":
         return _s2t().convert(text)
+    if kind == "simp":
+        return _t2s().convert(text)
     if kind == "heads":
         return _heads(text, state)
     if kind == "nohead":
@@ -215,11 +224,10 @@ def perturb_text(text: str, kind: str, state: list[int]) -> str:
 
 
 def perturb_gold(gold: list[dict], kind: str) -> list[dict]:
-    """The gold relations converted like the documents (only ``trad`` and the punctuation
+    """The gold relations converted like the documents (only the script and the punctuation
     perturbations touch the names; the others change layout, not words)."""
-    if kind == "trad":
-        cc = _s2t()
-        conv = cc.convert
+    if kind in ("trad", "simp"):
+        conv = (_s2t() if kind == "trad" else _t2s()).convert
     elif kind in ("halfwidth", "fullwidth"):
         def conv(s: str) -> str:
             return perturb_text(s, kind, [0]).strip()
