@@ -27,7 +27,7 @@ from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from ..knowledge.cues import rules as cue_rules
 from .relations import optional_parts, read_document
-from .step_names import step_names
+from .step_names import step_names, step_objects
 from .surfaces import substitute_surface
 from .readers.structured import key_kind
 from .tables import classify_column, required_value
@@ -998,6 +998,15 @@ class RecipeExtractor:
                     add_contains(part, False, "", b, self.LIST_CONF, "recipe.optional_list_label", False)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9)) or len(_listed_parts(x, surfaces)) > 1, heads=tools):
+            if (prose and f.kind == "substitute" and f.anchored and f.rule in _SYMMETRIC_RULES | _PAIR_RULES
+                    and has_cjk(f.block.text)):
+                # a recipe written as steps alone: "蔥薑炒五花肉片或培根至有香氣" offers one of its things or
+                # another under one verb; the other is the thing that opens the words after "或"
+                ys = [o for y in f.ys for o in step_objects(y)]
+                hits = anchors.scan(f.phrase.rstrip()) if f.phrase else []
+                # only when the thing it anchors to stands right before "或" (not "先炒肥肉片至…或至微焦")
+                if ys and hits and hits[-1].end == len(f.phrase.rstrip()):
+                    f = dataclasses.replace(f, ys=ys, confidence=max(f.confidence, 0.85))
             if f.kind == "optional" and f.rule in _LIST_RULES:
                 # "You can enhance the cake with orange zest, ground nuts, …, or cherries": each named thing
                 # the recipe does not list is an optional addition (one it lists gets an extra amount)

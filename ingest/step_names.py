@@ -9,7 +9,7 @@ import re
 
 from ..knowledge.text import has_cjk, simplified
 from .cues import alternation
-from .items import PROSE_VERB, is_measure, is_method, looks_like_step, plausible_name
+from .items import PROSE_VERB, STEP_VERB, is_measure, is_method, looks_like_step, plausible_name
 
 _PREP = re.compile(alternation("steps", "prep_verbs"))
 _ADD = re.compile(rf"(?<![一了增参附追])(?:{alternation('steps', 'add_verbs')})")  # not 一下/增加/参加
@@ -76,3 +76,34 @@ def _step_names(text: str) -> list[str]:
             stop = _ADD_STOP.search(rest, 1)
             out += _step_name(rest[:stop.start()] if stop else rest)
     return list(dict.fromkeys(out))
+
+
+_OR = re.compile(r"或者|或是|或|/|／")
+
+
+def step_objects(phrase: str) -> list[str]:
+    """The things that open the words after "或" in a cooking step, each cut where the step goes on
+    (at a stop word of ``add_object_stops`` or a step verb: "培根至有香气" → 培根, "芹菜碎煮开" → 芹菜碎,
+    "葱出锅" → 葱) and without a count ("少量姜片" → 姜片); a further "或" offers one more ("白萝卜或冬瓜" →
+    白萝卜, 冬瓜). Traditional script is read through its simplified form and given back as written.
+    ``[]`` when nothing name-like is left."""
+    out: list[str] = []
+    plain = simplified(phrase)
+    at = 0
+    for part in _OR.split(plain):
+        start = plain.find(part, at)
+        at = start + len(part)
+        p = _PARENS.sub(lambda m: "＿" * len(m.group(0)), part)
+        cut = len(p)
+        for rx in (_ADD_STOP, STEP_VERB):
+            m = rx.search(p, 1)
+            if m and m.start() < cut:
+                cut = m.start()
+        head = p[:cut]
+        q = _QTY_EDGE.match(head)
+        lead = q.end() if q else 0
+        name = head[lead:].rstrip("＿ ").strip()
+        if name and has_cjk(name) and "＿" not in name and len(name) <= 8:
+            s0 = start + lead + (len(head[lead:]) - len(head[lead:].lstrip()))
+            out.append(phrase[s0:s0 + len(name)])
+    return out
