@@ -525,6 +525,7 @@ _LINE_MAX = int(lexicon("sections")["line_item_max_chars"])
 
 _LEAD_ZH = re.compile(rf"^(?:{alternation('sections', 'line_item_lead_zh')})\s*[：:]?\s*")
 _AND_ZH = re.compile(rf"(?<=[^\s、，,])(?:{alternation('sections', 'line_item_and_zh')})(?=[^\s、，,])")
+_ADD_LEAD_ZH = re.compile(rf"^(?:多|少|再|另|可)?(?:{alternation('steps', 'add_verbs')})(?![入])")
 _LINE_MAX_ZH = int(lexicon("sections")["line_item_max_chars_zh"])
 _ING_LABEL = re.compile(rf"^\s*(?:\*\*)?[^\s：:，,。]{{0,4}}(?:{alternation('sections', 'ingredients')})[^\s：:，,。]{{0,2}}(?:\*\*)?\s*[：:]\s*(?:\*\*)?")
 
@@ -567,7 +568,8 @@ def _line_items_zh(text: str) -> list[str]:
             parts += [piece[:j.start()].strip(), piece[j.end():].strip()]
         else:
             parts.append(piece)
-    parts = [p for p in parts if p]
+    # "多加蒜片": the thing an adding verb opens is the item (the verb is how much of it, not a thing)
+    parts = [p[m.end():] if (m := _ADD_LEAD_ZH.match(simplified(p))) and len(p) - m.end() >= 2 else p for p in parts if p]
     heads = [re.split(r"[，,]", _PAREN.sub("", p), maxsplit=1)[0].strip() for p in parts]  # a thing, its note aside
     if len(parts) < 2 or any(looks_like_step(h) or len(h) > 30 for h in heads):
         return []
@@ -656,6 +658,11 @@ def parse_item(text: str) -> list[ItemParse]:
     spells it ("西芹鹽 少許 [可改用海鹽]" → 西芹鹽, alternative 海鹽)."""
     written = text
     text = _BRACKET_NOTE.sub(lambda m: f"（{m.group(1)}）", text) if has_cjk(text) else text
+    if has_cjk(text):
+        m = _PREP_TAIL.match(simplified(text))  # "青辣椒/尖椒 切丝": the cut is a note on the thing, not its name
+        if m:
+            text = f"{text[:m.start('prep')].rstrip()}（{text[m.start('prep'):]}）"
+            written = text
     plain = simplified(text)  # same length as ``written``: an offset in one is the offset in the other
     out = [_share_head_zh(_drop_gloss(ip)) for ip in _parse_item(plain)]
     if plain == written:
@@ -679,6 +686,10 @@ def parse_item(text: str) -> list[ItemParse]:
                       [Alternative(back(a.raw), a.symmetric, back(a.condition)) for a in ip.alternatives], ip.kinds)
             for ip in out]
 
+
+#: a preparation written after the thing, past a space or a note ("青辣椒/尖椒 切丝", "洋葱（皮牙子）切丝")
+_PREP_TAIL = re.compile(rf"^(?P<name>[^\s，,。]*[\u3400-\u9fff][^，,。]*?)(?:\s+|(?<=[）)]))"
+                        rf"(?P<prep>(?:{alternation('steps', 'prep_tail_verbs')})[^\s，,。（(]{{0,6}})$")
 
 # "雪梨醋 sherry vinegar", "孜然籽 cumin seed": a Chinese name followed by its English gloss
 _EN_GLOSS = re.compile(r"^(?P<zh>\S*[\u3400-\u9fff]\S*)\s+(?P<en>[A-Za-z][A-Za-z'’&\- ]{1,40})$")

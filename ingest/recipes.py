@@ -553,9 +553,23 @@ def written_for_reading(doc: ParsedDocument) -> ParsedDocument:
         return doc
     blocks = [dataclasses.replace(b, text=cjk_form(b.text)) if b.kind in ("item", "paragraph") and has_cjk(b.text)
               else b for b in doc.blocks]
+    # a paragraph that is only a label ("**食材**：", "做法：") right above a list is that list's heading
+    label = ""
+    for i, b in enumerate(blocks):
+        m = _LABEL_LINE.match(b.text) if b.kind == "paragraph" else None
+        if m:
+            label = m.group(1).strip()
+            continue
+        if b.kind == "item" and label and (b.parent >= 0 or i > 0):
+            blocks[i] = dataclasses.replace(b, path=(*b.path, label))
+            continue
+        label = ""
     if any(a is not b for a, b in zip(blocks, doc.blocks)):
         doc = dataclasses.replace(doc, blocks=blocks)
     return listed_paragraphs(doc)
+
+
+_LABEL_LINE = re.compile(rf"^\s*\**\s*([\u3400-\u9fff][^：:*\n]{{0,9}}?)\s*\**\s*[：:]\s*\**\s*$")
 
 
 def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:
@@ -575,8 +589,9 @@ def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:
     for i, b in enumerate(blocks):
         where[i] = len(new)
         out: list[Block] = []
-        if b.kind == "paragraph" and has_cjk(b.text) and not in_steps(b.path):
-            lines = b.text.split("\n")
+        aside = _ASIDE.match(b.text) if b.kind == "item" else None  # "（可选配料：木耳、黄瓜、香菜）" in a list
+        if (b.kind == "paragraph" or aside) and has_cjk(b.text) and not in_steps(b.path):
+            lines = [aside.group(1)] if aside else b.text.split("\n")
             labelled = [(k, ln) for k, ln in enumerate(lines) if ingredient_label(ln)]
             nxt = blocks[i + 1] if i + 1 < len(blocks) else None
             if labelled:
@@ -599,6 +614,9 @@ def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:
         return doc
     new = [dataclasses.replace(b, parent=where.get(b.parent, -1)) if b.parent >= 0 else b for b in new]
     return dataclasses.replace(doc, blocks=new)
+
+
+_ASIDE = re.compile(r"^\s*[（(]([^（）()]+)[）)]\s*[。.]?\s*$")
 
 
 def labelled_items(b: Block) -> list[str]:
