@@ -526,6 +526,7 @@ _LINE_MAX = int(lexicon("sections")["line_item_max_chars"])
 _LEAD_ZH = re.compile(rf"^(?:{alternation('sections', 'line_item_lead_zh')})\s*[：:]?\s*")
 _AND_ZH = re.compile(rf"(?<=[^\s、，,])(?:{alternation('sections', 'line_item_and_zh')})(?=[^\s、，,])")
 _ADD_LEAD_ZH = re.compile(rf"^(?:多|少|再|另|可)?(?:{alternation('steps', 'add_verbs')})(?![入])")
+_COOKS = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')}|{alternation('steps', 'add_verbs')})\S*?(?:至|到)")
 _LINE_MAX_ZH = int(lexicon("sections")["line_item_max_chars_zh"])
 _ING_LABEL = re.compile(rf"^\s*(?:\*\*)?[^\s：:，,。]{{0,4}}(?:{alternation('sections', 'ingredients')})[^\s：:，,。]{{0,2}}(?:\*\*)?\s*[：:]\s*(?:\*\*)?")
 
@@ -571,8 +572,8 @@ def _line_items_zh(text: str) -> list[str]:
     # "多加蒜片": the thing an adding verb opens is the item (the verb is how much of it, not a thing)
     parts = [p[m.end():] if (m := _ADD_LEAD_ZH.match(simplified(p))) and len(p) - m.end() >= 2 else p for p in parts if p]
     heads = [re.split(r"[，,]", _PAREN.sub("", p), maxsplit=1)[0].strip() for p in parts]  # a thing, its note aside
-    if len(parts) < 2 or any(looks_like_step(h) or len(h) > 30 for h in heads):
-        return []
+    if len(parts) < 2 or any(looks_like_step(h) or len(h) > 30 or _COOKS.search(simplified(h)) for h in heads):
+        return []  # "加入料酒炒至有香气": a step (a method and how far it goes), not a list
     names = sum(1 for h in heads if (n := clean_name(h, "ingredient")) and plausible_name(n))
     return parts if names * 3 >= len(parts) * 2 else []
 
