@@ -57,10 +57,25 @@ def step_names(text: str) -> list[str]:
 
 def _step_names(text: str) -> list[str]:
     out: list[str] = []
-    for clause in _CLAUSE.split(text[:400]):
+    adding = False  # an adding verb opened a run of things: "加一塊咖哩塊，迷迭香少許，香葉兩片，生抽"
+    for clause in re.split(r"([，,；;。！？!?：:])", text[:400]):
+        if clause in "，,":
+            continue
+        if _CLAUSE.fullmatch(clause):
+            adding = False  # a sentence or a list ends
+            continue
         clause = clause.strip()
         if not clause:
             continue
+        if adding and not _ADD.search(clause) and not _PREP.search(clause):
+            stop = _ADD_STOP.search(_PARENS.sub(lambda m: "＿" * len(m.group(0)), clause), 1)  # not in a note
+            run = _step_name(clause[:stop.start()] if stop else clause)
+            if run:
+                out += run  # a thing the verb still governs, its amount after it
+                continue
+            if len(clause) == 1 and has_cjk(clause):
+                continue  # "鹽": a one-character thing keeps the run going
+            adding = False
         m = _PREP.search(clause)
         if m and m.start() > 0:
             out += _step_name(clause[:m.start()])
@@ -69,6 +84,7 @@ def _step_names(text: str) -> list[str]:
             if _NAME_OR.search(inner):
                 out += _step_name(inner)
         for a in _ADD.finditer(clause):
+            adding = True
             rest = _QTY_EDGE.sub("", re.split(r"[（(]", clause[a.end():a.end() + 16])[0].strip())
             de = rest.find("的")
             if 0 <= de <= 6:
