@@ -527,6 +527,7 @@ _LEAD_ZH = re.compile(rf"^(?:{alternation('sections', 'line_item_lead_zh')})\s*[
 _AND_ZH = re.compile(rf"(?<=[^\s、，,])(?:{alternation('sections', 'line_item_and_zh')})(?=[^\s、，,])")
 _ADD_LEAD_ZH = re.compile(rf"^(?:多|少|再|另|可)?(?:{alternation('steps', 'add_verbs')})(?![入])")
 _COOKS = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')}|{alternation('steps', 'add_verbs')})\S*?(?:至|到)")
+_MODAL_ZH = re.compile(alternation("sections", "line_item_sentence_words_zh"))
 _LINE_MAX_ZH = int(lexicon("sections")["line_item_max_chars_zh"])
 _ING_LABEL = re.compile(rf"^\s*(?:\*\*)?[^\s：:，,。]{{0,4}}(?:{alternation('sections', 'ingredients')})[^\s：:，,。]{{0,2}}(?:\*\*)?\s*[：:]\s*(?:\*\*)?")
 
@@ -547,7 +548,7 @@ def _line_items_zh(text: str) -> list[str]:
     ingredient label aside ("需要两个鸡蛋、一个番茄和少许盐。" → 两个鸡蛋, 一个番茄, 少许盐), split at
     top-level 、，；and before the last joining word (和/以及…, never at a name's start: 和牛). ``[]``
     for prose: several sentences, longer than ``line_item_max_chars_zh``, a part that is a step, or
-    fewer than two thirds of the parts a plausible name."""
+    a part that does not open with a plausible name (its note after a comma aside).""" 
     t = text.strip()
     if len(_PAREN.sub("", t)) > _LINE_MAX_ZH or "\n" in t:
         return []
@@ -556,8 +557,9 @@ def _line_items_zh(text: str) -> list[str]:
     if m and m.end() < len(t):
         t, plain = t[m.end():], plain[m.end():]
     t = re.sub(r"[。.!！]\s*$", "", t).strip()
-    if re.search(r"[。！？!?]", _PAREN.sub("", t)):
-        return []  # several sentences: prose
+    bare = simplified(_PAREN.sub("", t))
+    if re.search(r"[。！？!?]", bare) or PROSE_VERB.search(bare) or _MODAL_ZH.search(bare):
+        return []  # several sentences, or a sentence that does something with the things: prose
     parts: list[str] = []
     # the enumeration comma 、 separates the things when the line uses it; a clause comma then opens a thing's note
     seps = "、；;" if "、" in _PAREN.sub("", t) else "、，,；;"
@@ -574,8 +576,9 @@ def _line_items_zh(text: str) -> list[str]:
     heads = [re.split(r"[，,]", _PAREN.sub("", p), maxsplit=1)[0].strip() for p in parts]  # a thing, its note aside
     if len(parts) < 2 or any(looks_like_step(h) or len(h) > 30 or _COOKS.search(simplified(h)) for h in heads):
         return []  # "加入料酒炒至有香气": a step (a method and how far it goes), not a list
-    names = sum(1 for h in heads if (n := clean_name(h, "ingredient")) and plausible_name(n))
-    return parts if names * 3 >= len(parts) * 2 else []
+    names = sum(1 for h in heads if (n := clean_name(h, "ingredient")) and plausible_name(n)
+                and not _SENTENCE_WORD.search(simplified(h)) and not PROSE_VERB.search(simplified(h)))
+    return parts if names == len(parts) else []  # every part opens with a thing: a list, not a sentence
 
 
 def paragraph_items(text: str) -> list[str]:

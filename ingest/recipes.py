@@ -334,8 +334,9 @@ def amount_list_items(doc: ParsedDocument) -> set[int]:
     for run in runs:
         items = [doc.blocks[i] for i in run]
         top = [b for b in items if b.parent < 0]
-        if len(top) < 2 or any(looks_like_step(b.text[:60]) for b in items):
-            continue
+        if len(top) < 2 or any(looks_like_step(b.text[:60]) or re.search(r"[。！？；]\s*\S", _PAREN_NOTE.sub("", b.text))
+                               for b in items):
+            continue  # a step, or an item written as sentences (a guide's explanations), is no ingredient line
         good = measured = 0
         for b in top:
             names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
