@@ -194,7 +194,7 @@ def plausible_name(name: str) -> bool:
     if not name or re.search(r"[。！？；;!?°\d%：:，,（）()]", name):
         return False
     if has_cjk(name):
-        return len(name) <= 8 and not _PROSE_START.match(name)
+        return len(name) <= 8 and not _PROSE_START.match(simplified(name))  # traditional reads as simplified
     return len(name.split()) <= 5
 
 
@@ -202,9 +202,9 @@ def looks_like_step(name: str) -> bool:
     """True when a list-item name reads like a cooking step or a remark, not
     a thing (see :data:`STEP_VERB`): ``干木耳泡 4 个小时``, ``去蒂``, ``关火``,
     ``盛盘``, ``葱切段``. 泡椒/泡打粉/泡发好的海参/切块的午餐肉/去皮猪肉 stay
-    names."""
+    names. Traditional script reads through its simplified form ("出鍋" is "出锅")."""
     name = re.sub(r"^\s*\d+\s*[.、)）]\s*", "", name or "")  # "2. 干木耳泡…" — a numbered step
-    return bool(name) and has_cjk(name) and bool(STEP_VERB.search(name))
+    return bool(name) and has_cjk(name) and bool(STEP_VERB.search(simplified(name)))
 
 
 def is_method(name: str) -> bool:
@@ -214,7 +214,7 @@ def is_method(name: str) -> bool:
     if not name:
         return False
     if has_cjk(name):
-        return bool(_METHOD_ZH.match(name)) and not is_tool(name)  # 切丝 is a method, 烤箱/炒锅 are tools
+        return bool(_METHOD_ZH.match(simplified(name))) and not is_tool(name)  # 切丝 is a method, 烤箱/炒锅 are tools
     first = name.lower().split()[0]
     return first in _METHOD_EN and not (first.endswith("ed") and bool(head_noun(name)))
 
@@ -481,7 +481,7 @@ def _prose_clause(clause: str) -> bool:
     if not c:
         return False
     opt, alts = note_clauses(c)
-    if opt or alts or looks_like_step(c) or PROSE_VERB.search(c) or _SENTENCE_WORD.search(c):
+    if opt or alts or looks_like_step(c) or PROSE_VERB.search(simplified(c)) or _SENTENCE_WORD.search(simplified(c)):
         return True
     for part in split_top(c, "、"):  # "老抽、淀粉": names joined by 、 are names
         n = clean_name(part, "ingredient")
@@ -499,7 +499,7 @@ def lead_name(clause: str) -> str:
     m = _NAME_STOP.search(c, 1)
     head = c[:m.start()].strip() if m else ""
     n = clean_name(head, "ingredient") if len(head) >= 2 else ""  # "小半碗开水": 小 is the amount's
-    return head if n and plausible_name(n) and not looks_like_step(head) and not _SENTENCE_WORD.search(head) else ""
+    return head if n and plausible_name(n) and not looks_like_step(head) and not _SENTENCE_WORD.search(simplified(head)) else ""
 
 
 def split_prose_item(text: str) -> tuple[str, str]:
@@ -523,9 +523,92 @@ _LINE_SENTENCE_EN = frozenset(words("sections", "line_item_sentence_words_en"))
 _LINE_MAX = int(lexicon("sections")["line_item_max_chars"])
 
 
+_LEAD_ZH = re.compile(rf"^(?:{alternation('sections', 'line_item_lead_zh')})\s*[：:]?\s*")
+_AND_ZH = re.compile(rf"(?<=[^\s、，,])(?:{alternation('sections', 'line_item_and_zh')})(?=[^\s、，,])")
+_ADD_LEAD_ZH = re.compile(rf"^(?:多|少|再|另|可)?(?:{alternation('steps', 'add_verbs')})(?![入])")
+_COOKS = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')}|{alternation('steps', 'add_verbs')})\S*?(?:至|到)")
+_MODAL_ZH = re.compile(alternation("sections", "line_item_sentence_words_zh"))
+_LINE_MAX_ZH = int(lexicon("sections")["line_item_max_chars_zh"])
+_ING_LABEL = re.compile(rf"^\s*(?:\*\*)?[^\s：:，,。]{{0,4}}(?:{alternation('sections', 'ingredients')})[^\s：:，,。]{{0,2}}(?:\*\*)?\s*[：:]\s*(?:\*\*)?")
+
+
+def ingredient_label(text: str) -> str:
+    """The list after a Chinese ingredient label that opens a line ("材料：三文鱼块，烟熏肠，洋葱",
+    "调料：黑胡椒，生抽"; ``ingredients`` of sections.yaml, with at most a short qualifier), read through
+    its simplified form; ``""`` when the line opens with no such label."""
+    t = (text or "").strip()
+    if not has_cjk(t):
+        return ""
+    m = _ING_LABEL.match(simplified(t))
+    return t[m.end():].strip() if m else ""
+
+
+def _line_items_zh(text: str) -> list[str]:
+    """:func:`line_items` for a Chinese line: a list written as one sentence, an opening need verb or
+    ingredient label aside ("需要两个鸡蛋、一个番茄和少许盐。" → 两个鸡蛋, 一个番茄, 少许盐), split at
+    top-level 、，；and before the last joining word (和/以及…, never at a name's start: 和牛). ``[]``
+    for prose: several sentences, longer than ``line_item_max_chars_zh``, a part that is a step, or
+    a part that does not open with a plausible name (its note after a comma aside).""" 
+    t = text.strip()
+    if len(_PAREN.sub("", t)) > _LINE_MAX_ZH or "\n" in t:
+        return []
+    plain = simplified(t)
+    m = _LEAD_ZH.match(plain)
+    if m and m.end() < len(t):
+        t, plain = t[m.end():], plain[m.end():]
+    t = re.sub(r"[。.!！]\s*$", "", t).strip()
+    bare = simplified(_PAREN.sub("", t))
+    if re.search(r"[。！？!?]", bare) or PROSE_VERB.search(bare) or _MODAL_ZH.search(bare):
+        return []  # several sentences, or a sentence that does something with the things: prose
+    parts: list[str] = []
+    # the enumeration comma 、 separates the things when the line uses it; a clause comma then opens a thing's note
+    seps = "、；;" if "、" in _PAREN.sub("", t) else "、，,；;"
+    for piece in split_top(t, seps):
+        flat = _PAREN.sub(lambda x: "（" + "＿" * (len(x.group(0)) - 2) + "）", simplified(piece))
+        joins = list(_AND_ZH.finditer(flat))
+        if joins:
+            j = joins[-1]
+            parts += [piece[:j.start()].strip(), piece[j.end():].strip()]
+        else:
+            parts.append(piece)
+    # "多加蒜片": the thing an adding verb opens is the item (the verb is how much of it, not a thing)
+    parts = [p[m.end():] if (m := _ADD_LEAD_ZH.match(simplified(p))) and len(p) - m.end() >= 2 else p for p in parts if p]
+    heads = [re.split(r"[，,]", _PAREN.sub("", p), maxsplit=1)[0].strip() for p in parts]  # a thing, its note aside
+    if len(parts) < 2 or any(looks_like_step(h) or len(h) > 30 or _COOKS.search(simplified(h)) for h in heads):
+        return []  # "加入料酒炒至有香气": a step (a method and how far it goes), not a list
+    names = sum(1 for h in heads if (n := clean_name(h, "ingredient")) and plausible_name(n)
+                and not _SENTENCE_WORD.search(simplified(h)) and not PROSE_VERB.search(simplified(h)))
+    return parts if names == len(parts) else []  # every part opens with a thing: a list, not a sentence
+
+
+def paragraph_items(text: str) -> list[str]:
+    """The things a paragraph of an ingredients section lists: one line, :func:`line_items`; several
+    lines (markdown joins lines written without a bullet into one paragraph: "蒜\n香葉\n一勺番茄醬"), each
+    line read so, a line holding one short thing ("一勺番茄醬") being that thing — ``[]`` unless at least two
+    thirds of the lines read as things."""
+    lines = [ln.strip() for ln in (text or "").split("\n") if ln.strip()]
+    if len(lines) <= 1:
+        return line_items(text)
+    out: list[str] = []
+    good = 0
+    for ln in lines:
+        found = line_items(ln) or ([ln] if _one_thing(ln) else [])
+        good += bool(found)
+        out += found
+    return out if good * 3 >= len(lines) * 2 else []
+
+
+def _one_thing(line: str) -> bool:
+    """True for a line that names one thing, maybe with an amount or a note ("一勺番茄醬", "盐 3 g")."""
+    head = re.split(r"[，,]", _PAREN.sub("", line), maxsplit=1)[0].strip()
+    n = clean_name(head, "ingredient")
+    return bool(n) and len(head) <= 30 and plausible_name(n) and not looks_like_step(head) and not is_method(n)
+
+
 def line_items(text: str) -> list[str]:
-    """A short English paragraph of an ingredients or garnish section read
-    as list items: "Orange twist or wedge." → ["Orange twist or wedge"],
+    """A short paragraph of an ingredients or garnish section read as list
+    items (a Chinese line: see :func:`_line_items_zh`, "需要两个鸡蛋、一个番茄和少许盐。"
+    → three items). English: "Orange twist or wedge." → ["Orange twist or wedge"],
     "Celery stick; optional salt/pepper rim." → two items, "Pineapple slice
     and cherry." → two items (split at top-level ``;`` and " and ", never
     inside a note in parentheses). ``[]`` for prose: longer than
@@ -534,6 +617,8 @@ def line_items(text: str) -> list[str]:
     (``line_item_sentence_words_en`` of sections.yaml: "Bitters dashed art
     on foam.")."""
     t = (text or "").strip()
+    if t and has_cjk(t) and not t.endswith((":", "：")):
+        return _line_items_zh(ingredient_label(t) or t)
     if not t or has_cjk(t) or len(t) > _LINE_MAX or t.endswith((":", "：")):
         return []
     t = re.sub(r"\s*\.\s*$", "", t)
@@ -577,6 +662,11 @@ def parse_item(text: str) -> list[ItemParse]:
     spells it ("西芹鹽 少許 [可改用海鹽]" → 西芹鹽, alternative 海鹽)."""
     written = text
     text = _BRACKET_NOTE.sub(lambda m: f"（{m.group(1)}）", text) if has_cjk(text) else text
+    if has_cjk(text):
+        m = _PREP_TAIL.match(simplified(text))  # "青辣椒/尖椒 切丝": the cut is a note on the thing, not its name
+        if m:
+            text = f"{text[:m.start('prep')].rstrip()}（{text[m.start('prep'):]}）"
+            written = text
     plain = simplified(text)  # same length as ``written``: an offset in one is the offset in the other
     out = [_share_head_zh(_drop_gloss(ip)) for ip in _parse_item(plain)]
     if plain == written:
@@ -600,6 +690,10 @@ def parse_item(text: str) -> list[ItemParse]:
                       [Alternative(back(a.raw), a.symmetric, back(a.condition)) for a in ip.alternatives], ip.kinds)
             for ip in out]
 
+
+#: a preparation written after the thing, past a space or a note ("青辣椒/尖椒 切丝", "洋葱（皮牙子）切丝")
+_PREP_TAIL = re.compile(rf"^(?P<name>[^\s，,。]*[\u3400-\u9fff][^，,。]*?)(?:\s+|(?<=[）)]))"
+                        rf"(?P<prep>(?:{alternation('steps', 'prep_tail_verbs')})[^\s，,。（(]{{0,6}})$")
 
 # "雪梨醋 sherry vinegar", "孜然籽 cumin seed": a Chinese name followed by its English gloss
 _EN_GLOSS = re.compile(r"^(?P<zh>\S*[\u3400-\u9fff]\S*)\s+(?P<en>[A-Za-z][A-Za-z'’&\- ]{1,40})$")
@@ -775,7 +869,7 @@ def _parse_item(text: str) -> list[ItemParse]:
         comma_kinds: list[tuple[str, str]] = []
         name, palts = part, [a for _, al in found for a in al] + (mapped.alternatives if mapped is not None else [])
         if has_cjk(part) and not _ITEM_OR_ZH.search(part) and "/" not in part and lead_name(part) and (
-                not plausible_name(clean_name(part, "ingredient")) or _SENTENCE_WORD.search(part)
+                not plausible_name(clean_name(part, "ingredient")) or _SENTENCE_WORD.search(simplified(part))
                 or _QTY_IN_NAME.search(part, 1)):
             part = name = lead_name(part)  # "瘦肉切了大约 2 块钱的分量" → 瘦肉, "虾皮抓一小把" → 虾皮
         if has_cjk(part):
@@ -845,7 +939,7 @@ def group_label(left: str, right: str) -> bool:
     parts = _label_parts(_PAREN.sub("", right).strip(" 。.；;"))
     # a list ("羊排/羊腿肉，牛腩/牛肋条"): one phrase after a label may be a remark ("大米：按上述说明准备")
     return len(parts) > 1 and all(p and plausible_name(clean_name(p, "ingredient")) and p == clean_name(p, "ingredient")
-                               and not _SENTENCE_WORD.search(p) and not is_measure(p) for p in parts)
+                               and not _SENTENCE_WORD.search(simplified(p)) and not is_measure(p) for p in parts)
 
 
 def choice_line(text: str) -> str:

@@ -37,7 +37,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from ..knowledge.records import Merge
-from ..knowledge.text import CJK_CLASS, HANGUL_CLASS, has_cjk, name_key, singular
+from ..knowledge.text import CJK_CLASS, HANGUL_CLASS, has_cjk, name_key, simplified, singular
 
 from .cues import alternation, lexicon, regex
 
@@ -46,6 +46,7 @@ BUNDLED_ALIASES = Path(__file__).with_name("aliases.csv")
 _PARENS = re.compile(r"[（(【\[][^（）()【】\[\]]*[）)】\]]")
 _AMOUNT_ZH = regex("amounts", "amount_zh")
 _QUALIFIERS_ZH = regex("amounts", "qualifiers_zh")
+_VAGUE_ZH = regex("amounts", "vague_amounts_zh")
 _QTY_SUFFIX_ZH = regex("amounts", "quantity_suffix_zh")
 _FORMULA_TAIL_ZH = regex("amounts", "formula_tail_zh")
 _VARIABLE_TAIL_ZH = regex("amounts", "variable_tail_zh")
@@ -81,6 +82,23 @@ _THING_TYPES = ("ingredient", "tool")
 NEVER_MERGE = frozenset(frozenset(p) for p in lexicon("names")["never_merge"])
 
 
+def _sub_plain(rx: re.Pattern, s: str, count: int = 0) -> str:
+    """``rx.sub("", s)`` with the matches found in the simplified form of ``s`` (same length, see
+    :func:`~threadgraph.knowledge.text.simplified`) and cut from ``s`` as written: the amount and
+    qualifier patterns are written once, in simplified characters, and "兩勺" reads as "两勺"."""
+    plain = simplified(s)
+    if plain == s:
+        return rx.sub("", s, count=count)
+    out, last = [], 0
+    for n, m in enumerate(rx.finditer(plain)):
+        if count and n >= count:
+            break
+        out.append(s[last:m.start()])
+        last = m.end()
+    out.append(s[last:])
+    return "".join(out)
+
+
 def clean_name(name: str, type_: str = "ingredient") -> str:
     """Rule-based cleaning of a surface name; returns ``""`` if nothing is left.
 
@@ -103,16 +121,17 @@ def clean_name(name: str, type_: str = "ingredient") -> str:
     s = re.split(r"[=＝（(]", s, maxsplit=1)[0]  # also drops an unclosed "(note…" tail
     s = re.sub(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\u2460-\u24FF\uFE0F]", "", s)
     if has_cjk(s):
-        s = _FORMULA_TAIL_ZH.sub("", s)
-        s = _VARIABLE_TAIL_ZH.sub("", s.strip())
-        s = _AMOUNT_ZH.sub("", s)
+        s = _sub_plain(_FORMULA_TAIL_ZH, s)
+        s = _sub_plain(_VARIABLE_TAIL_ZH, s.strip())
+        s = _sub_plain(_AMOUNT_ZH, s)
         s = _QUALIFIERS_ZH.sub("", s)
+        s = _sub_plain(_VAGUE_ZH, s)
         s = s.replace(" ", "").strip(_PUNCT)
         s = re.sub(r"^(?:℃|°C?)\s*", "", s)  # "30 ℃ 温水" without its number
         prev = None
-        while prev != s and len(s) > 1 and name_key(s) not in _NOT_WHOLE and not _QTY_NOUN_END_ZH.search(s):
+        while prev != s and len(s) > 1 and name_key(s) not in _NOT_WHOLE and not _QTY_NOUN_END_ZH.search(simplified(s)):
             prev = s
-            s = _QTY_SUFFIX_ZH.sub("", s).strip(_PUNCT) or s  # "盐用量为" → 盐, "青椒的数量" → 青椒
+            s = _sub_plain(_QTY_SUFFIX_ZH, s).strip(_PUNCT) or s  # "盐用量为" → 盐, "青椒的数量" → 青椒
         if "的" in s:
             tail = s.rsplit("的", 1)[1]
             if len(tail) >= 2 or (tail and type_ == "tool"):

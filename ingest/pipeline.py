@@ -19,7 +19,7 @@ from .llm_extract import add_llm_facts
 from .merge import document_units, merge_contained_names, merge_duplicate_facts
 from .normalize import Normalizer
 from .readers import SUPPORTED_EXTENSIONS, parse_file
-from .recipes import RecipeExtractor, alone_names, is_recipe, recipe_vocabulary
+from .recipes import RecipeExtractor, alone_names, is_recipe, recipe_vocabulary, written_for_reading
 from .roles import collect_roles
 from .sources import Source, collect, legacy_sources, readable
 from .tables import TableExtractor
@@ -125,7 +125,9 @@ def extract_corpus(
         if progress:
             progress(rel, n, total)
     roles = collect_roles(docs, norm)
-    units = {d.rel: document_units(d) for d in docs}  # a JSON array of recipes: one unit per record
+    # Chinese punctuation and spacing as the lexicons expect; an ingredients section written as lines, a
+    # sentence or a labelled line read as its list
+    units = {d.rel: [written_for_reading(u) for u in document_units(d)] for d in docs}  # a JSON array of recipes: one unit per record
     all_units = [u for us in units.values() for u in us]
     rex = RecipeExtractor(norm, recipe_vocabulary(all_units, norm), alone_names(all_units))
     dex = DocumentExtractor(roles)

@@ -12,21 +12,22 @@ sections 0.8, free text 0.7).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ..knowledge.records import Entity, Provenance, Triple, entity_id
-from ..knowledge.text import DictLinker, has_cjk, simplified, split_sentences
+from ..knowledge.text import DictLinker, cjk_form, has_cjk, simplified, split_sentences
 from .blocks import DocResult, children, section_of, split_top
 from .cues import alternation, lexicon, regex, words
 from .document import Block, ParsedDocument
 from .items import (AMOUNT_AGAIN_EN, OPTIONAL_LABEL, PROSE_VERB, Alternative, is_collective, is_measure, is_method, is_tool,
-                    form_completed, line_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases,
+                    form_completed, ingredient_label, line_items, paragraph_items, looks_like_step, note_clauses, parse_item, plausible_name, tool_phrases,
                     ends_in_tool_word, strip_amount)
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from ..knowledge.cues import rules as cue_rules
 from .relations import optional_parts, read_document
-from .step_names import step_names
+from .step_names import step_names, step_objects
 from .surfaces import substitute_surface
 from .readers.structured import key_kind
 from .tables import classify_column, required_value
@@ -173,6 +174,7 @@ def _name_list(text: str) -> bool:
 
 
 _GUIDE_TITLE = re.compile(alternation("sections", "guide_title_words"))
+_COOKING_LINE = re.compile(rf"(?:{alternation('steps', 'add_verbs')}|{alternation('steps', 'method_chars_zh')})")
 
 
 def prose_recipe(doc: ParsedDocument) -> bool:
@@ -181,7 +183,10 @@ def prose_recipe(doc: ParsedDocument) -> bool:
     guide's (``guide_title_words``), the text has no section but the steps,
     and at least three list items or paragraphs — most of the document's
     items — read as cooking steps (:func:`looks_like_step`)."""
-    title = dish_name(doc.h1 or str(doc.front_matter.get("title", "") or ""))
+    named = doc.h1 or str(doc.front_matter.get("title", "") or "")
+    if not named and not any(b.kind == "heading" for b in doc.blocks):
+        named = doc.stem  # a note with no heading at all, in a collection of dishes: its file names the dish
+    title = dish_name(named)
     if not title or not has_cjk(title) or not 2 <= len(title) <= 16 or _GUIDE_TITLE.search(title):
         return False
     if all(is_method(t) for t in re.split(r"[/／、与和]", title) if t.strip()):
@@ -191,7 +196,12 @@ def prose_recipe(doc: ParsedDocument) -> bool:
         return False  # sections other than the steps: a guide or an article, not a dish
     items = [b for b in body if b.kind == "item"]
     steps = [b for b in body if looks_like_step(b.text[:60])]
-    return len(steps) >= 3 and (not items or sum(1 for b in items if looks_like_step(b.text[:60])) * 2 >= len(items))
+    if len(steps) >= 3 and (not items or sum(1 for b in items if looks_like_step(b.text[:60])) * 2 >= len(items)):
+        return True
+    # short lines of cooking written one to a line ("雞肉冷水下鍋，加蔥薑、黃酒煮沸"): most lines hold a cooking verb
+    lines = [ln for b in body for ln in b.text.split("\n") if ln.strip()]
+    cooking = [ln for ln in lines if _COOKING_LINE.search(simplified(ln))]
+    return len(lines) >= 2 and len(cooking) * 2 > len(lines) and not items
 
 
 class TableRow:
@@ -293,6 +303,60 @@ def amount_list_paths(doc: ParsedDocument) -> set[tuple[str, ...]]:
     return out
 
 
+_COUNT_AMOUNT = regex("amounts", "count_amount_zh")
+_PAREN_NOTE = re.compile(r"（[^（）]*）|\([^()]*\)")
+_IMAGE_ONLY = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)\s*)+$")
+
+
+def amount_list_items(doc: ParsedDocument) -> set[int]:
+    """Indices of the list items of a Chinese document that read as an ingredient list by their shape
+    wherever the list stands, under a heading that names no section or under none at all (a plain list
+    after the title): a run of consecutive items (an image between them aside) outside procedure, notes
+    and ingredient sections, at least two items, none a step, two thirds of them a plausible name with an
+    amount ("牛肉 适量", "肉皮 1 片", "姜一块"; ``has_amount``/``count_amount_zh``, read through the simplified
+    form) or a short name alone ("咖喱粉"), at least one with an amount. ``set()`` for
+    other languages (:func:`amount_list_paths` reads their lists by heading path)."""
+    if doc.language != "zh":
+        return set()
+    runs: list[list[int]] = []
+    prev = -2
+    for i, b in enumerate(doc.blocks):
+        if b.kind == "paragraph" and _IMAGE_ONLY.match(b.text):
+            continue  # a photo between two items keeps the list
+        if (b.kind == "item" and not in_steps(b.path) and section_kind(b.path) == ""
+                and not any(key_kind(heading_words(p)) in ("notes", "meta") for p in b.path)):
+            if runs and prev == i - 1 - _skipped_images(doc.blocks, prev, i) and doc.blocks[runs[-1][0]].path == b.path:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+            prev = i
+    out: set[int] = set()
+    for run in runs:
+        items = [doc.blocks[i] for i in run]
+        top = [b for b in items if b.parent < 0]
+        if len(top) < 2 or any(looks_like_step(b.text[:60]) or re.search(r"[。！？；]\s*\S", _PAREN_NOTE.sub("", b.text))
+                               for b in items):
+            continue  # a step, or an item written as sentences (a guide's explanations), is no ingredient line
+        good = measured = 0
+        for b in top:
+            names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]
+            if not names or not plausible_name(names[0]) or _CATEGORY.search(names[0]):
+                continue
+            plain = simplified(b.text)
+            if _HAS_AMOUNT.search(plain) or _COUNT_AMOUNT.search(plain):
+                good += 1
+                measured += 1
+            elif len(_PAREN_NOTE.sub("", b.text).strip()) <= 8:
+                good += 1  # a name alone, maybe with a note ("咖喱粉", "鱼露（或者盐）")
+        if measured and good * 3 >= len(top) * 2:
+            out.update(run)
+    return out
+
+
+def _skipped_images(blocks: list[Block], a: int, b: int) -> int:
+    return sum(1 for k in range(a + 1, b) if blocks[k].kind == "paragraph" and _IMAGE_ONLY.match(blocks[k].text))
+
+
 _EN_LEAD_AMOUNT = regex("amounts", "lead_amount_en", re.I)
 
 
@@ -355,7 +419,13 @@ def is_recipe(doc: ParsedDocument) -> bool:
         # the steps must be a section of their own, not a part of the equipment section
         if not items or not any(in_steps(b.path) and not any(TOOL_HEAD.search(p) for p in b.path)
                                 for b in doc.blocks if b.kind in ("item", "paragraph")):
-            return prose_recipe(doc)
+            if prose_recipe(doc):
+                return True
+            # a list that reads as ingredients by its shape, with no heading naming it, and the steps
+            shaped = amount_list_items(doc)
+            return bool(shaped) and any(
+                (in_steps(b.path) or looks_like_step(b.text[:60])) and i not in shaped
+                for i, b in enumerate(doc.blocks) if b.kind in ("item", "paragraph"))
     title = doc.h1 or doc.front_matter.get("title", "") or ""
     if _DISH_TITLE.search(title):
         return True
@@ -457,15 +527,116 @@ def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
     ("Banana Cake", "Cream Cheese Frosting") and is left out."""
     out: dict[int, list[str]] = {}
     for i, b in enumerate(blocks):
-        if b.kind != "paragraph" or kind_of(b) != "ingredient":
+        if b.kind != "paragraph":
+            continue
+        found = labelled_items(b)
+        if found:
+            out[i] = found
+            continue
+        if kind_of(b) != "ingredient":
             continue
         nxt = blocks[i + 1] if i + 1 < len(blocks) else None
         if nxt is not None and nxt.kind == "item" and nxt.path == b.path:
             continue
-        found = line_items(b.text)
+        found = paragraph_items(b.text)
         if found:
             out[i] = found
     return out
+
+
+def written_for_reading(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` as the extractors read it: for a Chinese document, the text of its paragraphs and list
+    items in the punctuation and spacing the lexicons are written for
+    (:func:`~threadgraph.knowledge.text.cjk_form`: "蛋黄酱, 千岛酱" → "蛋黄酱，千岛酱", "蕃茜parsley" →
+    "蕃茜 parsley"), then :func:`listed_paragraphs`. Lines are kept, so provenance stays valid; passages are
+    made from the document as written. Other documents are returned unchanged."""
+    if doc.language != "zh" or doc.tabular:
+        return doc
+    blocks = [dataclasses.replace(b, text=cjk_form(b.text)) if b.kind in ("item", "paragraph") and has_cjk(b.text)
+              else b for b in doc.blocks]
+    # a paragraph that is only a label ("**食材**：", "做法：") right above a list is that list's heading
+    label = ""
+    for i, b in enumerate(blocks):
+        m = _LABEL_LINE.match(b.text) if b.kind == "paragraph" else None
+        if m:
+            label = m.group(1).strip()
+            continue
+        if b.kind == "item" and label and (b.parent >= 0 or i > 0):
+            blocks[i] = dataclasses.replace(b, path=(*b.path, label))
+            continue
+        label = ""
+    if any(a is not b for a, b in zip(blocks, doc.blocks)):
+        doc = dataclasses.replace(doc, blocks=blocks)
+    return listed_paragraphs(doc)
+
+
+_LABEL_LINE = re.compile(rf"^\s*\**\s*([\u3400-\u9fff][^：:*\n]{{0,9}}?)\s*\**\s*[：:]\s*\**\s*$")
+
+
+def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` with each Chinese paragraph that lists things written as list items, as a list would
+    hold them: a paragraph of an ingredients section written as lines or as one sentence
+    ("需要两个鸡蛋、一个番茄和少许盐。", see :func:`~threadgraph.ingest.items.paragraph_items`), and a line
+    opening with an ingredient label ("材料：三文鱼块，烟熏肠", :func:`labelled_items`; its items live under
+    the label, as under a heading). Each item keeps the paragraph's path (plus the label) and the line it
+    is written on; the other blocks are kept, parents re-indexed. ``doc`` itself when nothing is so
+    written (English paragraphs are read by :func:`section_lines`)."""
+    blocks = doc.blocks
+    if doc.language != "zh" or not any(b.kind == "paragraph" and has_cjk(b.text) for b in blocks):
+        return doc
+    new: list[Block] = []
+    where: dict[int, int] = {}
+    changed = False
+    for i, b in enumerate(blocks):
+        where[i] = len(new)
+        out: list[Block] = []
+        aside = _ASIDE.match(b.text) if b.kind == "item" else None  # "（可选配料：木耳、黄瓜、香菜）" in a list
+        if (b.kind == "paragraph" or aside) and has_cjk(b.text) and not in_steps(b.path):
+            lines = [aside.group(1)] if aside else b.text.split("\n")
+            labelled = [(k, ln) for k, ln in enumerate(lines) if ingredient_label(ln)]
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            if labelled:
+                for k, ln in labelled:
+                    label = simplified(ln.strip()).split("：")[0].split(":")[0].strip("* ")
+                    rest = ingredient_label(ln)
+                    for t in line_items(rest) or ([rest] if _one_line_thing(rest) else []):
+                        out.append(Block("item", t, b.line + k, b.line + k, (*b.path, label), 1, parent=-1))
+            elif (section_kind(b.path) == "ingredient" and any(ING_HEAD.search(simplified(p)) for p in b.path)
+                  and not (nxt is not None and nxt.kind == "item" and nxt.path == b.path)):
+                for t in paragraph_items(b.text):
+                    k = next((n for n, ln in enumerate(lines) if t in ln), 0)
+                    out.append(Block("item", t, b.line + k, b.line + k, b.path, 1, parent=-1))
+        if out:
+            changed = True
+            new.extend(out)
+        else:
+            new.append(b)
+    if not changed:
+        return doc
+    new = [dataclasses.replace(b, parent=where.get(b.parent, -1)) if b.parent >= 0 else b for b in new]
+    return dataclasses.replace(doc, blocks=new)
+
+
+_ASIDE = re.compile(r"^\s*[（(]([^（）()]+)[）)]\s*[。.]?\s*$")
+
+
+def labelled_items(b: Block) -> list[str]:
+    """The things of the lines of paragraph ``b`` that open with an ingredient label ("材料：三文鱼块，烟熏肠，
+    洋葱", "调料：黑胡椒，生抽"; :func:`~threadgraph.ingest.items.ingredient_label`) outside a procedure section:
+    a label is a section heading written on the line of its list. ``[]`` for any other paragraph."""
+    if b.kind != "paragraph" or in_steps(b.path):
+        return []
+    out: list[str] = []
+    for ln in b.text.split("\n"):
+        rest = ingredient_label(ln)
+        if rest:
+            out += line_items(rest) or ([rest] if _one_line_thing(rest) else [])
+    return out
+
+
+def _one_line_thing(text: str) -> bool:
+    names = [clean_name(ip.name, "ingredient") for ip in parse_item(text)]
+    return bool(names) and all(n and plausible_name(n) and not looks_like_step(n) for n in names)
 
 
 def bare_elsewhere(blocks: list[Block], i: int, name: str, head: str) -> bool:
@@ -518,11 +689,12 @@ def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None
                     if c and plausible_name(c) and not looks_like_step(c) and not is_measure(c):
                         vocab.add(c, c)
         extra = amount_list_paths(d)
+        shaped = amount_list_items(d)
         para = section_lines(d.blocks, lambda b: section_kind(b.path))
         for i, b in enumerate(d.blocks):
             if i in para:
                 parsed = [ip for t in para[i] for ip in parse_item(t)]
-            elif b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra):
+            elif b.kind != "item" or (section_kind(b.path) != "ingredient" and b.path not in extra and i not in shaped):
                 continue
             else:
                 parsed = parse_item(b.text)
@@ -641,7 +813,7 @@ class RecipeExtractor:
                 return
             if not y_raw or is_measure(y_raw) or is_measure(x):
                 return  # "(or make with atama, …)": a way to make it, not a thing
-            if any(PROSE_VERB.search(v) or looks_like_step(v) for v in (x, y_raw)):
+            if any(PROSE_VERB.search(simplified(v)) or looks_like_step(v) for v in (x, y_raw)):
                 return  # "用筷子、勺子或手洗净后搅拌": an instruction, not two things
             xc = clean_name(x, "ingredient")
             yc = clean_name(y_raw, "ingredient")
@@ -710,9 +882,10 @@ class RecipeExtractor:
         used: set[int] = set()
         item_names: dict[int, str] = {}
         extra = amount_list_paths(doc)  # lists that read as ingredients by their shape ("腌肉调味")
+        shaped = {id(blocks[i]) for i in amount_list_items(doc)}  # such a list with no heading of its own
 
         def kind_of(b: Block) -> str:
-            return section_kind(b.path) or ("ingredient" if b.path in extra else "")
+            return section_kind(b.path) or ("ingredient" if b.path in extra or id(b) in shaped else "")
 
         # a short paragraph of an ingredients or garnish section is read as its items ("Water or broth, as
         # needed" after the list; a drink's "## Garnish" line "Orange twist or wedge."), unless a list
@@ -822,6 +995,8 @@ class RecipeExtractor:
         lists |= set(para_items)
         if prose:  # steps alone: its list items are where it names things side by side ("取五花肉或猪肩肉")
             lists = {i for i, b in enumerate(blocks) if b.kind == "item"}
+            if not lists:  # steps written one to a line, as paragraphs: each line is what a list item is elsewhere
+                lists = {i for i, b in enumerate(blocks) if b.kind == "paragraph"}
         idx = {id(b): i for i, b in enumerate(blocks)}
         tools: DictLinker[str] = DictLinker()  # the tools the text names, for a note "(or Y)" after one
         for b in blocks:
@@ -848,6 +1023,15 @@ class RecipeExtractor:
                     add_contains(part, False, "", b, self.LIST_CONF, "recipe.optional_list_label", False)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
                                explicit=lambda x: bool(self.known_thing(x, 0.9)) or len(_listed_parts(x, surfaces)) > 1, heads=tools):
+            if (prose and f.kind == "substitute" and f.anchored and f.rule in _SYMMETRIC_RULES | _PAIR_RULES
+                    and has_cjk(f.block.text)):
+                # a recipe written as steps alone: "蔥薑炒五花肉片或培根至有香氣" offers one of its things or
+                # another under one verb; the other is the thing that opens the words after "或"
+                ys = [o for y in f.ys for o in step_objects(y)]
+                hits = anchors.scan(f.phrase.rstrip()) if f.phrase else []
+                # only when the thing it anchors to stands right before "或" (not "先炒肥肉片至…或至微焦")
+                if ys and hits and hits[-1].end == len(f.phrase.rstrip()):
+                    f = dataclasses.replace(f, ys=ys, confidence=max(f.confidence, 0.85))
             if f.kind == "optional" and f.rule in _LIST_RULES:
                 # "You can enhance the cake with orange zest, ground nuts, …, or cherries": each named thing
                 # the recipe does not list is an optional addition (one it lists gets an extra amount)
@@ -1026,7 +1210,7 @@ def _explicit_name(x: str) -> bool:
     """An ingredient or tool named explicitly by a whole construction (not one
     of the recipe's list): a short plausible name, not a step or a measure."""
     c = clean_name(x, "ingredient")
-    if not c or not plausible_name(c) or looks_like_step(c) or is_measure(c) or is_method(c) or PROSE_VERB.search(c):
+    if not c or not plausible_name(c) or looks_like_step(c) or is_measure(c) or is_method(c) or PROSE_VERB.search(simplified(c)):
         return False
     return len(c) <= 8 if has_cjk(c) else len(c.split()) <= 4
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from ..knowledge.text import has_cjk
+from ..knowledge.text import has_cjk, simplified
 from .cues import alternation
-from .items import PROSE_VERB, is_measure, is_method, looks_like_step, plausible_name
+from .items import PROSE_VERB, STEP_VERB, is_measure, is_method, looks_like_step, plausible_name
 
 _PREP = re.compile(alternation("steps", "prep_verbs"))
 _ADD = re.compile(rf"(?<![一了增参附追])(?:{alternation('steps', 'add_verbs')})")  # not 一下/增加/参加
@@ -33,7 +33,7 @@ def _step_name(phrase: str) -> list[str]:
         n = _QTY_EDGE.sub("", _LEAD.sub("", part.strip())).strip()
         n = _QTY_EDGE.sub("", n).strip()
         if (2 <= len(n) <= 6 and has_cjk(n) and plausible_name(n) and not looks_like_step(n)
-                and not is_measure(n) and not is_method(n) and not PROSE_VERB.search(n) and not n.endswith(("不", "要", "可"))):
+                and not is_measure(n) and not is_method(n) and not PROSE_VERB.search(simplified(n)) and not n.endswith(("不", "要", "可"))):
             out.append(n)
     return out
 
@@ -42,12 +42,40 @@ def step_names(text: str) -> list[str]:
     """The things a cooking step names: the subject of a preparation verb
     ("青蒜切小块", "虾去壳") and the object of an adding verb ("放入一杯米酒"),
     verbs and cuts from ``lexicon/steps.yaml``; used for a recipe written as
-    steps alone, which has no ingredient list."""
+    steps alone, which has no ingredient list. Traditional script is read
+    through its simplified form (the lexicon is written once, in simplified
+    characters) and each name is given back as written."""
+    plain = simplified(text)
+    if plain != text:
+        written = []
+        for n in _step_names(plain):
+            at = plain.find(n)
+            written.append(text[at:at + len(n)] if at >= 0 else n)
+        return list(dict.fromkeys(written))
+    return _step_names(text)
+
+
+def _step_names(text: str) -> list[str]:
     out: list[str] = []
-    for clause in _CLAUSE.split(text[:400]):
+    adding = False  # an adding verb opened a run of things: "加一塊咖哩塊，迷迭香少許，香葉兩片，生抽"
+    for clause in re.split(r"([，,；;。！？!?：:])", text[:400]):
+        if clause in "，,":
+            continue
+        if _CLAUSE.fullmatch(clause):
+            adding = False  # a sentence or a list ends
+            continue
         clause = clause.strip()
         if not clause:
             continue
+        if adding and not _ADD.search(clause) and not _PREP.search(clause):
+            stop = _ADD_STOP.search(_PARENS.sub(lambda m: "＿" * len(m.group(0)), clause), 1)  # not in a note
+            run = _step_name(clause[:stop.start()] if stop else clause)
+            if run:
+                out += run  # a thing the verb still governs, its amount after it
+                continue
+            if len(clause) == 1 and has_cjk(clause):
+                continue  # "鹽": a one-character thing keeps the run going
+            adding = False
         m = _PREP.search(clause)
         if m and m.start() > 0:
             out += _step_name(clause[:m.start()])
@@ -56,6 +84,7 @@ def step_names(text: str) -> list[str]:
             if _NAME_OR.search(inner):
                 out += _step_name(inner)
         for a in _ADD.finditer(clause):
+            adding = True
             rest = _QTY_EDGE.sub("", re.split(r"[（(]", clause[a.end():a.end() + 16])[0].strip())
             de = rest.find("的")
             if 0 <= de <= 6:
@@ -63,3 +92,34 @@ def step_names(text: str) -> list[str]:
             stop = _ADD_STOP.search(rest, 1)
             out += _step_name(rest[:stop.start()] if stop else rest)
     return list(dict.fromkeys(out))
+
+
+_OR = re.compile(r"或者|或是|或|/|／")
+
+
+def step_objects(phrase: str) -> list[str]:
+    """The things that open the words after "或" in a cooking step, each cut where the step goes on
+    (at a stop word of ``add_object_stops`` or a step verb: "培根至有香气" → 培根, "芹菜碎煮开" → 芹菜碎,
+    "葱出锅" → 葱) and without a count ("少量姜片" → 姜片); a further "或" offers one more ("白萝卜或冬瓜" →
+    白萝卜, 冬瓜). Traditional script is read through its simplified form and given back as written.
+    ``[]`` when nothing name-like is left."""
+    out: list[str] = []
+    plain = simplified(phrase)
+    at = 0
+    for part in _OR.split(plain):
+        start = plain.find(part, at)
+        at = start + len(part)
+        p = _PARENS.sub(lambda m: "＿" * len(m.group(0)), part)
+        cut = len(p)
+        for rx in (_ADD_STOP, STEP_VERB):
+            m = rx.search(p, 1)
+            if m and m.start() < cut:
+                cut = m.start()
+        head = p[:cut]
+        q = _QTY_EDGE.match(head)
+        lead = q.end() if q else 0
+        name = head[lead:].rstrip("＿ ").strip()
+        if name and has_cjk(name) and "＿" not in name and len(name) <= 8:
+            s0 = start + lead + (len(head[lead:]) - len(head[lead:].lstrip()))
+            out.append(phrase[s0:s0 + len(name)])
+    return out

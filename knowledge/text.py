@@ -239,6 +239,38 @@ def simplified(text: str) -> str:
     return "".join(_simplified_char(c) if is_cjk_char(c) else c for c in text)
 
 
+_C = CJK_CLASS
+_HALF_PUNCT = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？"}
+_HALF_BESIDE_CJK = re.compile(rf"(?<=[{_C}）])\s*([,;:!?])(?!\d)\s*|(?<!\d)([,;:!?])\s*(?=[{_C}（])")
+_CJK_LATIN = re.compile(rf"(?<=[{_C}])(?=[a-z]{{3,}})|(?<=[a-z]{{3}})(?=[{_C}])")
+
+
+def cjk_form(text: str) -> str:
+    """Chinese text in the form the lexicons and cue patterns are written for, whatever the writer's
+    keyboard: half-width ``, ; : ! ?`` beside a Chinese character written full-width, the spaces around
+    them dropped ("加蛋黄酱, 千岛酱" → "加蛋黄酱，千岛酱"; "1,000" and "http:" are kept); parentheses that
+    hold or follow Chinese written full-width ("方便面调味料 (自己就用…)" → "方便面调味料（自己就用…）"); a
+    space between Chinese and a lower-case Latin word of three letters or more ("蕃茜parsley（非必要）" →
+    "蕃茜 parsley（非必要）"). Text without Chinese is returned unchanged; newlines are kept, so a line
+    number stays valid."""
+    if not has_cjk(text):
+        return text
+
+    def punct(m: re.Match) -> str:
+        return _HALF_PUNCT[m.group(1) or m.group(2)]
+
+    out = []
+    for line in text.split("\n"):
+        if has_cjk(line):
+            line = _HALF_BESIDE_CJK.sub(punct, line)
+            line = re.sub(rf"\s*\(([^()]*)\)", lambda m: (
+                f"（{m.group(1)}）" if has_cjk(m.group(1)) or re.search(rf"[{_C}]\s*$", line[:m.start()])
+                else m.group(0)), line)
+            line = _CJK_LATIN.sub(" ", line)
+        out.append(line)
+    return "\n".join(out)
+
+
 def normalize(text: str) -> str:
     """NFKC, case folding, no accents, simplified Chinese, whitespace runs →
     one space, stripped. ``normalize("雞胸肉") == "鸡胸肉"``,
