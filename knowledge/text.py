@@ -646,12 +646,15 @@ _BRACKET = re.compile(r"^(.*?)\s*[（(]([^()（）]+)[)）]\s*(.*)$")
 _ALL_CJK = re.compile(f"[{CJK_CLASS}]+")
 
 
-@functools.lru_cache(maxsize=1)
-def _cjk_words() -> frozenset[str]:
-    """Chinese words of ``pypinyin``'s phrase dictionary (where an alternative may end)."""
+def _is_cjk_word(w: str) -> bool:
+    """``w`` is a Chinese dictionary word: CC-CEDICT (:mod:`threadgraph.knowledge.glossary`, when
+    installed) or ``pypinyin``'s phrase dictionary."""
     from pypinyin.constants import PHRASES_DICT
 
-    return frozenset(PHRASES_DICT)
+    from .glossary import _dictionary
+
+    w = simplified(w)
+    return w in PHRASES_DICT or w in _dictionary()
 
 
 def _is_note(part: str) -> bool:
@@ -669,8 +672,8 @@ def _cjk_alternatives(parts: list[str]) -> list[str]:
     """The dishes of an all-Chinese title written with slashes between alternatives
     (``parts`` split at the slashes): the first part is a shared head and its alternative,
     the last its alternative and a shared tail, the middle ones alternatives only.
-    ``["麻油鸡烩饭", "烩面", "汤面"]`` → 麻油鸡烩饭, 麻油鸡烩面, 麻油鸡汤面; ``["萝卜", "芋头糕"]`` →
-    萝卜糕, 芋头糕. ``[]`` when no cut is certain (the length of an alternative comes from the
+    ``["HA1", "A2", "A3"]`` (head H, alternatives A1..A3 of one length) → HA1, HA2, HA3;
+    ``["A1", "A2T"]`` (shared tail T) → A1T, A2T. ``[]`` when no cut is certain (the length of an alternative comes from the
     middle parts, else from the shorter end part, and must end or start a dictionary word)."""
     first, last, middle = parts[0], parts[-1], parts[1:-1]
     if middle:
@@ -685,10 +688,12 @@ def _cjk_alternatives(parts: list[str]) -> list[str]:
     opts = [first[len(first) - n:], *middle, last[:n]]
     if not middle and head and tail:
         return []  # both ends longer than the other: no telling where the alternatives are
-    words = _cjk_words()
-    for o in opts:
-        if len(o) > 1 and o not in words and simplified(o) not in words and not middle:
-            return []  # the cut falls inside a word ("龙利鱼/虾滑" is no "龙利" + "鱼")
+    if not middle:
+        # the alternative cut out of the longer end is a dictionary word, or what is left of that
+        # end (the shared head or tail) is one character: a cut inside a word is no alternative
+        carved, rest = (opts[0], head) if head else (opts[-1], tail)
+        if rest and len(rest) > 1 and len(carved) > 1 and not _is_cjk_word(carved):
+            return []
     return [head + o + tail for o in opts]
 
 
@@ -697,8 +702,8 @@ def title_names(title: str) -> list[str]:
     (for linking only: the title stays the entity's name), in order, without the title itself:
 
     - a slash between alternatives, expanded with the shared head or tail
-      ("Chicken/Pork/Veggie Tovarich" → "Chicken Tovarich", "Pork Tovarich", "Veggie Tovarich";
-      Chinese by character: "A/B糕" → "A糕", "B糕"); the two sides of a slash between
+      ("Red/Green Curry" → "Red Curry", "Green Curry"; Chinese by character: "AB/CD糕" →
+      "AB糕", "CD糕"); the two sides of a slash between
       scripts are names of their own (a translation);
     - a bracketed part: the title without it, and the part itself when it is another name (a
       translation, a nickname) rather than a note on the version (``knowledge/lexicon/titles.yaml``:
