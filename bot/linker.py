@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from ..knowledge.text import DictLinker, PinyinIndex, has_cjk, pinyin_of_names, singular
+from ..knowledge.text import DictLinker, PinyinIndex, has_cjk, pinyin_of_names, singular, title_names
 from . import words
 
 @functools.lru_cache(maxsize=1)
@@ -228,9 +228,9 @@ class Linker:
         (``knowledge/lexicon/bilingual.yaml``)."""
         extra: dict[str, set] = {}
 
-        def offer(surface: str, n) -> None:
+        def offer(surface: str, n, shortest: int = 3) -> None:
             v = " ".join(surface.split()).strip(" -–—,:;").casefold()
-            if len(v) >= 3 and v not in self.by_surface:
+            if len(v) >= shortest and v not in self.by_surface:
                 extra.setdefault(v, set()).add((n.id, n.name, n.type, n.doc))
 
         tails: dict[str, set] = {}
@@ -238,7 +238,14 @@ class Linker:
             if n.type not in ("recipe", "document", "ingredient", "tool", "role"):
                 continue
             s = n.surface
-            m = re.match(r"^(.*?)\s*[（(]([^()（）]+)[)）]\s*(.*)$", s)
+            if n.type == "recipe":
+                # the names the title answers to by its structure: each alternative of a slash with
+                # the shared head or tail, a bracketed other name, the title without a version note
+                for v in title_names(s):
+                    offer(v, n, 2 if has_cjk(v) else 3)  # a two-character Chinese dish is a name
+                    if has_cjk(v):
+                        self._title_variants.add(" ".join(v.split()).casefold())
+            m = None if n.type == "recipe" else re.match(r"^(.*?)\s*[（(]([^()（）]+)[)）]\s*(.*)$", s)
             if m:
                 offer(f"{m.group(1)} {m.group(3)}", n)
                 offer(m.group(2), n)
@@ -272,7 +279,11 @@ class Linker:
                             and any(x.type not in ("recipe", "document") for x in lst))
         for n in names:
             if n.type == "recipe" and has_cjk(n.surface):
-                for v in cjk_title_variants(n.surface):
+                variants = cjk_title_variants(n.surface)
+                for name in title_names(n.surface):
+                    if has_cjk(name):
+                        variants += [v for v in cjk_title_variants(name) if v not in variants]
+                for v in variants:
                     key = " ".join(v.split()).strip(" -–—,:;").casefold()
                     if v.casefold() not in things and key not in self.by_surface:
                         offer(v, n)

@@ -686,3 +686,127 @@ def pinyin_of_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
                     out[n] = tuple(cur)
                 cur = []
     return out
+
+
+# -- the names a title answers to ----------------------------------------------------
+_BRACKET = re.compile(r"^(.*?)\s*[（(]([^()（）]+)[)）]\s*(.*)$")
+_ALL_CJK = re.compile(f"[{CJK_CLASS}]+")
+
+
+def _is_cjk_word(w: str) -> bool:
+    """``w`` is a Chinese dictionary word: CC-CEDICT (:mod:`threadgraph.knowledge.glossary`, when
+    installed) or ``pypinyin``'s phrase dictionary."""
+    from pypinyin.constants import PHRASES_DICT
+
+    from .glossary import _dictionary
+
+    w = simplified(w)
+    return w in PHRASES_DICT or w in _dictionary()
+
+
+def _is_note(part: str) -> bool:
+    """A bracketed part that is a note on this version of a dish (``titles.yaml``: ``notes``)."""
+    notes = lexicon("titles")["notes"]
+    p = part.strip()
+    if re.search(notes["number"], p, re.I):
+        return True
+    if has_cjk(p):
+        return re.search(notes["zh_note"], simplified(p)) is not None
+    return re.fullmatch(notes["en_note"], p) is not None
+
+
+def _cjk_alternatives(parts: list[str]) -> list[str]:
+    """The dishes of an all-Chinese title written with slashes between alternatives
+    (``parts`` split at the slashes): the first part is a shared head and its alternative,
+    the last its alternative and a shared tail, the middle ones alternatives only.
+    ``["HA1", "A2", "A3"]`` (head H, alternatives A1..A3 of one length) → HA1, HA2, HA3;
+    ``["A1", "A2T"]`` (shared tail T) → A1T, A2T. ``[]`` when no cut is certain (the length of an alternative comes from the
+    middle parts, else from the shorter end part, and must end or start a dictionary word)."""
+    first, last, middle = parts[0], parts[-1], parts[1:-1]
+    if middle:
+        if len({len(m) for m in middle}) != 1:
+            return []
+        n = len(middle[0])
+    else:
+        n = min(len(first), len(last))
+    if len(first) < n or len(last) < n:
+        return []
+    head, tail = first[: len(first) - n], last[n:]
+    opts = [first[len(first) - n:], *middle, last[:n]]
+    if not middle and head and tail:
+        return []  # both ends longer than the other: no telling where the alternatives are
+    if not middle:
+        # the alternative cut out of the longer end is a dictionary word, or what is left of that
+        # end (the shared head or tail) is one character: a cut inside a word is no alternative
+        carved, rest = (opts[0], head) if head else (opts[-1], tail)
+        if rest and len(rest) > 1 and len(carved) > 1 and not _is_cjk_word(carved):
+            return []
+    return [head + o + tail for o in opts]
+
+
+def title_names(title: str) -> list[str]:
+    """The other names a recipe or document title answers to, derived from its structure
+    (for linking only: the title stays the entity's name), in order, without the title itself:
+
+    - a slash between alternatives, expanded with the shared head or tail
+      ("Red/Green Curry" → "Red Curry", "Green Curry"; Chinese by character: "AB/CD糕" →
+      "AB糕", "CD糕"); the two sides of a slash between
+      scripts are names of their own (a translation);
+    - a bracketed part: the title without it, and the part itself when it is another name (a
+      translation, a nickname) rather than a note on the version (``knowledge/lexicon/titles.yaml``:
+      a version, style, diet, language code or number is a note, dropped);
+    - a trailing version number ("X 2") and an unbracketed Chinese version note ("X改良版") dropped.
+
+    Returns ``[]`` for a plain title. Normalization (script, case, width) is the linker's."""
+    data = lexicon("titles")
+    out: list[str] = []
+
+    def add(v: str) -> None:
+        v = " ".join(v.split()).strip(" -–—,，:：;；/")
+        if len(v) >= 2 and v != title and v not in out:
+            out.append(v)
+
+    bases = [title]
+    m = _BRACKET.match(title)
+    if m:
+        bare = f"{m.group(1)} {m.group(3)}".strip() if m.group(3) and not has_cjk(m.group(3)[:1]) \
+            else m.group(1) + m.group(3)
+        bases = [bare]
+        add(bare)
+        if not _is_note(m.group(2)):
+            add(m.group(2))
+            bases.append(m.group(2).strip())
+    for b in list(bases):
+        s = re.sub(data["trailing_number"], "", b).strip()
+        if s != b and len(s) >= 2:
+            add(s)
+            bases.append(s)
+        if has_cjk(b):
+            v = re.sub(data["zh_version_suffix"], "", b)
+            if v != b and len(v) >= 2:
+                add(v)
+                bases.append(v)
+    for b in bases:
+        if "/" not in b:
+            continue
+        parts = [p.strip() for p in re.split(r"\s*[/／]\s*", b)]
+        if len(parts) < 2 or not all(parts):
+            continue
+        if all(_ALL_CJK.fullmatch(p) for p in parts):
+            for v in _cjk_alternatives(parts):
+                add(v)
+        elif not has_cjk(b) and not any(ch.isdigit() for ch in b) and " / " not in b:
+            # Latin: the slashed word's alternatives between the words before and after it
+            # (a fraction is no list of alternatives)
+            toks = b.split()
+            for i, t in enumerate(toks):
+                if "/" in t:
+                    alts = [a for a in t.split("/") if a]
+                    if len(alts) > 1:
+                        for a in alts:
+                            add(" ".join([*toks[:i], a, *toks[i + 1:]]))
+                    break
+        elif len({has_cjk(p) for p in parts}) == 2 and all(has_cjk(p) != bool(re.search("[A-Za-z]", p)) for p in parts):
+            for p in parts:
+                add(p)  # "中文/English": each side names the dish
+    return out
