@@ -124,10 +124,10 @@ def is_pronoun(value: str) -> bool:
 def cjk_title_variants(title: str) -> list[str]:
     """Other ways a question names the dish of a Chinese recipe title (``title_variants`` of
     ``bot/lexicon/words.yaml``): the title without a trailing "guide"/"recipe" word
-    ("养生甜汤制作指南" → "养生甜汤"), the part after a lead-in separator ("減鹽食譜 - 檸檬洋蔥豬柳" →
-    "檸檬洋蔥豬柳"), the Chinese side of a "中文/English" title ("三文鱼糖/Candied Salmon" → "三文鱼糖"),
-    and the trailing parts of at least ``zh_tail_chars`` characters ("日式照烧鸡排饭" → "照烧鸡排饭",
-    "烧鸡排饭", "鸡排饭"). The caller keeps a variant only when it names one entity."""
+    ("<菜名>制作指南" → "<菜名>"), the part after a lead-in separator ("<系列名> - <菜名>" →
+    "<菜名>"), the Chinese side of a "中文/English" title ("<中文名>/<English Name>" → "<中文名>"),
+    and the trailing parts of at least ``zh_tail_chars`` characters ("ABCDE饭" → "BCDE饭", "CDE饭",
+    "DE饭"). The caller keeps a variant only when it names one entity."""
     data = words.lexicon()["title_variants"]
     suffixes = sorted(data["zh_suffixes"], key=len, reverse=True)
     out: list[str] = []
@@ -144,20 +144,20 @@ def cjk_title_variants(title: str) -> list[str]:
         return v
 
     parts = [p.strip() for p in re.split(data["zh_separators"], title) if p.strip()]
-    # the dish is named after a lead-in ("肉嫩惹味！花椒酒香豬肋骨"): the last part with Chinese in it
-    # (the part glossed in English when one is: "水牛城雞翼 Buffalo Chicken Wings – 吃完一口…")
+    # the dish is named after a lead-in ("<赞语>！<菜名>"): the last part with Chinese in it
+    # (the part glossed in English when one is: "<菜名> <English Name> – <说明>")
     gloss_re = r"^([\u4e00-\u9fff]{2,})\s*/?\s*([A-Za-z][^\u4e00-\u9fff]*)$"
     glossed = [p for p in parts if re.match(gloss_re, p)]
     last = glossed[-1] if glossed else next((p for p in reversed(parts) if has_cjk(p)), "")
     names = []
     gloss = re.match(gloss_re, last)
     if gloss:
-        names.append(gloss.group(1))  # "烈酒京蔥炆雞 Chicken Stew …", "三文鱼糖/Candied Salmon": the Chinese name
+        names.append(gloss.group(1))  # "<中文名> <English Name> …", "<中文名>/<English Name>": the Chinese name
         for side in gloss.group(2).split("/"):
             if len(side.strip()) >= 5:
-                out.append(side.strip())  # and its English name ("Gravlax", "Candied Salmon")
+                out.append(side.strip())  # and its English name
     elif "/" in last:
-        names.append(last.split("/")[0].strip())  # "茄汁龙利鱼/虾滑": the first dish
+        names.append(last.split("/")[0].strip())  # "<菜一>/<菜二>": the first dish
     if len(parts) > 1 and re.fullmatch(r"[\u4e00-\u9fff]+", last):
         names.append(last)
     names.append(title)
