@@ -784,7 +784,7 @@ class DocumentExtractor:
                     add_optional(stid, name, b.text, b, b.line, parent_of(b.path), "doc.optional_section_row", 0.75)
                 continue
             if b.kind == "item" and b.path in optional_sections and not b.ordered and b.parent < 0:
-                listed.add(i)  # a bullet of a section whose heading says it is optional ("Plugins to install (optional)")
+                listed.add(i)  # a bullet of a section whose heading says it is optional ("Extras (optional)")
             if b.kind != "item" or not (i in listed or optional_text(b.text)) or _OPT_LABEL.match(b.text.strip()):
                 continue
             stid = entity_id("step", f"{rel}#{b.line}")

@@ -533,8 +533,8 @@ _ING_LABEL = re.compile(rf"^\s*(?:\*\*)?[^\s：:，,。]{{0,4}}(?:{alternation('
 
 
 def ingredient_label(text: str) -> str:
-    """The list after a Chinese ingredient label that opens a line ("材料：三文鱼块，烟熏肠，洋葱",
-    "调料：黑胡椒，生抽"; ``ingredients`` of sections.yaml, with at most a short qualifier), read through
+    """The list after a Chinese ingredient label that opens a line ("材料：鸡腿，土豆，胡萝卜",
+    "调料：盐，白糖"; ``ingredients`` of sections.yaml, with at most a short qualifier), read through
     its simplified form; ``""`` when the line opens with no such label."""
     t = (text or "").strip()
     if not has_cjk(t):
@@ -583,8 +583,8 @@ def _line_items_zh(text: str) -> list[str]:
 
 def paragraph_items(text: str) -> list[str]:
     """The things a paragraph of an ingredients section lists: one line, :func:`line_items`; several
-    lines (markdown joins lines written without a bullet into one paragraph: "蒜\n香葉\n一勺番茄醬"), each
-    line read so, a line holding one short thing ("一勺番茄醬") being that thing — ``[]`` unless at least two
+    lines (markdown joins lines written without a bullet into one paragraph: "葱\n姜\n一勺白糖"), each
+    line read so, a line holding one short thing ("一勺白糖") being that thing — ``[]`` unless at least two
     thirds of the lines read as things."""
     lines = [ln.strip() for ln in (text or "").split("\n") if ln.strip()]
     if len(lines) <= 1:
@@ -599,7 +599,7 @@ def paragraph_items(text: str) -> list[str]:
 
 
 def _one_thing(line: str) -> bool:
-    """True for a line that names one thing, maybe with an amount or a note ("一勺番茄醬", "盐 3 g")."""
+    """True for a line that names one thing, maybe with an amount or a note ("一勺白糖", "盐 3 g")."""
     head = re.split(r"[，,]", _PAREN.sub("", line), maxsplit=1)[0].strip()
     n = clean_name(head, "ingredient")
     return bool(n) and len(head) <= 30 and plausible_name(n) and not looks_like_step(head) and not is_method(n)
@@ -608,7 +608,7 @@ def _one_thing(line: str) -> bool:
 def line_items(text: str) -> list[str]:
     """A short paragraph of an ingredients or garnish section read as list
     items (a Chinese line: see :func:`_line_items_zh`, "需要两个鸡蛋、一个番茄和少许盐。"
-    → three items). English: "Orange twist or wedge." → ["Orange twist or wedge"],
+    → three items). English: "Lime twist or wheel." → ["Lime twist or wheel"],
     "Celery stick; optional salt/pepper rim." → two items, "Pineapple slice
     and cherry." → two items (split at top-level ``;`` and " and ", never
     inside a note in parentheses). ``[]`` for prose: longer than
@@ -663,7 +663,7 @@ def parse_item(text: str) -> list[ItemParse]:
     written = text
     text = _BRACKET_NOTE.sub(lambda m: f"（{m.group(1)}）", text) if has_cjk(text) else text
     if has_cjk(text):
-        m = _PREP_TAIL.match(simplified(text))  # "青辣椒/尖椒 切丝": the cut is a note on the thing, not its name
+        m = _PREP_TAIL.match(simplified(text))  # "土豆 切丝": the cut is a note on the thing, not its name
         if m:
             text = f"{text[:m.start('prep')].rstrip()}（{text[m.start('prep'):]}）"
             written = text
@@ -691,7 +691,7 @@ def parse_item(text: str) -> list[ItemParse]:
             for ip in out]
 
 
-#: a preparation written after the thing, past a space or a note ("青辣椒/尖椒 切丝", "洋葱（皮牙子）切丝")
+#: a preparation written after the thing, past a space or a note ("土豆 切丝", "胡萝卜（去皮）切丁")
 _PREP_TAIL = re.compile(rf"^(?P<name>[^\s，,。]*[\u3400-\u9fff][^，,。]*?)(?:\s+|(?<=[）)]))"
                         rf"(?P<prep>(?:{alternation('steps', 'prep_tail_verbs')})[^\s，,。（(]{{0,6}})$")
 

@@ -198,7 +198,7 @@ def prose_recipe(doc: ParsedDocument) -> bool:
     steps = [b for b in body if looks_like_step(b.text[:60])]
     if len(steps) >= 3 and (not items or sum(1 for b in items if looks_like_step(b.text[:60])) * 2 >= len(items)):
         return True
-    # short lines of cooking written one to a line ("雞肉冷水下鍋，加蔥薑、黃酒煮沸"): most lines hold a cooking verb
+    # short lines of cooking written one to a line ("排骨冷水下鍋，加姜片煮沸"): most lines hold a cooking verb
     lines = [ln for b in body for ln in b.text.split("\n") if ln.strip()]
     cooking = [ln for ln in lines if _COOKING_LINE.search(simplified(ln))]
     return len(lines) >= 2 and len(cooking) * 2 > len(lines) and not items
@@ -313,7 +313,7 @@ def amount_list_items(doc: ParsedDocument) -> set[int]:
     wherever the list stands, under a heading that names no section or under none at all (a plain list
     after the title): a run of consecutive items (an image between them aside) outside procedure, notes
     and ingredient sections, at least two items, none a step, two thirds of them a plausible name with an
-    amount ("牛肉 适量", "肉皮 1 片", "姜一块"; ``has_amount``/``count_amount_zh``, read through the simplified
+    amount ("牛肉 适量", "土豆 1 个", "姜一块"; ``has_amount``/``count_amount_zh``, read through the simplified
     form) or a short name alone ("咖喱粉"), at least one with an amount. ``set()`` for
     other languages (:func:`amount_list_paths` reads their lists by heading path)."""
     if doc.language != "zh":
@@ -347,7 +347,7 @@ def amount_list_items(doc: ParsedDocument) -> set[int]:
                 good += 1
                 measured += 1
             elif len(_PAREN_NOTE.sub("", b.text).strip()) <= 8:
-                good += 1  # a name alone, maybe with a note ("咖喱粉", "鱼露（或者盐）")
+                good += 1  # a name alone, maybe with a note ("咖喱粉", "白糖（或者蜂蜜）")
         if measured and good * 3 >= len(top) * 2:
             out.update(run)
     return out
@@ -547,8 +547,8 @@ def section_lines(blocks: list[Block], kind_of) -> dict[int, list[str]]:
 def written_for_reading(doc: ParsedDocument) -> ParsedDocument:
     """``doc`` as the extractors read it: for a Chinese document, the text of its paragraphs and list
     items in the punctuation and spacing the lexicons are written for
-    (:func:`~threadgraph.knowledge.text.cjk_form`: "蛋黄酱, 千岛酱" → "蛋黄酱，千岛酱", "蕃茜parsley" →
-    "蕃茜 parsley"), then :func:`listed_paragraphs`. Lines are kept, so provenance stays valid; passages are
+    (:func:`~threadgraph.knowledge.text.cjk_form`: "白糖, 盐" → "白糖，盐", "香菜cilantro" →
+    "香菜 cilantro"), then :func:`listed_paragraphs`. Lines are kept, so provenance stays valid; passages are
     made from the document as written. Other documents are returned unchanged."""
     if doc.language != "zh" or doc.tabular:
         return doc
@@ -577,7 +577,7 @@ def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:
     """``doc`` with each Chinese paragraph that lists things written as list items, as a list would
     hold them: a paragraph of an ingredients section written as lines or as one sentence
     ("需要两个鸡蛋、一个番茄和少许盐。", see :func:`~threadgraph.ingest.items.paragraph_items`), and a line
-    opening with an ingredient label ("材料：三文鱼块，烟熏肠", :func:`labelled_items`; its items live under
+    opening with an ingredient label ("材料：鸡腿，土豆", :func:`labelled_items`; its items live under
     the label, as under a heading). Each item keeps the paragraph's path (plus the label) and the line it
     is written on; the other blocks are kept, parents re-indexed. ``doc`` itself when nothing is so
     written (English paragraphs are read by :func:`section_lines`)."""
@@ -590,7 +590,7 @@ def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:
     for i, b in enumerate(blocks):
         where[i] = len(new)
         out: list[Block] = []
-        aside = _ASIDE.match(b.text) if b.kind == "item" else None  # "（可选配料：木耳、黄瓜、香菜）" in a list
+        aside = _ASIDE.match(b.text) if b.kind == "item" else None  # "（可选配料：葱花、芝麻）" in a list
         if (b.kind == "paragraph" or aside) and has_cjk(b.text) and not in_steps(b.path):
             lines = [aside.group(1)] if aside else b.text.split("\n")
             labelled = [(k, ln) for k, ln in enumerate(lines) if ingredient_label(ln)]
@@ -621,8 +621,8 @@ _ASIDE = re.compile(r"^\s*[（(]([^（）()]+)[）)]\s*[。.]?\s*$")
 
 
 def labelled_items(b: Block) -> list[str]:
-    """The things of the lines of paragraph ``b`` that open with an ingredient label ("材料：三文鱼块，烟熏肠，
-    洋葱", "调料：黑胡椒，生抽"; :func:`~threadgraph.ingest.items.ingredient_label`) outside a procedure section:
+    """The things of the lines of paragraph ``b`` that open with an ingredient label ("材料：鸡腿，土豆，
+    胡萝卜", "调料：盐，白糖"; :func:`~threadgraph.ingest.items.ingredient_label`) outside a procedure section:
     a label is a section heading written on the line of its list. ``[]`` for any other paragraph."""
     if b.kind != "paragraph" or in_steps(b.path):
         return []
@@ -1004,7 +1004,7 @@ class RecipeExtractor:
                 for surface, name in tool_phrases(b.text):
                     tools.add(surface, name)
         for b in blocks:
-            # "Optional garnishes: thinly sliced green onions and sesame seeds" (a note or a paragraph, sentence by
+            # "Optional garnishes: chopped herbs and toasted seeds" (a note or a paragraph, sentence by
             # sentence): each thing it lists is optional. In a step or a list item only a label that says what
             # the things are ("Optional toppings: …", not "Optional: roll in sugar while hot.")
             if b.kind not in ("paragraph", "item") or has_cjk(b.text):
@@ -1025,7 +1025,7 @@ class RecipeExtractor:
                                explicit=lambda x: bool(self.known_thing(x, 0.9)) or len(_listed_parts(x, surfaces)) > 1, heads=tools):
             if (prose and f.kind == "substitute" and f.anchored and f.rule in _SYMMETRIC_RULES | _PAIR_RULES
                     and has_cjk(f.block.text)):
-                # a recipe written as steps alone: "蔥薑炒五花肉片或培根至有香氣" offers one of its things or
+                # a recipe written as steps alone: "先炒肉片或香腸至出油" offers one of its things or
                 # another under one verb; the other is the thing that opens the words after "或"
                 ys = [o for y in f.ys for o in step_objects(y)]
                 hits = anchors.scan(f.phrase.rstrip()) if f.phrase else []

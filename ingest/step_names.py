@@ -57,7 +57,7 @@ def step_names(text: str) -> list[str]:
 
 def _step_names(text: str) -> list[str]:
     out: list[str] = []
-    adding = False  # an adding verb opened a run of things: "加一塊咖哩塊，迷迭香少許，香葉兩片，生抽"
+    adding = False  # an adding verb opened a run of things: "加一勺白糖，盐少许，八角两个，生抽"
     for clause in re.split(r"([，,；;。！？!?：:])", text[:400]):
         if clause in "，,":
             continue
@@ -99,9 +99,9 @@ _OR = re.compile(r"或者|或是|或|/|／")
 
 def step_objects(phrase: str) -> list[str]:
     """The things that open the words after "或" in a cooking step, each cut where the step goes on
-    (at a stop word of ``add_object_stops`` or a step verb: "培根至有香气" → 培根, "芹菜碎煮开" → 芹菜碎,
-    "葱出锅" → 葱) and without a count ("少量姜片" → 姜片); a further "或" offers one more ("白萝卜或冬瓜" →
-    白萝卜, 冬瓜). Traditional script is read through its simplified form and given back as written.
+    (at a stop word of ``add_object_stops`` or a step verb: "香肠至出油" → 香肠, "青菜碎煮开" → 青菜碎,
+    "葱出锅" → 葱) and without a count ("少量姜片" → 姜片); a further "或" offers one more ("土豆或红薯" →
+    土豆, 红薯). Traditional script is read through its simplified form and given back as written.
     ``[]`` when nothing name-like is left."""
     out: list[str] = []
     plain = simplified(phrase)

@@ -582,7 +582,7 @@ def read(sentence: str, *, in_item: bool = False) -> list[Cue]:
     Traditional Chinese is read through its simplified form (the rules are
     written once, in simplified characters): the cues are found in
     :func:`~.text.simplified` ``(sentence)`` and each slot is given back as
-    written in ``sentence`` ("沒有雞湯可以用水" → X 雞湯, Y 水), as is an
+    written in ``sentence`` ("沒有高湯可以用水" → X 高湯, Y 水), as is an
     English slot that spans an abbreviated unit ("2 c. pitted cherries"). See
     :func:`_read` for what is read."""
     plain = unit_dots_blanked(simplified(sentence))  # "2 c. pitted cherries": the unit's stop ends no slot

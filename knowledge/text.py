@@ -248,10 +248,10 @@ _CJK_LATIN = re.compile(rf"(?<=[{_C}])(?=[a-z]{{3,}})|(?<=[a-z]{{3}})(?=[{_C}])"
 def cjk_form(text: str) -> str:
     """Chinese text in the form the lexicons and cue patterns are written for, whatever the writer's
     keyboard: half-width ``, ; : ! ?`` beside a Chinese character written full-width, the spaces around
-    them dropped ("加蛋黄酱, 千岛酱" → "加蛋黄酱，千岛酱"; "1,000" and "http:" are kept); parentheses that
+    them dropped ("加白糖, 盐" → "加白糖，盐"; "1,000" and "http:" are kept); parentheses that
     hold or follow Chinese written full-width ("方便面调味料 (自己就用…)" → "方便面调味料（自己就用…）"); a
-    space between Chinese and a lower-case Latin word of three letters or more ("蕃茜parsley（非必要）" →
-    "蕃茜 parsley（非必要）"). Text without Chinese is returned unchanged; newlines are kept, so a line
+    space between Chinese and a lower-case Latin word of three letters or more ("香菜cilantro（非必要）" →
+    "香菜 cilantro（非必要）"). Text without Chinese is returned unchanged; newlines are kept, so a line
     number stays valid."""
     if not has_cjk(text):
         return text
