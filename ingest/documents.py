@@ -101,7 +101,8 @@ def strict_person(phrase: str, roles: DictLinker[str]) -> str:
 def people_sides(x: str, ys: list[str], roles: DictLinker[str], abbreviations: bool = False) -> tuple[str, list[str]] | None:
     """The two people of a strict people alternation (``people_cue_rules_strict``): ``(x, ys)`` with a
     first side that lacks a person word completed by the last word of the second when that word is a lower-case
-    person word ("Billing" and "Helpdesk team" → "Billing team"), or ``None`` when a side does not name a person
+    person word ("Billing" and "Helpdesk team" → "Billing team"; a second side that is the person word alone,
+    "X or contractors", shares no head with X), or ``None`` when a side does not name a person
     (:func:`strict_person`) or every side is an abbreviation (allowed with ``abbreviations``: a construction that
     says the sides act, ``people_cue_rules_named_actor``: "If the CMO is unable to act, the Bursar shall …"). An X
     whose head comes before "of" and is no person word is cut to what follows its last "of" ("sign-off of budget
@@ -113,8 +114,8 @@ def people_sides(x: str, ys: list[str], roles: DictLinker[str], abbreviations: b
         x = " ".join(toks[len(toks) - toks[::-1].index("of"):])
     kinds = [strict_person(y, roles) for y in ys]
     kx = strict_person(x, roles)
-    if not kx and all(kinds) and len(x.split()) <= 2 and x[:1].isupper():
-        last = ys[0].split()[-1]
+    if not kx and all(kinds) and len(x.split()) <= 2 and x[:1].isupper() and len(ys[0].split()) >= 2:
+        last = ys[0].split()[-1]  # a shared head needs a modifier before it: "Billing or Helpdesk team", not "X or team"
         if last.islower() and last in _PERSON_HEADS:  # a common noun ("team"), never a capitalized product name
             x, kx = f"{x} {last}", "word"
     if not kx or not all(kinds) or (not abbreviations and all(k == "abbr" for k in [kx, *kinds])):

@@ -16,9 +16,10 @@ Three steps the pipeline runs around the extractors:
   shorter name of a person-like type (``lexicon/names.yaml``
   ``contained_alias``) contained in exactly one longer name of the same type
   ("Holmes", "Mr. Holmes", "Sherlock" / "Sherlock Holmes") is merged into it
-  (method ``"contained"``); a modifier word ("Deputy Shift Lead"
-  vs "Shift Lead") or a lower-case difference ("internal
-  stakeholders" vs "stakeholders") keeps them apart.
+  (method ``"contained"``) when every document that mentions it agrees; a
+  modifier word ("Deputy Shift Lead" vs "Shift Lead"), a lower-case extra
+  word ("internal stakeholders" vs "stakeholders") or a common noun against a
+  capitalised name ("team" vs "Harbour Team Leader") keeps them apart.
 """
 
 from __future__ import annotations
@@ -172,9 +173,11 @@ def base_name(name: str) -> str:
 def contained_in(short: str, long: str) -> bool:
     """True when name ``short`` is a part of name ``long`` that can stand for
     it (both without honorifics): Latin — its words are a contiguous run of
-    ``long``'s words and every other word of ``long`` is capitalised and not
-    a modifier (``Holmes``/``Sherlock`` in ``Sherlock Holmes``, not
-    ``Shift Lead`` in ``Deputy Shift Lead`` nor
+    ``long``'s words, none written in lower case where ``long`` capitalises it
+    (a common noun, ``team`` or ``manager``, is not the short form of
+    ``Harbour Team Leader`` or ``Depot Manager``), and every other word of
+    ``long`` is capitalised and not a modifier (``Holmes``/``Sherlock`` in
+    ``Sherlock Holmes``, not ``Shift Lead`` in ``Deputy Shift Lead`` nor
     ``stakeholders`` in ``internal stakeholders``); CJK — ``long`` starts or
     ends with it (two characters or more) and the rest is not a modifier."""
     s, lg = base_name(short), base_name(long)
@@ -183,12 +186,15 @@ def contained_in(short: str, long: str) -> bool:
             return False
         rest = lg[len(s):] if lg.startswith(s) else (lg[:-len(s)] if lg.endswith(s) else None)
         return rest is not None and rest.strip() not in _MODIFIERS
-    st, lt = [w.lower() for w in _tokens(s)], _tokens(lg)
+    sw = _tokens(s)
+    st, lt = [w.lower() for w in sw], _tokens(lg)
     if not st or len(lt) <= len(st):
         return False
     low = [w.lower() for w in lt]
     for i in range(len(lt) - len(st) + 1):
         if low[i:i + len(st)] == st:
+            if any(w[:1].islower() and lw[:1].isupper() for w, lw in zip(sw, lt[i:i + len(st)])):
+                return False  # a common noun ("the team") is not the short form of a capitalised name
             rest = lt[:i] + lt[i + len(st):]
             return all(w[:1].isupper() and w.lower() not in _MODIFIERS for w in rest)
     return False
@@ -204,8 +210,12 @@ def merge_contained_names(ex: Extraction) -> None:
     (honorific forms only) into its longest name without honorific. The
     merged entity's names become aliases of the kept one, every fact and
     passage link moves over, and a :class:`Merge` (method ``"contained"``) is
-    recorded per merged name. Ambiguous names (in two longer ones) stay.
-    Deterministic: documents and names in sorted order."""
+    recorded per merged name (doc and line: the first document, in sorted
+    order, that mentions it). Since an entity is one node for the whole
+    corpus, a name merges only when every document that mentions it decides
+    the same target: a name ambiguous in one document (in two longer ones),
+    or used in a document without any longer name holding it, stays its own
+    node everywhere. Deterministic: documents and names in sorted order."""
     if not _ALIAS_TYPES:
         return
     per_doc: dict[str, dict[str, int]] = defaultdict(dict)
@@ -219,11 +229,14 @@ def merge_contained_names(ex: Extraction) -> None:
             e = ex.entities.get(eid)
             if e is not None and e.type in _ALIAS_TYPES:
                 per_doc[c.doc].setdefault(eid, c.line)
-    moved: dict[str, str] = {}
+    # an entity is one node for the whole corpus: a merge decided in one
+    # document rewrites its facts in every document, so each document that
+    # mentions the shorter name must decide the same target (vote per document)
+    votes: dict[str, dict[str, tuple[str | None, int]]] = defaultdict(dict)  # eid -> doc -> (target id, line)
     for doc in sorted(per_doc):
         by_type: dict[str, dict[str, list[Entity]]] = defaultdict(lambda: defaultdict(list))
         for eid in sorted(per_doc[doc]):
-            if eid in moved or eid not in ex.entities:
+            if eid not in ex.entities:
                 continue
             e = ex.entities[eid]
             by_type[e.type][name_key(base_name(e.name))].append(e)
@@ -239,16 +252,24 @@ def merge_contained_names(ex: Extraction) -> None:
                 maximal = [o for o in outer if not any(o2 != o and contained_in(base_name(reps[o].name), reps[o2].name)
                                                        for o2 in outer)]
                 target = reps[maximal[0]] if len(maximal) == 1 else (reps[k] if len(groups[k]) > 1 else None)
-                if target is None or (len(maximal) > 1):
-                    continue
+                if len(maximal) > 1:
+                    target = None
                 for e in groups[k]:
-                    if e.id == target.id or e.id in moved:
-                        continue
-                    moved[e.id] = target.id
-                    for a in [e.name, *e.aliases]:
-                        if a != target.name and a not in target.aliases:
-                            target.aliases.append(a)
-                    ex.merges.append(Merge(e.name, target.name, e.type, "contained", 100.0, doc, per_doc[doc][e.id]))
+                    if target is None or e.id != target.id:
+                        votes[e.id][doc] = (target.id if target is not None else None, per_doc[doc][e.id])
+    moved: dict[str, str] = {}
+    for eid in sorted(votes):
+        targets = {t for t, _ in votes[eid].values()}
+        if len(targets) != 1 or None in targets:
+            continue  # ambiguous, or used on its own, in some document
+        target = ex.entities[targets.pop()]
+        moved[eid] = target.id
+        e = ex.entities[eid]
+        for a in [e.name, *e.aliases]:
+            if a != target.name and a not in target.aliases:
+                target.aliases.append(a)
+        doc = min(votes[eid])
+        ex.merges.append(Merge(e.name, target.name, e.type, "contained", 100.0, doc, votes[eid][doc][1]))
     if not moved:
         return
 

@@ -145,3 +145,24 @@ def test_role_described_from_passages_starts_at_the_asked_sentence():
     # without a question the passage is shown from its start, as before
     got = responsibility_text("en", "CEO", [], [SimpleNamespace(text=text)])
     assert got.split("\n")[1].startswith("- " + text[:40])
+
+
+def test_a_plural_noun_before_a_modal_belongs_to_the_name():
+    # PagerDuty training/subject_matter_expert.md line 42: "leads" is the noun of "team leads", not its verb
+    line = doc_lines(PAGERDUTY / "docs" / "training" / "subject_matter_expert.md", 42, 42)
+    assert "managers or team leads will have the final say" in line
+    assert _people(line) == [("managers", "team leads")]
+    # ops-lullabot communications/email_groups.md line 10 (a list item)
+    line = doc_lines(GEN / "ops-lullabot" / "docs" / "communications" / "email_groups.md", 10, 10).lstrip("- ")
+    assert line.startswith("Project or account managers will notify administrative staff")
+    assert _people(line) == [("Project", "account managers")]
+
+
+def test_a_bare_person_word_shares_no_head():
+    roles: DictLinker[str] = DictLinker()
+    # ops-lullabot physical/malware.md line 24: "Employees or contractors will:" is not "Employees contractors"
+    line = doc_lines(GEN / "ops-lullabot" / "docs" / "physical" / "malware.md", 24, 24)
+    assert line.rstrip().endswith("Employees or contractors will:")
+    assert people_sides("Employees", ["contractors"], roles) is None
+    # ops-lullabot communications/email_groups.md line 10: "Project or account managers" shares "managers"
+    assert people_sides("Project", ["account managers"], roles) == ("Project managers", ["account managers"])
