@@ -64,14 +64,19 @@ def dictionary_senses(word: str) -> list[tuple[str, list[str]]]:
 
 
 def dictionary_gloss(word: str, type_: str) -> str:
-    """The English gloss of the Chinese ``word`` of entity type ``type_`` from CC-CEDICT: the first
-    food (for an ingredient or a recipe) or tool sense of its entries, cut at its first comma or
-    semicolon, its parenthesised notes dropped; ``""`` when the type gets no dictionary gloss,
-    the word is no whole entry, or no sense qualifies (see the module docstring)."""
+    """The English gloss of the Chinese ``word`` (two characters or more) of entity type ``type_``
+    from CC-CEDICT: the first food (for an ingredient or a recipe) or tool sense of its entries, cut
+    at its first comma or semicolon, its parenthesised notes dropped; ``""`` when the type gets no
+    dictionary gloss, the word is no whole entry, no sense qualifies, or the word is ambiguous: it
+    has another sense that is no food (tool) and no one-word transliteration, or two qualifying
+    senses ending in different nouns ("面": face, flour, noodles; "牛油": butter, beef tallow). The
+    first sense is often not the one a recipe means, and no gloss is better than a wrong one (see
+    the module docstring)."""
     kind = DICTIONARY_KINDS.get(type_)
-    if not kind or not has_cjk(word):
+    if not kind or not has_cjk(word) or len(word.strip()) < 2:
         return ""
     skip, most, heads, arts = _rules()
+    found, nouns = "", set()
     for pinyin, senses in dictionary_senses(word):
         if pinyin[:1].isupper():
             continue  # a proper name's entry (a place, a company)
@@ -84,12 +89,13 @@ def dictionary_gloss(word: str, type_: str) -> str:
             first, _, rest = shown.partition(" ")
             if rest and first.casefold() in arts:
                 shown = rest.strip()
-            if not shown or has_cjk(shown) or len(shown.split()) > most:
-                continue
             said = {singular(w) for w in re.findall(r"[a-z]+", re.split(r"[,;]", sense)[0].casefold())}
-            if said & heads[kind]:
-                return shown
-    return ""
+            if shown and not has_cjk(shown) and len(shown.split()) <= most and said & heads[kind]:
+                found = found or shown
+                nouns.add(singular(shown.split()[-1].casefold()))
+            elif not re.fullmatch(r"[a-z]+", shown):
+                return ""  # another sense, not this kind of thing: the word is ambiguous
+    return found if len(nouns) <= 1 else ""
 
 
 def linking_gloss(word: str, type_: str) -> str:

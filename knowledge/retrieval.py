@@ -523,8 +523,9 @@ HEADED_SCAN = 400
 
 
 def titled_chunks(graph: GraphStore, name: str, *, limit: int = 2):
-    """The chunks whose last section heading contains ``name`` (case-insensitive; a dish described
-    in a section of a document: "<words>: <name> (<kind>)"), in document and line order, at most
+    """The chunks of a section whose heading contains ``name`` (case-insensitive; a dish described
+    in a section of a document: "<words>: <name> (<kind>)"), its sub-sections included (a bold label
+    over a list, "**<label>**：", heads a sub-section), in document and line order, at most
     ``limit``, as :class:`~threadgraph.knowledge.vectors.Hit` with ``score`` 1.0. ``[]`` for a
     name shorter than 2 characters."""
     from .vectors import Hit
@@ -540,7 +541,8 @@ def titled_chunks(graph: GraphStore, name: str, *, limit: int = 2):
     )
     out = []
     for r in rows:
-        if low in (r["section"] or "").split(" > ")[-1].casefold():
+        heads = [h.casefold() for h in (r["section"] or "").split(" > ")]
+        if any(low in h for h in heads):
             out.append(Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []))
             if len(out) >= limit:
                 break

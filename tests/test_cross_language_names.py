@@ -123,3 +123,15 @@ def test_english_question_reads_the_chinese_recipe_lines(ask):
     assert a.found
     assert a.answer.startswith("You can use salted duck egg (咸鸭蛋) instead of doubanjiang (豆瓣酱).")
     assert quoted(MAPO, 5, "以咸鸭蛋替代传统豆瓣酱") in a.answer
+
+
+def test_a_word_of_several_dictionary_senses_gets_no_gloss():
+    """CC-CEDICT's first sense is often not the one a recipe means: 牛油 is "butter; beef tallow" and a
+    hot-pot base means tallow (HowToCook 牛油火锅底料.md:3 "以大量牛油为基底"); 黄花 is "yellow flowers;
+    chrysanthemum; cauliflower; daylily" and a soup means daylily (生汆丸子汤.md:3 "木耳、黄花"); 面 is
+    "face; flour; noodles". No gloss is better than a wrong one; a word of one food sense keeps it."""
+    quoted(HTC / "semi-finished" / "牛油火锅底料.md", 3, "以大量牛油为基底")
+    quoted(HTC / "soup" / "生汆丸子汤.md", 3, "木耳、黄花")
+    for word in ("牛油", "黄花", "面", "砵"):
+        assert dictionary_gloss(word, "ingredient") == ""
+    assert dictionary_gloss("咸鸭蛋", "ingredient") == "salted duck egg"

@@ -1,8 +1,8 @@
-"""Two people joined by "or" / "and/or" as the ones who do a duty read as a stand-in (issue 10,
-``en.people_x_or_y_do`` / ``en.people_by_x_or_y`` of knowledge/lexicon/cues.yaml, kept by ingest only when every
-side names a person by its words: ``people_cue_rules_strict`` of ingest/lexicon/roles.yaml). Real lines of
-three corpora (ops-jupiterone, ops-18f, ops-govuk) and the guards that keep precision (ops-lullabot,
-ops-18f, ops-k8s-src, the bundled PagerDuty corpus); expected names are copied from the text."""
+"""Who acts when a person cannot (``en.if_x_unable_y`` of knowledge/lexicon/cues.yaml, kept by ingest only
+when every side names a person by its words: ``people_cue_rules_strict`` of ingest/lexicon/roles.yaml), what two
+people joined by "or" are not (a choice of who does a duty, no stand-in), and the optional parts of a section
+whose heading says so. Real lines of ops-jupiterone, ops-lullabot, ops-moj-platform and the bundled PagerDuty
+corpus; expected names are copied from the text."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,11 +17,6 @@ JUPITERONE = GEN / "ops-jupiterone" / "docs" / "templates" / "procedures"
 PAGERDUTY = next(p for p in (Path(__file__).resolve().parent.parent / "corpora").iterdir() if p.name.startswith("pagerduty"))
 
 
-def _people(sentence: str) -> list[tuple[str, str]]:
-    return [(c.x, c.y) for c in cues.read(" ".join(sentence.split()))
-            if c.rule in ("en.people_x_or_y_do", "en.people_by_x_or_y")]
-
-
 def _extract(tmp_path, name: str, text: str):
     from threadgraph.ingest.documents import DocumentExtractor
     from threadgraph.ingest.readers import parse_file
@@ -32,26 +27,24 @@ def _extract(tmp_path, name: str, text: str):
     return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in res.triples if t.relation == "SUBSTITUTES"}
 
 
-def test_subject_alternation_before_a_modal_or_verb():
+def test_two_people_who_do_a_duty_are_no_stand_ins(tmp_path):
+    """"X or Y does it" names who may do a duty, one or the other: a choice, not one standing in for the
+    other. A rule reading it as a stand-in gained nothing on held-out handbooks and made mostly wrong edges
+    on unseen ones (session 26), so these lines give no stand-in."""
     # ops-jupiterone cp-bcdr-test.md line 3
     line = doc_lines(JUPITERONE / "cp-bcdr-test.md", 3, 4)
     assert line.startswith("The COO and/or Head of Engineering shall establish")
-    assert _people(line) == [("COO", "Head of Engineering")]
-    # ops-jupiterone cp-physical.md line 17 (a list item)
-    line = doc_lines(JUPITERONE / "cp-physical.md", 17, 17).strip().lstrip("* ")
-    assert _people(line) == [("Facility Manager", "designee")]
-    # ops-govuk tech-lead-responsibilities.html.md line 33
-    line = doc_lines(GEN / "ops-govuk" / "docs" / "manual" / "tech-lead-responsibilities.html.md", 33, 33)
-    assert _people(line) == [("person's Line Manager", "team's Delivery Manager")]
-
-
-def test_alternation_after_by_or_a_verb_of_consulting():
-    # ops-jupiterone cp-bcdr-recovery.md lines 8-9
-    text = doc_lines(JUPITERONE / "cp-bcdr-recovery.md", 8, 9)
-    assert ("COO", "Head of Engineering") in _people(text.split(".")[0])
-    # ops-18f tools/slack/getting-started.md line 79: a list of three, one stand-in each
-    line = doc_lines(GEN / "ops-18f" / "docs" / "tools" / "slack" / "getting-started.md", 79, 79)
-    assert _people(line) == [("supervisor", "team lead or project lead")]
+    got = _extract(tmp_path, "bcdr-test.md", "# Testing\n\n" + line + "\n")
+    assert ("COO", "Head of Engineering") not in got
+    # PagerDuty training/subject_matter_expert.md line 42
+    line = doc_lines(PAGERDUTY / "docs" / "training" / "subject_matter_expert.md", 42, 42)
+    assert "managers or team leads will have the final say" in line
+    got = _extract(tmp_path, "sme.md", "# Subject matter expert\n\n" + line + "\n")
+    assert ("managers", "team leads") not in got and ("managers", "Crisis Team Leader") not in got
+    # ops-lullabot communications/email_groups.md line 10 (a list item)
+    line = doc_lines(GEN / "ops-lullabot" / "docs" / "communications" / "email_groups.md", 10, 10).lstrip("- ")
+    assert line.startswith("Project or account managers will notify administrative staff")
+    assert _extract(tmp_path, "groups.md", "# Email groups\n\n" + line + "\n") == set()
 
 
 def test_people_sides_need_person_words():
@@ -63,28 +56,6 @@ def test_people_sides_need_person_words():
     assert people_sides("Slack", ["Microsoft Teams"], roles) is None  # a product's name shares no head
     assert people_sides("AWS", ["GCP"], roles) is None  # two abbreviations: no person word on either side
     assert people_sides("single person", ["group of people"], roles) is None  # too vague to act for anyone
-
-
-def test_guards_keep_things_and_choices_out(tmp_path):
-    # ops-lullabot access/password_managers.md line 17: sharing with someone is no stand-in
-    line = doc_lines(GEN / "ops-lullabot" / "docs" / "access" / "password_managers.md", 17, 17)
-    assert _people(line) == []
-    # ops-k8s-src severity-ratings.md: "to another user, administrator, or local system" is no person list
-    assert _people("local low privilege user can elevate themselves to another user, administrator, or local system.") == []
-    # PagerDuty scribe.md line 5: "to become a Deputy or Scribe" is a choice of roles after a verb
-    line = doc_lines(PAGERDUTY / "docs" / "training" / "scribe.md", 5, 5) if (PAGERDUTY / "docs" / "training" / "scribe.md").exists() else (
-        "You don't need to be a senior team member to become a Deputy or Scribe, anyone can do it")
-    assert _people(line) == []
-    got = _extract(tmp_path, "tools.md", "# Tools\n\nSlack or GitHub will be used for chat.\n")
-    assert got == set()
-
-
-def test_extracted_as_roles(tmp_path):
-    # ops-jupiterone cp-ir-records.md line 17 (shared head) and cp-bcdr-test.md line 3
-    got = _extract(tmp_path, "records.md", "# Records\n\n" + doc_lines(JUPITERONE / "cp-ir-records.md", 17, 19) + "\n\n"
-                   + doc_lines(JUPITERONE / "cp-bcdr-test.md", 3, 5) + "\n")
-    assert ("Security team", "DevOps team") in got
-    assert ("COO", "Head of Engineering") in got
 
 
 def _optional_parts(tmp_path, name: str, text: str) -> set[str]:
@@ -145,17 +116,6 @@ def test_role_described_from_passages_starts_at_the_asked_sentence():
     # without a question the passage is shown from its start, as before
     got = responsibility_text("en", "CEO", [], [SimpleNamespace(text=text)])
     assert got.split("\n")[1].startswith("- " + text[:40])
-
-
-def test_a_plural_noun_before_a_modal_belongs_to_the_name():
-    # PagerDuty training/subject_matter_expert.md line 42: "leads" is the noun of "team leads", not its verb
-    line = doc_lines(PAGERDUTY / "docs" / "training" / "subject_matter_expert.md", 42, 42)
-    assert "managers or team leads will have the final say" in line
-    assert _people(line) == [("managers", "team leads")]
-    # ops-lullabot communications/email_groups.md line 10 (a list item)
-    line = doc_lines(GEN / "ops-lullabot" / "docs" / "communications" / "email_groups.md", 10, 10).lstrip("- ")
-    assert line.startswith("Project or account managers will notify administrative staff")
-    assert _people(line) == [("Project", "account managers")]
 
 
 def test_a_bare_person_word_shares_no_head():
