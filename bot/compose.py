@@ -242,6 +242,8 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
             end = i + shown
             while end < len(sentences) and paras[end] == paras[end - 1] and not _LIST_ITEM.match(sentences[end]):
                 end += 1
+            while end > i + shown and not _ENDS_SENTENCE.search(sentences[end - 1]):
+                end -= 1  # a paragraph the chunk cuts ("… so tha"): finish it only to its last whole sentence
             need = sum(len(" ".join(x.split())) + 1 for x in sentences[i:end])
             if end > i + shown and need <= NEIGHBOUR_CHARS:
                 out = whole_sentences(sentences[i:end], max(limit, need), groups)
@@ -257,6 +259,8 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
 
 #: Characters the sentences an excerpt must show at least (its chosen sentence and next neighbours) may take.
 NEIGHBOUR_CHARS = 560
+#: A sentence that ends as sentences do (a stop, a colon, a closing quote or bracket), not cut by a chunk's end.
+_ENDS_SENTENCE = re.compile(r"[.!?。！？…:：;；\"”'’)）\]]\s*$")
 #: Characters an excerpt may grow by to finish a list it stops inside.
 LIST_EXTRA = 320
 #: List items an excerpt starting inside a numbered list may step back to reach its first item.
