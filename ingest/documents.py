@@ -628,6 +628,14 @@ def resolve_named(y: str, text: str) -> str:
     return y
 
 
+
+def _cue_standin(xid: str, yid: str, f, rel: str) -> Triple:
+    """The stand-in edge ``xid`` → ``yid`` a cue reading ``f`` found in document ``rel`` states (``f`` has
+    ``cond``, ``block``, ``line``, ``rule`` and ``confidence``): SUBSTITUTES, not symmetric, with the cue's condition, its
+    provenance (section, line, ``cue.<rule>``) and its confidence, at most 0.8."""
+    return Triple(xid, "SUBSTITUTES", yid, {"context": "", "condition": f.cond, "symmetric": False},
+                  Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}", min(f.confidence, 0.8)))
+
 class DocumentExtractor:
     """Extract a generic/SOP document: ``document`` → ``section`` (heading
     hierarchy) → ``step`` (numbered list items) ``CONTAINS`` edges with an
@@ -846,10 +854,7 @@ class DocumentExtractor:
                         if not xid or not yid or yid == xid or (xid, yid) in have:
                             continue
                         have.add((xid, yid))
-                        res.triples.append(Triple(xid, "SUBSTITUTES", yid,
-                                                  {"context": "", "condition": f.cond, "symmetric": False},
-                                                  Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
-                                                             min(f.confidence, 0.8))))
+                        res.triples.append(_cue_standin(xid, yid, f, rel))
                 continue
             if not f.anchored and not thing_phrase(f.x, text, _PERSON_HEADS) and not _coded(f.x, raw(f.block)) and not (
                     f.kind == "substitute" and _named_again(f.x, text)) and not (
@@ -884,10 +889,7 @@ class DocumentExtractor:
                 if not yid or yid == xid or (xid, yid) in have:
                     continue
                 have.add((xid, yid))
-                res.triples.append(Triple(xid, "SUBSTITUTES", yid,
-                                          {"context": "", "condition": f.cond, "symmetric": False},
-                                          Provenance(rel, section_of(f.block.path), f.line, f"cue.{f.rule}",
-                                                     min(f.confidence, 0.8))))
+                res.triples.append(_cue_standin(xid, yid, f, rel))
 
         for x, y, blk, cond in table_standins(doc.blocks):
             xrole = bool(roles.get(x)) or cond[1] or _is_person(x)
