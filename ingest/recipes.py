@@ -306,6 +306,8 @@ def amount_list_paths(doc: ParsedDocument) -> set[tuple[str, ...]]:
 _COUNT_AMOUNT = regex("amounts", "count_amount_zh")
 _PAREN_NOTE = re.compile(r"（[^（）]*）|\([^()]*\)")
 _IMAGE_ONLY = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)\s*)+$")
+#: A list item written as a field: a short (bold) label, then a colon ("**<label>**: <value>").
+_FIELD = re.compile(r"^\s*(?:\*\*)?([^*:：\n]{1,8}?)(?:\*\*)?\s*[:：]")
 
 
 def amount_list_items(doc: ParsedDocument) -> set[int]:
@@ -337,6 +339,9 @@ def amount_list_items(doc: ParsedDocument) -> set[int]:
         if len(top) < 2 or any(looks_like_step(b.text[:60]) or re.search(r"[。！？；]\s*\S", _PAREN_NOTE.sub("", b.text))
                                for b in items):
             continue  # a step, or an item written as sentences (a guide's explanations), is no ingredient line
+        fields = sum(1 for b in top if (m := _FIELD.match(b.text)) and key_kind(simplified(m.group(1).strip())) == "meta")
+        if fields * 2 >= len(top):
+            continue  # a list of metadata fields ("**<cuisine>**: <value>", "<time>: 30 min"): no ingredient list
         good = measured = 0
         for b in top:
             names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)]

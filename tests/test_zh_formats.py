@@ -183,3 +183,16 @@ def test_labelled_lines_make_a_recipe(path, line, label, tmp_path):
     doc = written_for_reading(parse_file(path, path.name))
     assert is_recipe(doc)
     assert any(b.kind == "item" and b.path and b.path[-1] == label.rstrip("：") for b in doc.blocks)
+
+
+def test_a_list_of_metadata_fields_is_no_ingredient_list(tmp_path):
+    """zh-hidetoshi meat-dishes/白菜粉条肉新疆.md:5-9 "- **菜系**: 新疆菜" … "- **份量**: 2-3人份" under "基本信息": fields
+    (``meta`` keys of ingest/lexicon/columns.yaml), not things the dish contains; its real list (lines 16-18) is read."""
+    doc = GEN / "zh-hidetoshi" / "docs" / "meat-dishes" / "白菜粉条肉新疆.md"
+    quoted(doc, 5, "- **菜系**: 新疆菜")
+    quoted(doc, 8, "- **时间**: 约20-30分钟")
+    quoted(doc, 17, "- 白菜 适量")
+    contains, _ = _edges(tmp_path, [doc])
+    items = {item for (_, item) in contains}
+    assert not items & {"菜系", "类型", "难度", "时间", "份量"}
+    assert {"牛肉", "白菜", "粉条"} <= items
