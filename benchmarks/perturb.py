@@ -294,9 +294,9 @@ def run(name: str, docs: Path, gold_path: Path, kinds: list[str]) -> dict[str, t
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
+    if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
-        return 2
+        return 0 if argv else 2
     kinds = argv[1:] or PERTURBATIONS
     if any(k not in PERTURBATIONS for k in kinds):
         print(f"perturbations: {' '.join(PERTURBATIONS)}")
@@ -309,6 +309,9 @@ def main(argv: list[str]) -> int:
         run(which, docs, G.C.REPO / "benchmarks" / "gold" / f"{which}.jsonl", kinds)
         return 0
     name = argv[0]
+    if not (G.GEN / name / "meta.json").is_file():
+        print(f"no corpus {name!r} under {G.GEN}")
+        return 2
     meta = json.loads((G.GEN / name / "meta.json").read_text(encoding="utf-8"))
     if meta.get("split") == "blind":
         print(f"{name} is blind: its documents are not for code writers")

@@ -356,6 +356,9 @@ def run(name: str, variants: list[str], keep: Path | None, lost: bool = False) -
     ``lost``, also each gold relation found unperturbed and missed perturbed:
     for WORK corpora only)."""
     misses: dict[str, set[str]] = {}
+    if not (G.GEN / name / "meta.json").is_file():
+        print(f"no corpus {name!r} under {G.GEN}")
+        return {}
     meta = json.loads((G.GEN / name / "meta.json").read_text(encoding="utf-8"))
     if meta.get("split") == "blind":
         raise SystemExit(f"{name} is blind")
@@ -391,9 +394,9 @@ def run(name: str, variants: list[str], keep: Path | None, lost: bool = False) -
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
+    if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
-        return 2
+        return 0 if argv else 2
     only, keep, names, lost = None, None, [], False
     it = iter(argv)
     for a in it:
