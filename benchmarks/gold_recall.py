@@ -16,6 +16,8 @@ equals the benchmark's gold recall, since both read the same graph.
 
 from __future__ import annotations
 
+import contextlib
+
 import json
 import os
 import shutil
@@ -37,12 +39,7 @@ def score(name: str, docs: Path, gold_path: Path, show: tuple[str, ...]) -> floa
     """Ingest ``docs`` without vectors, print recall against ``gold_path``
     and the requested listings; return recall in [0, 1]."""
     gold = G.read_jsonl(gold_path)
-    data = Path(tempfile.mkdtemp(prefix=f"recall-{name}-"))
-    try:
-        st = Settings(data_dir=data, embedding_model_path=None, embedding_model="none/none",
-                      openai_api_key=None, _env_file=None)
-        run_ingest([docs], st, no_vectors=True)
-        g = GraphStore(current_build(data) / "graph.kuzu", read_only=True)
+    with extracted(docs, f"recall-{name}-") as g:
         edges = G.load_edges(g)
         found = [x for x in gold if G.gold_found(x, edges)]
         recipes = len(list(g.query("MATCH (e:Entity) WHERE e.type=$t RETURN e.id", {"t": "recipe"})))
@@ -67,6 +64,18 @@ def score(name: str, docs: Path, gold_path: Path, show: tuple[str, ...]) -> floa
                 print("  EDGE", e["rel"], e["s"], "->", e["o"], "|", (e.get("doc") or "").split("/")[-1][:30],
                       e.get("line"), e.get("ex"), e.get("cond") or "")
         return len(found) / max(1, len(gold))
+
+
+@contextlib.contextmanager
+def extracted(docs: Path, prefix: str = "recall-"):
+    """The graph of ``docs`` ingested without vectors into a temporary folder (removed on exit),
+    opened read-only: a :class:`~threadgraph.knowledge.graph.GraphStore`."""
+    data = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        st = Settings(data_dir=data, embedding_model_path=None, embedding_model="none/none",
+                      openai_api_key=None, _env_file=None)
+        run_ingest([docs], st, no_vectors=True)
+        yield GraphStore(current_build(data) / "graph.kuzu", read_only=True)
     finally:
         shutil.rmtree(data, ignore_errors=True)
 

@@ -247,17 +247,9 @@ def perturb_gold(gold: list[dict], kind: str) -> list[dict]:
 
 def recall(docs: Path, gold: list[dict]) -> tuple[int, int]:
     """Ingest ``docs`` graph-only and count the gold relations found."""
-    from threadgraph.ingest.service import run_ingest
-    from threadgraph.knowledge.graph import GraphStore
-    from threadgraph.knowledge.kb import current_build
-    from threadgraph.settings import Settings
+    import gold_recall
 
-    data = Path(tempfile.mkdtemp(prefix="perturb-kb-"))
-    try:
-        st = Settings(data_dir=data, embedding_model_path=None, embedding_model="none/none",
-                      openai_api_key=None, _env_file=None)
-        run_ingest([docs], st, no_vectors=True)
-        g = GraphStore(current_build(data) / "graph.kuzu", read_only=True)
+    with gold_recall.extracted(docs, "perturb-kb-") as g:
         edges = G.load_edges(g)
         found = [x for x in gold if G.gold_found(x, edges)]
         if os.environ.get("PERTURB_MISS"):  # work-set diagnosis: the gold relations missed
@@ -265,8 +257,6 @@ def recall(docs: Path, gold: list[dict]) -> tuple[int, int]:
                 if x not in found:
                     print("  MISS", x["kind"], x["x"][:2], "->", (x.get("y") or [])[:2], "|", x["doc"][-30:], x["quote"][:80])
         return len(found), len(gold)
-    finally:
-        shutil.rmtree(data, ignore_errors=True)
 
 
 def run(name: str, docs: Path, gold_path: Path, kinds: list[str]) -> dict[str, tuple[int, int]]:
