@@ -26,7 +26,7 @@ from .items import (AMOUNT_AGAIN_EN, OPTIONAL_LABEL, PROSE_VERB, Alternative, is
 from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from ..knowledge.cues import rules as cue_rules
-from .relations import optional_parts, read_document
+from .relations import optional_parts, read_document, same_head
 from .step_names import step_names, step_objects
 from .surfaces import substitute_surface
 from .readers.structured import key_kind
@@ -1104,6 +1104,10 @@ class RecipeExtractor:
                 xs = [x]
             cond = "；".join(c for c in (f.cond, f.ratio) if c)
             listed = f.anchored or len(xs) > 1
+            # stand-ins coordinated with one that ends in the head word of the recipe's own X ("steel cut oats or
+            # quick cook oats" for the oats it lists) are kinds of that thing: names, though no list of the corpus
+            # holds them
+            kin = f.kind == "substitute" and f.anchored and len(xs) == 1 and same_head(xs[0], f.ys)
             for x, y0 in ((x, y0) for x in xs for y0 in f.ys):
                 tools_both = [p for p in _BOTH_ZH.split(y0) if p.strip()] if has_cjk(y0) else []
                 if len(tools_both) > 1 and all(is_tool(clean_name(p, "ingredient")) for p in tools_both):
@@ -1120,7 +1124,9 @@ class RecipeExtractor:
                     add_sub(x, combo, f.rule in _SYMMETRIC_RULES, cond, f.block,
                             min(f.confidence, self.TEXT_CONF + 0.1), f"cue.{f.rule}")
                     continue
-                y = self.known_thing(y0, f.confidence, long_ok=listed)
+                # a kind of X is kept whole, not cut to the corpus name inside it ("steel cut oats", not "oats")
+                y = (y0 if kin and _explicit_name(y0) and not has_cjk(y0) else ""
+                     ) or self.known_thing(y0, f.confidence, long_ok=listed)
                 if not y:
                     continue
                 # "fresh lemon or lime juice": lemon juice, when the corpus knows it

@@ -234,6 +234,20 @@ def _word_key(w: str) -> str:
     return w[:-2] if w.endswith("es") and len(w) > 4 else w[:-1] if w.endswith("s") and len(w) > 3 else w
 
 
+def same_head(x: str, ys: list[str]) -> bool:
+    """True when one English stand-in of ``ys`` ends in the last word of ``x``
+    (plural or not: "steel cut oats" for "oat") and is not ``x`` itself;
+    ``False`` for Chinese names or an empty ``x``."""
+    xw = [_word_key(w) for w in x.split()]
+    if not xw or has_cjk(x):
+        return False
+    for y in ys:
+        yw = [_word_key(w) for w in y.split()]
+        if yw and not has_cjk(y) and yw[-1] == xw[-1] and yw != xw:
+            return True
+    return False
+
+
 def same_head_anchor(anchors: DictLinker[str], ys: list[str], block_text: str) -> str:
     """The document's own thing a stand-in of ``ys`` (English phrases) is
     about when the text leaves X to the context: the anchor (canonical name)
@@ -265,7 +279,15 @@ def same_head_anchor(anchors: DictLinker[str], ys: list[str], block_text: str) -
     cands = sorted(v for v, n in best.items() if n == top)
     if len(cands) > 1:
         hits = {h.values[0] for h in anchors.scan(block_text)}
-        cands = [v for v in cands if v in hits]
+        named = [v for v in cands if v in hits]
+        if len(named) != 1:
+            # the one whose other words a stand-in shares ("fresh morels, …, oyster mushrooms" for "dried morel
+            # mushroom", not "button mushroom"): a partial name of the document's own thing
+            said = {_word_key(w) for y in ys for w in y.split()}
+            share = {v: len({_word_key(w) for w in v.split()[:-1]} & said) for v in cands}
+            most = max(share.values())
+            named = [v for v in cands if share[v] == most] if most else []
+        cands = named
     return cands[0] if len(cands) == 1 else ""
 
 
@@ -273,11 +295,18 @@ def share_last_head(ys: list[str]) -> list[str]:
     """English stand-ins of one "A or B HEAD" phrase, each one-word side
     given the last side's last word ("red", "yellow onions" → "red onions",
     "yellow onions"); unchanged when the last
-    side is one word."""
+    side is one word. A one-word side in the plural is a noun of its own, not a
+    modifier of the head (English adjectives take no plural: "chanterelles",
+    "shiitake or oyster mushrooms" → "chanterelles", "shiitake mushrooms")."""
     last = ys[-1].split()
     if len(last) < 2:
         return list(ys)
-    return [f"{y} {last[-1]}" if len(y.split()) == 1 else y for y in ys[:-1]] + [ys[-1]]
+    return [f"{y} {last[-1]}" if len(y.split()) == 1 and not _plural(y) else y for y in ys[:-1]] + [ys[-1]]
+
+
+def _plural(word: str) -> bool:
+    w = word.strip().casefold()
+    return len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is"))
 
 
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,
