@@ -279,15 +279,7 @@ def same_head_anchor(anchors: DictLinker[str], ys: list[str], block_text: str) -
     cands = sorted(v for v, n in best.items() if n == top)
     if len(cands) > 1:
         hits = {h.values[0] for h in anchors.scan(block_text)}
-        named = [v for v in cands if v in hits]
-        if len(named) != 1:
-            # the one whose other words a stand-in shares ("fresh morels, …, oyster mushrooms" for "dried morel
-            # mushroom", not "button mushroom"): a partial name of the document's own thing
-            said = {_word_key(w) for y in ys for w in y.split()}
-            share = {v: len({_word_key(w) for w in v.split()[:-1]} & said) for v in cands}
-            most = max(share.values())
-            named = [v for v in cands if share[v] == most] if most else []
-        cands = named
+        cands = [v for v in cands if v in hits]
     return cands[0] if len(cands) == 1 else ""
 
 
@@ -295,18 +287,11 @@ def share_last_head(ys: list[str]) -> list[str]:
     """English stand-ins of one "A or B HEAD" phrase, each one-word side
     given the last side's last word ("red", "yellow onions" → "red onions",
     "yellow onions"); unchanged when the last
-    side is one word. A one-word side in the plural is a noun of its own, not a
-    modifier of the head (English adjectives take no plural: "chanterelles",
-    "shiitake or oyster mushrooms" → "chanterelles", "shiitake mushrooms")."""
+    side is one word."""
     last = ys[-1].split()
     if len(last) < 2:
         return list(ys)
-    return [f"{y} {last[-1]}" if len(y.split()) == 1 and not _plural(y) else y for y in ys[:-1]] + [ys[-1]]
-
-
-def _plural(word: str) -> bool:
-    w = word.strip().casefold()
-    return len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is"))
+    return [f"{y} {last[-1]}" if len(y.split()) == 1 else y for y in ys[:-1]] + [ys[-1]]
 
 
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,

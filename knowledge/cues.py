@@ -496,10 +496,6 @@ def _match_all(text: str, offset: int, in_item: bool, head: str, in_note: bool =
                 if x and parts and all(parts) and x.casefold() not in {p.casefold() for p in parts}:
                     out.append(Cue(r.kind, r.id, x, " or ".join(parts), offset + m.start(), offset + m.end(), r.conf,
                                    cond=cond_m.group().strip() if cond_m else "", head=head))
-                elif r.focus and not raw_x.strip() and len(parts) > 1 and all(parts):
-                    # "A, B, C or D may be substituted": X left to the context, Y the whole coordinated subject
-                    out.append(Cue(r.kind, r.id, "", " or ".join(parts), offset + m.start(), offset + m.end(), r.conf,
-                                   focus=True, head=head))
                 continue
             else:
                 x = cut_phrase(raw_x, "y" if m.end(xg) == m.end() and m.start(xg) > m.start() else "x") if raw_x.strip() else ""
