@@ -347,12 +347,6 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
         before = [h for h in hits if h.end <= c.start + 1 and _adjacent(sent[h.end:c.start])]
         after = [h for h in hits if h.start >= c.end - 1 and _adjacent(sent[c.end:h.start])
                  and cues.optional_lead(sent[c.end:h.start])]
-        if not before and not sent[c.end:].strip(" .;!)*"):
-            # "top with soda water, optional.": a marker that is alone the sentence's last comma clause is about
-            # the thing ending the clause before it, as a parenthesis "(optional)" there would be — unless that
-            # thing ends a list ("the flour, salt and sugar, if using")
-            before = [h for h in hits if h.end <= c.start + 1 and re.fullmatch(r"\s*,\s*", sent[h.end:c.start])
-                      and not re.search(r"(?:,|\band|\bor|&)\s*$", sent[:h.start])]
         h = before[-1] if before else (after[0] if after else None)
         if h is None or cues.amount_scoped(sent[max(0, h.start - 30):h.start]):
             return None  # "Optional: toss in extra sugar": the extra amount, not the sugar
