@@ -1027,7 +1027,8 @@ class RecipeExtractor:
                 elif self.known_thing(part, 0.85):
                     add_contains(part, False, "", b, self.LIST_CONF, "recipe.optional_list_label", False)
         for f in read_document(blocks, anchors, focus=lambda i, b: item_names.get(i, ""), lists=lists,
-                               explicit=lambda x: bool(self.known_thing(x, 0.9)) or len(_listed_parts(x, surfaces)) > 1, heads=tools):
+                               explicit=lambda x: bool(self.known_thing(x, 0.9)) or len(_listed_parts(x, surfaces)) > 1, heads=tools,
+                               partial=True):
             if (prose and f.kind == "substitute" and f.anchored and f.rule in _SYMMETRIC_RULES | _PAIR_RULES
                     and has_cjk(f.block.text)):
                 # a recipe written as steps alone: "先炒肉片或香腸至出油" offers one of its things or

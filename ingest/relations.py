@@ -84,7 +84,8 @@ def _nearest(anchors: DictLinker[str], sent: str, pos: int, end: int | None = No
 def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Callable[[int, Block], str] | None = None,
                   skip: set[int] | None = None, unanchored: bool = False,
                   explicit: Callable[[str], bool] | None = None, lists: set[int] | None = None,
-                  kinds: tuple[str, ...] = cues.KINDS, heads: DictLinker[str] | None = None) -> list[Found]:
+                  kinds: tuple[str, ...] = cues.KINDS, heads: DictLinker[str] | None = None,
+                  partial: bool = False) -> list[Found]:
     """Every anchored relation of ``blocks`` (a parsed document's blocks).
 
     ``anchors`` maps the document's own names (any surface) to canonical
@@ -104,7 +105,10 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
     equipment), where "X or Y" offers alternatives; by default every list
     item. Only cues of ``kinds`` are returned. ``heads`` holds further names a
     parenthesised note "(or Y)" may be about when it follows one (the tools a
-    recipe's steps name: "into a round tube pan (or 2 loaf pans)")."""
+    recipe's steps name: "into a round tube pan (or 2 loaf pans)"). With
+    ``partial`` an English X the sentence names by part of a name of the
+    document ("the butter" for its "unsalted butter") is anchored to that name
+    when exactly one fits (:func:`partial_anchor`)."""
     out: list[Found] = []
     skip = skip or set()
     for i, b in enumerate(blocks):
@@ -127,7 +131,7 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
             earlier = reversed(earlier_spans(spans, k, item, b.kind))
             prev = next((x for x in (_last(anchors, b.text[a:z]) for a, z in earlier) if x), "") or own
             for c in found:
-                f = _anchor(c, sent, anchors, own, prev, unanchored, explicit, heads, flat)
+                f = _anchor(c, sent, anchors, own, prev, unanchored, explicit, heads, flat, partial)
                 if (c.focus and not c.x and heads is not None and has_cjk(sent) and not (f and is_tool(f[0]))
                         and _tool_y(c.y) and not _USE_AS.search(simplified(sent[max(0, c.start):]))):
                     # "用鑄鐵鍋的好處是…。如沒有，可改用平底鑊": a tool stands in for the tool named in that
@@ -234,6 +238,28 @@ def _word_key(w: str) -> str:
     return w[:-2] if w.endswith("es") and len(w) > 4 else w[:-1] if w.endswith("s") and len(w) > 3 else w
 
 
+_DETERMINER = re.compile(r"^(?:(?:the|a|an|your|some|any|all|of|more|less|extra|additional|regular|plain)\s+)+", re.I)
+
+
+def partial_anchor(anchors: DictLinker[str], x: str) -> str:
+    """The document's own thing an English X names by part of its name: the
+    one anchor (canonical name) that ends in X's last word and holds every
+    other word of X ("the butter" → "unsalted butter", "the chiles" → "chopped
+    green chiles"; plural or not), when X (determiners dropped) is at most three
+    words; ``""`` when none or several do, for a Chinese X, or when X names an
+    anchor whole (then :func:`_last` finds it)."""
+    x = _DETERMINER.sub("", x.strip())
+    xw = [_word_key(w) for w in x.split()]
+    if not xw or len(xw) > 3 or has_cjk(x) or not re.fullmatch(r"[A-Za-z][\w'’ -]*", x):
+        return ""
+    found = set()
+    for k in anchors.keys():
+        kw = [_word_key(w) for w in k.split()]
+        if len(kw) > len(xw) and kw[-1] == xw[-1] and set(xw[:-1]) <= set(kw[:-1]):
+            found.update(anchors.get(k))
+    return next(iter(found)) if len(found) == 1 else ""
+
+
 def same_head(x: str, ys: list[str]) -> bool:
     """True when one English stand-in of ``ys`` ends in the last word of ``x``
     (plural or not: "steel cut oats" for "oat") and is not ``x`` itself;
@@ -296,7 +322,7 @@ def share_last_head(ys: list[str]) -> list[str]:
 
 def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: str,
             unanchored: bool, explicit: Callable[[str], bool] | None,
-            heads: DictLinker[str] | None = None, block_text: str = "") -> tuple[str, bool] | None:
+            heads: DictLinker[str] | None = None, block_text: str = "", partial: bool = False) -> tuple[str, bool] | None:
     """``(x, anchored)`` for cue ``c`` or ``None`` when X cannot be anchored."""
     if c.rule in _NOTE_PAIR_RULES:
         # a note listing kinds ("肉（羊肉/牛肉/鸡肉）"): X a whole name the document knows, or a kind of the
@@ -319,7 +345,7 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
     if c.kind == "optional" and c.x:
         if explicit is not None and len(optional_parts(c.x)) > 1:
             return c.x, False  # "还可加入豆干丁、黄瓜丁": each part, not only the last one known
-        hit = _last(anchors, c.x)
+        hit = _last(anchors, c.x) or (partial_anchor(anchors, c.x) if partial else "")
         if hit:
             return hit, True
         return (c.x, False) if explicit is not None and c.confidence >= 0.75 and explicit(c.x) else None
@@ -351,7 +377,7 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
         if h is None or cues.amount_scoped(sent[max(0, h.start - 30):h.start]):
             return None  # "Optional: toss in extra sugar": the extra amount, not the sugar
         return h.values[0], True
-    hit = _last(anchors, c.x)
+    hit = _last(anchors, c.x) or (partial_anchor(anchors, c.x) if partial else "")
     if hit:
         return hit, True
     if c.head:
