@@ -241,6 +241,14 @@ def _word_key(w: str) -> str:
 _DETERMINER = re.compile(r"^(?:(?:the|a|an|your|some|any|all|of|more|less|extra|additional|regular|plain)\s+)+", re.I)
 
 
+def _same_word(a: str, b: str) -> bool:
+    """One English word in the singular or the plural ("chile"/"chiles", "tomato"/"tomatoes")."""
+    def forms(w: str) -> set[str]:
+        w = w.casefold().strip(",.;:*'’\"")
+        return {w, w[:-1], w[:-2]} if w.endswith("es") else {w, w[:-1]} if w.endswith("s") else {w}
+    return bool(forms(a) & forms(b))
+
+
 def partial_anchor(anchors: DictLinker[str], x: str) -> str:
     """The document's own thing an English X names by part of its name: the
     one anchor (canonical name) that ends in X's last word and holds every
@@ -249,13 +257,14 @@ def partial_anchor(anchors: DictLinker[str], x: str) -> str:
     words; ``""`` when none or several do, for a Chinese X, or when X names an
     anchor whole (then :func:`_last` finds it)."""
     x = _DETERMINER.sub("", x.strip())
-    xw = [_word_key(w) for w in x.split()]
+    xw = x.split()
     if not xw or len(xw) > 3 or has_cjk(x) or not re.fullmatch(r"[A-Za-z][\w'’ -]*", x):
         return ""
     found = set()
     for k in anchors.keys():
-        kw = [_word_key(w) for w in k.split()]
-        if len(kw) > len(xw) and kw[-1] == xw[-1] and set(xw[:-1]) <= set(kw[:-1]):
+        kw = k.split()
+        if (len(kw) > len(xw) and _same_word(kw[-1], xw[-1])
+                and all(any(_same_word(a, b) for b in kw[:-1]) for a in xw[:-1])):
             found.update(anchors.get(k))
     return next(iter(found)) if len(found) == 1 else ""
 
