@@ -1105,9 +1105,8 @@ class RecipeExtractor:
                 xs = [x]
             cond = "；".join(c for c in (f.cond, f.ratio) if c)
             listed = f.anchored or len(xs) > 1
-            # stand-ins coordinated with one that ends in the head word of the recipe's own X ("steel cut oats or
-            # quick cook oats" for the oats it lists) are kinds of that thing: names, though no list of the corpus
-            # holds them
+            # stand-ins coordinated with one that ends in the head word of the recipe's own X ("A HEAD or B HEAD
+            # work" for the HEAD it lists) are kinds of that thing: names, though no list of the corpus holds them
             kin = f.kind == "substitute" and f.anchored and len(xs) == 1 and same_head(xs[0], f.ys)
             for x, y0 in ((x, y0) for x in xs for y0 in f.ys):
                 tools_both = [p for p in _BOTH_ZH.split(y0) if p.strip()] if has_cjk(y0) else []
@@ -1125,7 +1124,7 @@ class RecipeExtractor:
                     add_sub(x, combo, f.rule in _SYMMETRIC_RULES, cond, f.block,
                             min(f.confidence, self.TEXT_CONF + 0.1), f"cue.{f.rule}")
                     continue
-                # a kind of X is kept whole, not cut to the corpus name inside it ("steel cut oats", not "oats")
+                # a kind of X is kept whole, not cut to the corpus name inside it ("A HEAD", not "HEAD")
                 y = (y0 if kin and _explicit_name(y0) and not has_cjk(y0) else ""
                      ) or self.known_thing(y0, f.confidence, long_ok=listed)
                 if not y:

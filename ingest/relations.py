@@ -107,7 +107,7 @@ def read_document(blocks: list[Block], anchors: DictLinker[str], *, focus: Calla
     parenthesised note "(or Y)" may be about when it follows one (the tools a
     recipe's steps name: "into a round tube pan (or 2 loaf pans)"). With
     ``partial`` an English X the sentence names by part of a name of the
-    document ("the butter" for its "unsalted butter") is anchored to that name
+    document ("the HEAD" for its "MODIFIER HEAD") is anchored to that name
     when exactly one fits (:func:`partial_anchor`)."""
     out: list[Found] = []
     skip = skip or set()
@@ -238,11 +238,11 @@ def _word_key(w: str) -> str:
     return w[:-2] if w.endswith("es") and len(w) > 4 else w[:-1] if w.endswith("s") and len(w) > 3 else w
 
 
-_DETERMINER = re.compile(r"^(?:(?:the|a|an|your|some|any|all|of|more|less|extra|additional|regular|plain)\s+)+", re.I)
+_DETERMINER = re.compile(rf"^(?:(?:{'|'.join(map(re.escape, words('alternatives', 'partial_name_lead_en')))})\s+)+", re.I)
 
 
 def _same_word(a: str, b: str) -> bool:
-    """One English word in the singular or the plural ("chile"/"chiles", "tomato"/"tomatoes")."""
+    """One English word in the singular or the plural ("word"/"words", "box"/"boxes")."""
     def forms(w: str) -> set[str]:
         w = w.casefold().strip(",.;:*'’\"")
         return {w, w[:-1], w[:-2]} if w.endswith("es") else {w, w[:-1]} if w.endswith("s") else {w}
@@ -252,8 +252,8 @@ def _same_word(a: str, b: str) -> bool:
 def partial_anchor(anchors: DictLinker[str], x: str) -> str:
     """The document's own thing an English X names by part of its name: the
     one anchor (canonical name) that ends in X's last word and holds every
-    other word of X ("the butter" → "unsalted butter", "the chiles" → "chopped
-    green chiles"; plural or not), when X (determiners dropped) is at most three
+    other word of X ("the HEAD" → "MODIFIER HEAD", "A HEADs" → "MODIFIER A
+    HEAD"; plural or not), when X (determiners dropped) is at most three
     words; ``""`` when none or several do, for a Chinese X, or when X names an
     anchor whole (then :func:`_last` finds it)."""
     x = _DETERMINER.sub("", x.strip())
@@ -271,7 +271,7 @@ def partial_anchor(anchors: DictLinker[str], x: str) -> str:
 
 def same_head(x: str, ys: list[str]) -> bool:
     """True when one English stand-in of ``ys`` ends in the last word of ``x``
-    (plural or not: "steel cut oats" for "oat") and is not ``x`` itself;
+    (plural or not: "A HEADs" for "HEAD") and is not ``x`` itself;
     ``False`` for Chinese names or an empty ``x``."""
     xw = [_word_key(w) for w in x.split()]
     if not xw or has_cjk(x):
