@@ -505,7 +505,7 @@ def _match_all(text: str, offset: int, in_item: bool, head: str, in_note: bool =
                 if not y:
                     continue
             if r.clause_y and raw_y:
-                y = clause_object(raw_y) or y
+                y = clause_actor(raw_y) or clause_object(raw_y) or y
             if gd.get("d") and x:  # "hand over to another IC": Y is X again, told apart by its determiner
                 y = f"{gd['d'].casefold()} {x}"
             if r.kind == "optional" and (amount_scoped(text[max(0, m.start() - 40):m.start() + 1].rstrip("( ,"))
@@ -679,6 +679,45 @@ def trailing_object(clause: str) -> str:
     if m and not re.match(r"\d", m.group(1)):
         return cut_phrase(m.group(1), "y")
     return clause_object(clause)
+
+
+@functools.lru_cache(maxsize=1)
+def _actor_rx() -> tuple[re.Pattern, ...]:
+    d = (lexicon("cues").get("clause_actor") or {}).get("en") or {}
+
+    def alt(key: str) -> str:
+        return "|".join(re.escape(w) for w in sorted(d.get(key) or ["(?!)"], key=len, reverse=True))
+    np = r"(?:the |a |an |our |your |their |its |another |other )?(?P<np>(?:[\w@#`'’.-]+ (?:or )?){0,4}?[\w@#`'’.-]+)"
+    modal = r"(?:(?:can|could|may|might|will|would|should|shall|must|needs? to|has to|have to)(?: also| then| instead| still| now)? )"
+    return (
+        re.compile(r"^" + np + r" " + modal + r"?(?:be|is|are|get|gets) (?:then |also |instead |only |directly )?(?:"
+                   + alt("used_passive") + r")\b", re.I),
+        re.compile(r"^" + np + r" " + modal + r"(?:" + alt("acting") + r")\b", re.I),
+        re.compile(r"\b(?:" + alt("control") + r") " + np + r" to (?:" + alt("acting") + r")\b", re.I),
+    )
+
+
+def clause_actor(clause: str) -> str:
+    """Who or what a consequence clause turns to when that is not the object of its verb (``clause_actor`` of
+    cues.yaml): the subject of a passive of use or contact ("the spare laptop or the loan pool must be used" →
+    "spare laptop or loan pool"), the subject of a verb of acting for someone ("the deputy will take over" →
+    "deputy"), or the object of a control verb with an infinitive of acting ("the chair can name a vice-chair to
+    act" → "vice-chair"). Only the first clause of ``clause`` (str) is read;
+    returns ``""`` when none of these shapes is there or the phrase names nothing (:func:`cut_phrase`)."""
+    c = re.split(r"\.(?=\s|$)|[;:!?]|,", clause, maxsplit=1)[0].strip()
+    c = re.sub(r"^(?:then|so|and|but|instead)\s+", "", c, flags=re.I)
+    for rx in _actor_rx():
+        m = rx.search(c)
+        if m:
+            np = m.group("np").strip()
+            if np.split()[0].casefold() in _PRONOUNS_EN:
+                return ""
+            parts = [cut_phrase(p, "y") for p in re.split(r"\s+or\s+", np)]
+            return " or ".join(parts) if all(parts) else ""
+    return ""
+
+
+_PRONOUNS_EN = frozenset("i you we they he she it this that there which who someone anyone somebody anybody".split())
 
 
 def clause_object(clause: str) -> str:
