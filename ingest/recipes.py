@@ -27,7 +27,7 @@ from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from ..knowledge.cues import rules as cue_rules
 from .relations import optional_parts, read_document
-from .step_names import step_names, step_objects
+from .step_names import name_before, step_names, step_objects
 from .surfaces import substitute_surface
 from .readers.structured import key_kind
 from .tables import classify_column, required_value
@@ -740,6 +740,10 @@ class RecipeExtractor:
         construction that states the relation in full (``confidence`` ≥ 0.85)
         may name something new when the name is short (≤ 4 CJK characters or
         ≤ 2 words) and plausible."""
+        if has_cjk(name):
+            tail = _STEP_TAIL.search(simplified(name.rstrip()))
+            if tail and tail.start() >= 2:
+                name = name.rstrip()[:tail.start()]  # "淀粉收汁": the name ends where the step's verb starts
         c = clean_name(name, "ingredient")
         if not c:
             return ""
@@ -753,7 +757,7 @@ class RecipeExtractor:
         if hits:
             h = hits[0]
             if has_cjk(c) and len(hits) == 1 and _VERB_EDGE.fullmatch(c[:h.start]) and _METHOD_EDGE.fullmatch(c[h.end:]):
-                return h.values[0]  # "加辣椒酱" → 辣椒酱, "沙茶酱炒" → 沙茶酱: a verb around a name, not a name
+                return h.values[0]  # "加辣椒酱" → 辣椒酱, "沙茶酱炒" → 沙茶酱, "淀粉收汁" → 淀粉: a verb around a name
             if sum(h.end - h.start for h in hits) * 10 >= len(c) * 6 or new_ok:
                 return name
             return hits[0].values[0]
@@ -1036,7 +1040,11 @@ class RecipeExtractor:
                 hits = anchors.scan(f.phrase.rstrip()) if f.phrase else []
                 # only when the thing it anchors to stands right before "或" (not "先炒肥肉片至…或至微焦")
                 if ys and hits and hits[-1].end == len(f.phrase.rstrip()):
-                    f = dataclasses.replace(f, ys=ys, confidence=max(f.confidence, 0.85))
+                    at = f.block.text.find(f.phrase.rstrip())
+                    whole = name_before(f.block.text[max(0, at - 24):at + len(f.phrase.rstrip())] if at >= 0 else "")
+                    # "葱姜炒五花肉片或培根": the whole name before "或", not a shorter thing it ends with (肉片)
+                    x = whole if len(whole) > hits[-1].end - hits[-1].start else f.x
+                    f = dataclasses.replace(f, x=x, ys=ys, confidence=max(f.confidence, 0.85))
             if f.kind == "optional" and f.rule in _LIST_RULES:
                 # "You can enhance the cake with orange zest, ground nuts, …, or cherries": each named thing
                 # the recipe does not list is an optional addition (one it lists gets an extra amount)
@@ -1141,7 +1149,8 @@ class RecipeExtractor:
 
 
 _VERB_EDGE = re.compile(rf"(?:{alternation('steps', 'add_verbs')})?")
-_METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')})?")
+_STEP_TAIL = re.compile(rf"(?:{alternation('steps', 'name_tail_verbs_zh')})$")
+_METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')}|{alternation('steps', 'name_tail_verbs_zh')})?")
 
 
 def _names_listed(name: str, listed: set[str]) -> bool:
