@@ -506,6 +506,46 @@ def name_parts(name: str) -> list[str]:
 LEAD_IN_CHARS = 40
 
 
+_STEP_LABEL = re.compile(rf"^\s*(?:\*\*)?(?:{alternation('sections', 'steps')})\s*(?:\*\*)?\s*[：:]")
+
+
+def later_dish_blocks(blocks: list[Block], kind_of) -> set[int]:
+    """Indices of the blocks of a second dish written after this recipe's method: a top-level section
+    that comes after a procedure section, is not the section of the recipe's first ingredient list, and
+    holds both an ingredient list of its own (``kind_of(block) == "ingredient"``) and its own method (a
+    procedure heading inside it, or a line opening with a procedure label, "做法："). A side dish served
+    with the recipe ("最佳搭档：凉拌菜" with its 食材 and 做法) is such a section: its things are that
+    dish's, not the recipe's. Returns ``set()`` when there is none."""
+    tops: dict[str, list[int]] = {}
+    first_ing = ""
+    first_steps = None
+    for i, b in enumerate(blocks):
+        top = b.path[0] if b.path else ""
+        tops.setdefault(top, []).append(i)
+        if not first_ing and kind_of(b) == "ingredient" and b.kind != "heading":
+            first_ing = top or "\0"
+        if first_steps is None and b.path and in_steps(b.path):
+            first_steps = i
+    if not first_ing or first_steps is None:
+        return set()
+    out: set[int] = set()
+    for top, idx in tops.items():
+        if not top or top == first_ing or idx[0] <= first_steps or in_steps((top,)):
+            continue
+        own_ing = any(kind_of(blocks[i]) == "ingredient" and blocks[i].kind != "heading" for i in idx)
+        own_steps = any(in_steps(blocks[i].path[1:]) or _STEP_LABEL.match(blocks[i].text) for i in idx)
+        if own_ing and own_steps:
+            out.update(idx)
+    return out
+
+
+def side_dish_name(heading: str) -> str:
+    """The dish a side dish's heading names: its words after a label ("最佳搭档：凉拌菜" → 凉拌菜),
+    without a trailing note in brackets, read as a title (:func:`dish_name`); ``""`` when nothing is left."""
+    words_ = re.split(r"[：:]", heading_words(heading))[-1].strip() or heading_words(heading)
+    return dish_name(_TRAILING_NOTE.sub("", words_).strip())
+
+
 def optional_lead_ins(blocks: list[Block], para_items: dict[int, list[str]]) -> set[int]:
     """Indices of the list items a short lead-in paragraph marks optional (``optional_labels``:
     "额外用作点缀的食材，可选" above a garnish list, "可选工具" above one list and "必须材料" above
@@ -785,6 +825,8 @@ class RecipeExtractor:
         # (umbrella, line) -> its members in order, with the block, confidence and rule that named them
         members: dict[tuple[str, int], list[tuple[str, Block, float, str]]] = {}
         order = 0
+        cur: dict = {"rid": rid, "contains": contains}  # the dish the items being read belong to
+        side: dict[str, tuple[str, dict[str, Triple]]] = {}  # a side dish's section -> its recipe id and things
 
         def ent(surface: str, type_: str, line: int) -> tuple[str, str]:
             canon = self.norm.canonical(surface, type_, doc=rel, line=line)
@@ -861,7 +903,7 @@ class RecipeExtractor:
                 return
             subs[key] = Triple(
                 xid, "SUBSTITUTES", yid,
-                {"context": rid, "condition": cond, "symmetric": sym},
+                {"context": cur["rid"], "condition": cond, "symmetric": sym},
                 Provenance(rel, section_of(b.path), b.line, rule, conf),
             )
 
@@ -876,14 +918,15 @@ class RecipeExtractor:
             eid, _ = ent(surface, type_, b.line)
             if not eid:
                 return ""
-            have = contains.get(eid)
+            into = cur["contains"]
+            have = into.get(eid)
             if have is not None:
                 if amount and not have.properties.get("amount"):
                     have.properties["amount"] = amount
                 return type_
             order += 1
-            contains[eid] = Triple(
-                rid, "CONTAINS", eid, {"required": required, "amount": amount, "order": order},
+            into[eid] = Triple(
+                cur["rid"], "CONTAINS", eid, {"required": required, "amount": amount, "order": order},
                 Provenance(rel, section_of(b.path), b.line, rule, conf),
             )
             return type_
@@ -900,6 +943,7 @@ class RecipeExtractor:
         # needed" after the list; a drink's "## Garnish" line "Orange twist or wedge."), unless a list
         # follows it in the section (then it labels that list: "Banana Cake", "Cream Cheese Frosting")
         para_items = section_lines(blocks, kind_of)
+        later = later_dish_blocks(blocks, kind_of)  # a side dish after the method: its things are its own
         lead_optional = optional_lead_ins(blocks, para_items)
         # 1) ingredient sections (and amount sections, which may list more)
         for pass_amounts in (False, True):
@@ -911,6 +955,19 @@ class RecipeExtractor:
                 in_ing = kind == "ingredient"
                 if (pass_amounts and not in_amt) or (not pass_amounts and not in_ing):
                     continue
+                if i in later:
+                    top = b.path[0]
+                    if top not in side:
+                        sname = side_dish_name(top)
+                        sid = entity_id("recipe", sname) if sname else ""
+                        if sid and sid != rid:
+                            res.entities.append(Entity(sid, sname, "recipe", [], doc.language, rel))
+                        side[top] = (sid, {})
+                    if not side[top][0] or side[top][0] == rid:
+                        continue
+                    cur["rid"], cur["contains"] = side[top]
+                else:
+                    cur["rid"], cur["contains"] = rid, contains
                 if i in kids and not re.search(r"[=＝\d]", b.text) and len(b.text) <= 12:
                     continue  # a group label like "必须配料" / "进阶配料"
                 used.add(i)
@@ -950,6 +1007,7 @@ class RecipeExtractor:
                             add_contains(alt.raw, False, "", b, conf, rule, item_tool)
                     for ka, kb in ip.kinds:  # "beef (sirloin or flank)": one kind or the other
                         add_sub(ka, kb, True, "", b, self.LIST_CONF, "recipe.item_kinds", t)
+        cur["rid"], cur["contains"] = rid, contains
         # 1a) the rows of an ingredient table: name cell, amount/unit, notes, substitute and
         # required/optional columns
         table_rows = ingredient_table_rows(doc)
@@ -1144,6 +1202,8 @@ class RecipeExtractor:
                 for c, _, _, _ in group[i + 1:]:
                     add_sub(a, c, True, "", b, conf, f"{rule}.members")
         res.triples.extend(contains.values())
+        for _, things in side.values():
+            res.triples.extend(things.values())
         res.triples.extend(subs.values())
         return res
 
