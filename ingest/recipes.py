@@ -1101,7 +1101,7 @@ class RecipeExtractor:
                     at = f.block.text.find(f.phrase.rstrip())
                     whole = name_before(f.block.text[max(0, at - 24):at + len(f.phrase.rstrip())] if at >= 0 else "")
                     # "葱姜炒五花肉片或培根": the whole name before "或", not a shorter thing it ends with (肉片)
-                    x = whole if len(whole) > hits[-1].end - hits[-1].start else f.x
+                    x = whole if _whole_name(whole, hits[-1].end - hits[-1].start) else f.x
                     f = dataclasses.replace(f, x=x, ys=ys, confidence=max(f.confidence, 0.85))
             if f.kind == "optional" and f.rule in _LIST_RULES:
                 # "You can enhance the cake with orange zest, ground nuts, …, or cherries": each named thing
@@ -1123,15 +1123,18 @@ class RecipeExtractor:
             if f.kind == "optional" and not f.anchored and len(optional_parts(f.x)) > 1:
                 # "可根据口味添加蜂蜜、炼乳或水果": each is optional
                 for part in optional_parts(f.x):
-                    t = by_name.get(part) or by_name.get(self.norm.canonical(part, "ingredient"))
+                    t = (by_name.get(part) or by_name.get(self.norm.canonical(part, "ingredient"))
+                         or _listed_by_head(by_name, part))
                     if t is not None:
                         t.properties["required"] = False
-                    elif (prose or not in_steps(f.block.path)) and self.known_thing(
-                            part, max(f.confidence, 0.85) if prose else f.confidence, strict=not prose):
+                    elif (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES) and self.known_thing(
+                            part, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES else f.confidence,
+                            strict=not prose and f.rule not in _ADDITION_RULES):
                         add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
                 continue
             if f.kind == "optional":
-                t = by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
+                t = (by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
+                     or (_listed_by_head(by_name, f.x) if not f.anchored else None))
                 if t is not None and f.rule in _STEP_ADD_RULES and in_steps(f.block.path) and not prose:
                     continue  # "可加入少许橄欖油炒勻" in a step: more of a listed ingredient, not an optional one
                 if t is not None and f.confidence >= 0.7:
@@ -1209,8 +1212,29 @@ class RecipeExtractor:
 
 
 _VERB_EDGE = re.compile(rf"(?:{alternation('steps', 'add_verbs')})?")
+_UNIT_ZH = re.compile(rf"(?:{alternation('steps', 'step_quantity')})|^(?:毫升|克|千克|公斤|升|两|斤|ml|g)")
 _STEP_TAIL = re.compile(rf"(?:{alternation('steps', 'name_tail_verbs_zh')})$")
 _METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')}|{alternation('steps', 'name_tail_verbs_zh')})?")
+
+
+def _whole_name(whole: str, hit_len: int) -> bool:
+    """True when ``whole`` (the name before "或" in a step, :func:`name_before`) extends the thing the
+    recipe names at its end (``hit_len`` characters) by a modifier of one or two characters ("五花" of
+    五花肉片) that is neither a unit nor a step word ("毫升米酒", "猪油煸香洋葱" are not names)."""
+    extra = whole[:len(whole) - hit_len]
+    return 0 < len(extra) <= 2 and not is_measure(extra) and not _UNIT_ZH.search(extra) and not looks_like_step(whole)
+
+
+def _listed_by_head(by_name: dict[str, Triple], x: str) -> Triple | None:
+    """The one thing of the recipe (``by_name``: listed name → its CONTAINS triple) whose Chinese name
+    ends with ``x`` and is longer ("醋" → 陈醋): a sentence names a listed thing by its head word.
+    ``None`` when ``x`` is not Chinese, or none or several listed names end with it."""
+    x = x.strip()
+    if not x or not has_cjk(x):
+        return None
+    sx = simplified(x)
+    found = [t for k, t in by_name.items() if len(k) > len(x) and simplified(k).endswith(sx)]
+    return found[0] if len(found) == 1 else None
 
 
 def _names_listed(name: str, listed: set[str]) -> bool:
