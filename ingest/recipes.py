@@ -110,6 +110,8 @@ _ADDITION_RULES = frozenset(words("alternatives", "addition_cue_rules"))
 _HEAD_FILL_RULES = frozenset(words("alternatives", "head_fill_rules"))
 _VARIATION_RULES = frozenset(words("alternatives", "variation_cue_rules"))
 _LIST_RULES = frozenset(words("alternatives", "list_cue_rules"))
+_LISTED_ONLY_RULES = frozenset(words("alternatives", "listed_only_cue_rules"))
+"""Optional rules whose X, when the recipe does not list it, must be a name the corpus lists ("如果有 X")."""
 _LIST_PART_MAX = int(lexicon("alternatives")["list_part_max_words"])
 
 
@@ -1057,6 +1059,7 @@ class RecipeExtractor:
             if first:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
+        doc_text = "\n".join(b.text for b in blocks)  # a thing the recipe names twice is one it uses
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and kind_of(b) == "ingredient"}
         lists |= set(row_names)
         lists |= set(para_items)
@@ -1132,6 +1135,9 @@ class RecipeExtractor:
                             strict=not prose and f.rule not in _ADDITION_RULES):
                         add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
                 continue
+            if f.kind == "optional" and f.rule in _LISTED_ONLY_RULES and re.search(
+                    rf"(?:没有|无|不用|不加|不放){re.escape(simplified(f.phrase or f.x))}", simplified(f.block.text)):
+                continue  # "若有 X…。若没有 X，选 Y": the sentence after says what stands in, X is not left out
             if f.kind == "optional":
                 t = (by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
                      or (_listed_by_head(by_name, f.x) if not f.anchored else None))
@@ -1143,7 +1149,8 @@ class RecipeExtractor:
                 # step as in unheaded prose or a note: where the method stands does not change what it says
                 elif (t is None and not f.anchored and (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES)
                       and self.known_thing(f.x, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES
-                                           else f.confidence, strict=not prose and f.rule not in _ADDITION_RULES)):
+                                           else f.confidence, strict=(not prose and f.rule not in _ADDITION_RULES)
+                                           or (f.rule in _LISTED_ONLY_RULES and doc_text.count(f.x) < 2))):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
             if f.rule in _SYMMETRIC_RULES and f.block.kind == "item" and is_collective(item_names.get(idx.get(id(f.block), -1), "")):

@@ -216,6 +216,9 @@ def optional_parts(x: str) -> list[str]:
     return parts
 
 
+_QTY_HEAD = re.compile(rf"(?:{alternation('steps', 'step_quantity')})|[\d一二两三四五六七八九十几半各每]")
+"""A count or measure opening a phrase ("一些葱花"): what follows it is the name."""
+
 _NEAR = 8
 """At most this many characters between a thing and a cue that leaves X to it."""
 
@@ -307,6 +310,11 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             return c.x, False  # "还可加入豆干丁、黄瓜丁": each part, not only the last one known
         hit = _last(anchors, c.x)
         if hit:
+            whole = c.x.strip()
+            h = anchors.scan(whole)[-1]
+            if (explicit is not None and has_cjk(whole) and h.end == len(whole) and 0 < h.start <= 2
+                    and not _QTY_HEAD.match(whole) and explicit(whole)):
+                return whole, False  # "如果有肥肉片": the whole name, not a listed thing it ends with (肉片)
             return hit, True
         return (c.x, False) if explicit is not None and c.confidence >= 0.75 and explicit(c.x) else None
     if c.kind == "optional":
