@@ -961,13 +961,18 @@ class RecipeExtractor:
                     top = b.path[0]
                     if top not in side:
                         sname = side_dish_name(top)
+                        both = has_cjk(title) and re.search(r"[A-Za-z]{3}", title)
+                        if sname and (sname.casefold() in f"{title} {name}".casefold()
+                                      or both and not has_cjk(sname)):
+                            sname = ""  # the dish itself again (a bilingual post's second language), not a side dish
                         sid = entity_id("recipe", sname) if sname else ""
                         if sid and sid != rid:
                             res.entities.append(Entity(sid, sname, "recipe", [], doc.language, rel))
                         side[top] = (sid, {})
-                    if not side[top][0] or side[top][0] == rid:
-                        continue
-                    cur["rid"], cur["contains"] = side[top]
+                    if side[top][0] and side[top][0] != rid:
+                        cur["rid"], cur["contains"] = side[top]
+                    else:
+                        cur["rid"], cur["contains"] = rid, contains
                 else:
                     cur["rid"], cur["contains"] = rid, contains
                 if i in kids and not re.search(r"[=＝\d]", b.text) and len(b.text) <= 12:

@@ -220,7 +220,7 @@ def optional_parts(x: str) -> list[str]:
 _QTY_HEAD = re.compile(rf"(?:{alternation('steps', 'step_quantity')})|[\d一二两三四五六七八九十几半各每]")
 """A count or measure opening a phrase ("一些葱花"): what follows it is the name."""
 
-_SUBJECT_END = re.compile(r"(?:也|都|则|就)?(?:是|为|属于)?\s*$")
+_SUBJECT_END = re.compile(r"(?:也|都|则|就)?(?:是|为)\s*$")
 """What may stand between a subject and the optional marker about it ("X 是可选的", "X 也是可选的")."""
 
 _NEAR = 8
@@ -331,7 +331,8 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
         if c.head and has_cjk(sent) and explicit is not None:
             # "（虾头是可选的）": a note with its own subject before the marker is about that subject
             opened = max(sent.rfind("（", 0, max(0, c.start)), sent.rfind("(", 0, max(0, c.start)))
-            inner = _SUBJECT_END.sub("", sent[opened + 1:max(0, c.start)]) if opened >= 0 else ""
+            note = sent[opened + 1:max(0, c.start)] if opened >= 0 else ""
+            inner = _SUBJECT_END.sub("", note) if _SUBJECT_END.search(note) else ""  # "X 是可选的", not "没有也可以不放"
             if inner:
                 hits = anchors.scan(inner)
                 if hits and hits[-1].end == len(inner):
@@ -357,7 +358,8 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             if hit:
                 return hit, True
             # "虾头是可选的": the subject right before the marker, a thing the corpus knows
-            subject = _SUBJECT_END.sub("", sent[:max(0, c.start)])
+            before = sent[:max(0, c.start)]
+            subject = _SUBJECT_END.sub("", before) if _SUBJECT_END.search(before) else ""
             named = name_before(subject) if explicit is not None and subject and subject[-1:] not in "，,；;" else ""
             return (named, False) if named and explicit(named) else None
         hits = anchors.scan(sent)
