@@ -516,7 +516,7 @@ def later_dish_blocks(blocks: list[Block], kind_of) -> set[int]:
     that comes after a procedure section, is not the section of the recipe's first ingredient list, and
     holds both an ingredient list of its own (``kind_of(block) == "ingredient"``) and its own method (a
     procedure heading inside it, or a line opening with a procedure label, "做法："). A side dish served
-    with the recipe ("最佳搭档：凉拌菜" with its 食材 and 做法) is such a section: its things are that
+    with the recipe (a heading "搭配：<dish>" with its own 食材 and 做法) is such a section: its things are that
     dish's, not the recipe's. Returns ``set()`` when there is none."""
     tops: dict[str, list[int]] = {}
     first_ing = ""
@@ -542,7 +542,7 @@ def later_dish_blocks(blocks: list[Block], kind_of) -> set[int]:
 
 
 def side_dish_name(heading: str) -> str:
-    """The dish a side dish's heading names: its words after a label ("最佳搭档：凉拌菜" → 凉拌菜),
+    """The dish a side dish's heading names: its words after a label ("搭配：<dish>" → <dish>),
     without a trailing note in brackets, read as a title (:func:`dish_name`); ``""`` when nothing is left."""
     words_ = re.split(r"[：:]", heading_words(heading))[-1].strip() or heading_words(heading)
     return dish_name(_TRAILING_NOTE.sub("", words_).strip())
@@ -785,7 +785,7 @@ class RecipeExtractor:
         if has_cjk(name):
             tail = _STEP_TAIL.search(simplified(name.rstrip()))
             if tail and tail.start() >= 2:
-                name = name.rstrip()[:tail.start()]  # "淀粉收汁": the name ends where the step's verb starts
+                name = name.rstrip()[:tail.start()]  # "<name>收汁": the name ends where the step's verb starts
         c = clean_name(name, "ingredient")
         if not c:
             return ""
@@ -799,7 +799,7 @@ class RecipeExtractor:
         if hits:
             h = hits[0]
             if has_cjk(c) and len(hits) == 1 and _VERB_EDGE.fullmatch(c[:h.start]) and _METHOD_EDGE.fullmatch(c[h.end:]):
-                return h.values[0]  # "加辣椒酱" → 辣椒酱, "沙茶酱炒" → 沙茶酱, "淀粉收汁" → 淀粉: a verb around a name
+                return h.values[0]  # "加辣椒酱" → 辣椒酱, "沙茶酱炒" → 沙茶酱, "<name>收汁" → <name>: a verb around a name
             if sum(h.end - h.start for h in hits) * 10 >= len(c) * 6 or new_ok:
                 return name
             return hits[0].values[0]
@@ -1108,7 +1108,7 @@ class RecipeExtractor:
                 if ys and hits and hits[-1].end == len(f.phrase.rstrip()):
                     at = f.block.text.find(f.phrase.rstrip())
                     whole = name_before(f.block.text[max(0, at - 24):at + len(f.phrase.rstrip())] if at >= 0 else "")
-                    # "葱姜炒五花肉片或培根": the whole name before "或", not a shorter thing it ends with (肉片)
+                    # "炒<modifier><name>或Y": the whole name before "或", not the shorter listed <name> it ends with
                     x = whole if _whole_name(whole, hits[-1].end - hits[-1].start) else f.x
                     f = dataclasses.replace(f, x=x, ys=ys, confidence=max(f.confidence, 0.85))
             if f.kind == "optional" and f.rule in _LIST_RULES:
@@ -1224,22 +1224,22 @@ class RecipeExtractor:
 
 
 _VERB_EDGE = re.compile(rf"(?:{alternation('steps', 'add_verbs')})?")
-_UNIT_ZH = re.compile(rf"(?:{alternation('steps', 'step_quantity')})|^(?:毫升|克|千克|公斤|升|两|斤|ml|g)")
+_UNIT_ZH = re.compile(rf"(?:{alternation('steps', 'step_quantity')})|^(?:{alternation('steps', 'unit_words_zh')})")
 _STEP_TAIL = re.compile(rf"(?:{alternation('steps', 'name_tail_verbs_zh')})$")
 _METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')}|{alternation('steps', 'name_tail_verbs_zh')})?")
 
 
 def _whole_name(whole: str, hit_len: int) -> bool:
     """True when ``whole`` (the name before "或" in a step, :func:`name_before`) extends the thing the
-    recipe names at its end (``hit_len`` characters) by a modifier of one or two characters ("五花" of
-    五花肉片) that is neither a unit nor a step word ("毫升米酒", "猪油煸香洋葱" are not names)."""
+    recipe names at its end (``hit_len`` characters) by a modifier of one or two characters (a cut or part word before the name) that is neither a unit nor a
+    step word ("<amount>毫升<name>", "<X>煸香<Y>" are not names)."""
     extra = whole[:len(whole) - hit_len]
     return 0 < len(extra) <= 2 and not is_measure(extra) and not _UNIT_ZH.search(extra) and not looks_like_step(whole)
 
 
 def _listed_by_head(by_name: dict[str, Triple], x: str) -> Triple | None:
     """The one thing of the recipe (``by_name``: listed name → its CONTAINS triple) whose Chinese name
-    ends with ``x`` and is longer ("醋" → 陈醋): a sentence names a listed thing by its head word.
+    ends with ``x`` and is longer (a one-character head word → the listed "<modifier><head>"): a sentence names a listed thing by its head.
     ``None`` when ``x`` is not Chinese, or none or several listed names end with it."""
     x = x.strip()
     if not x or not has_cjk(x):

@@ -218,7 +218,7 @@ def optional_parts(x: str) -> list[str]:
 
 
 _QTY_HEAD = re.compile(rf"(?:{alternation('steps', 'step_quantity')})|[\d一二两三四五六七八九十几半各每]")
-"""A count or measure opening a phrase ("一些葱花"): what follows it is the name."""
+"""A count or measure opening a phrase ("一些 X"): what follows it is the name."""
 
 _SUBJECT_END = re.compile(r"(?:也|都|则|就)?(?:是|为)\s*$")
 """What may stand between a subject and the optional marker about it ("X 是可选的", "X 也是可选的")."""
@@ -318,7 +318,7 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             h = anchors.scan(whole)[-1]
             if (explicit is not None and has_cjk(whole) and h.end == len(whole) and 0 < h.start <= 2
                     and not _QTY_HEAD.match(whole) and explicit(whole)):
-                return whole, False  # "如果有肥肉片": the whole name, not a listed thing it ends with (肉片)
+                return whole, False  # "如果有 <modifier><name>": the whole name, not the listed <name> it ends with
             return hit, True
         return (c.x, False) if explicit is not None and c.confidence >= 0.75 and explicit(c.x) else None
     if c.kind == "optional":
@@ -329,7 +329,7 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
                 # ("sugar", which the list names otherwise), never the one named before it
                 return None
         if c.head and has_cjk(sent) and explicit is not None:
-            # "（虾头是可选的）": a note with its own subject before the marker is about that subject
+            # "（X 是可选的）": a note with its own subject before the marker is about that subject
             opened = max(sent.rfind("（", 0, max(0, c.start)), sent.rfind("(", 0, max(0, c.start)))
             note = sent[opened + 1:max(0, c.start)] if opened >= 0 else ""
             inner = _SUBJECT_END.sub("", note) if _SUBJECT_END.search(note) else ""  # "X 是可选的", not "没有也可以不放"
@@ -346,7 +346,7 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
                 return hit, True
             if not own or own.casefold() not in _HEAD_CLAUSE.split(c.head)[-1].casefold():
                 # "…，5g Y（可选）" in a step about X: the note is about Y, which the list lacks — the name right
-                # before the note ("热锅用菜籽油配猪油（可选）" → 猪油) when the corpus knows it as a thing
+                # before the note ("…用 A 配 B（可选）" → B) when the corpus knows it as a thing
                 named = name_before(c.head) if has_cjk(c.head) and explicit is not None else ""
                 return (named, False) if named and explicit(named) else None
         if own:
@@ -357,7 +357,7 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             hit = _nearest(anchors, sent, c.start, c.end)
             if hit:
                 return hit, True
-            # "虾头是可选的": the subject right before the marker, a thing the corpus knows
+            # "X 是可选的": the subject right before the marker, a thing the corpus knows
             before = sent[:max(0, c.start)]
             subject = _SUBJECT_END.sub("", before) if _SUBJECT_END.search(before) else ""
             named = name_before(subject) if explicit is not None and subject and subject[-1:] not in "，,；;" else ""

@@ -131,8 +131,8 @@ _NAME_BREAK = re.compile(rf"(?:{alternation('steps', 'add_verbs')}|{alternation(
 
 def name_before(phrase: str) -> str:
     """The whole name that ends ``phrase`` (a Chinese step phrase that stops at a thing): the words
-    after the last verb, method character, connector or punctuation, without a count ("葱姜炒五花肉片"
-    → 五花肉片, "加两勺生抽" → 生抽); ``""`` when nothing name-like of two to six characters is left.
+    after the last verb, method character, connector or punctuation, without a count ("…炒 <modifier><name>"
+    → <modifier><name>, "加两勺 X" → X); ``""`` when nothing name-like of two to six characters is left.
     Traditional script is read through its simplified form and given back as written."""
     plain = simplified(phrase.rstrip())
     last = None
