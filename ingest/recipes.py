@@ -27,7 +27,7 @@ from .normalize import Normalizer, clean_name
 from ..knowledge.cues import compound_parts, split_alternatives, thing_of
 from ..knowledge.cues import rules as cue_rules
 from .relations import optional_parts, read_document, same_head
-from .step_names import step_names, step_objects
+from .step_names import name_before, step_names, step_objects
 from .surfaces import substitute_surface
 from .readers.structured import key_kind
 from .tables import classify_column, required_value
@@ -110,6 +110,8 @@ _ADDITION_RULES = frozenset(words("alternatives", "addition_cue_rules"))
 _HEAD_FILL_RULES = frozenset(words("alternatives", "head_fill_rules"))
 _VARIATION_RULES = frozenset(words("alternatives", "variation_cue_rules"))
 _LIST_RULES = frozenset(words("alternatives", "list_cue_rules"))
+_LISTED_ONLY_RULES = frozenset(words("alternatives", "listed_only_cue_rules"))
+"""Optional rules whose X, when the recipe does not list it, must be a name the corpus lists ("如果有 X")."""
 _LIST_PART_MAX = int(lexicon("alternatives")["list_part_max_words"])
 
 
@@ -506,6 +508,46 @@ def name_parts(name: str) -> list[str]:
 LEAD_IN_CHARS = 40
 
 
+_STEP_LABEL = re.compile(rf"^\s*(?:\*\*)?(?:{alternation('sections', 'steps')})\s*(?:\*\*)?\s*[：:]")
+
+
+def later_dish_blocks(blocks: list[Block], kind_of) -> set[int]:
+    """Indices of the blocks of a second dish written after this recipe's method: a top-level section
+    that comes after a procedure section, is not the section of the recipe's first ingredient list, and
+    holds both an ingredient list of its own (``kind_of(block) == "ingredient"``) and its own method (a
+    procedure heading inside it, or a line opening with a procedure label, "做法："). A side dish served
+    with the recipe (a heading "搭配：<dish>" with its own 食材 and 做法) is such a section: its things are that
+    dish's, not the recipe's. Returns ``set()`` when there is none."""
+    tops: dict[str, list[int]] = {}
+    first_ing = ""
+    first_steps = None
+    for i, b in enumerate(blocks):
+        top = b.path[0] if b.path else ""
+        tops.setdefault(top, []).append(i)
+        if not first_ing and kind_of(b) == "ingredient" and b.kind != "heading":
+            first_ing = top or "\0"
+        if first_steps is None and b.path and in_steps(b.path):
+            first_steps = i
+    if not first_ing or first_steps is None:
+        return set()
+    out: set[int] = set()
+    for top, idx in tops.items():
+        if not top or top == first_ing or idx[0] <= first_steps or in_steps((top,)):
+            continue
+        own_ing = any(kind_of(blocks[i]) == "ingredient" and blocks[i].kind != "heading" for i in idx)
+        own_steps = any(in_steps(blocks[i].path[1:]) or _STEP_LABEL.match(blocks[i].text) for i in idx)
+        if own_ing and own_steps:
+            out.update(idx)
+    return out
+
+
+def side_dish_name(heading: str) -> str:
+    """The dish a side dish's heading names: its words after a label ("搭配：<dish>" → <dish>),
+    without a trailing note in brackets, read as a title (:func:`dish_name`); ``""`` when nothing is left."""
+    words_ = re.split(r"[：:]", heading_words(heading))[-1].strip() or heading_words(heading)
+    return dish_name(_TRAILING_NOTE.sub("", words_).strip())
+
+
 def optional_lead_ins(blocks: list[Block], para_items: dict[int, list[str]]) -> set[int]:
     """Indices of the list items a short lead-in paragraph marks optional (``optional_labels``:
     "额外用作点缀的食材，可选" above a garnish list, "可选工具" above one list and "必须材料" above
@@ -740,6 +782,10 @@ class RecipeExtractor:
         construction that states the relation in full (``confidence`` ≥ 0.85)
         may name something new when the name is short (≤ 4 CJK characters or
         ≤ 2 words) and plausible."""
+        if has_cjk(name):
+            tail = _STEP_TAIL.search(simplified(name.rstrip()))
+            if tail and tail.start() >= 2:
+                name = name.rstrip()[:tail.start()]  # "<name>收汁": the name ends where the step's verb starts
         c = clean_name(name, "ingredient")
         if not c:
             return ""
@@ -753,7 +799,7 @@ class RecipeExtractor:
         if hits:
             h = hits[0]
             if has_cjk(c) and len(hits) == 1 and _VERB_EDGE.fullmatch(c[:h.start]) and _METHOD_EDGE.fullmatch(c[h.end:]):
-                return h.values[0]  # "加辣椒酱" → 辣椒酱, "沙茶酱炒" → 沙茶酱: a verb around a name, not a name
+                return h.values[0]  # "加辣椒酱" → 辣椒酱, "沙茶酱炒" → 沙茶酱, "<name>收汁" → <name>: a verb around a name
             if sum(h.end - h.start for h in hits) * 10 >= len(c) * 6 or new_ok:
                 return name
             return hits[0].values[0]
@@ -781,6 +827,8 @@ class RecipeExtractor:
         # (umbrella, line) -> its members in order, with the block, confidence and rule that named them
         members: dict[tuple[str, int], list[tuple[str, Block, float, str]]] = {}
         order = 0
+        cur: dict = {"rid": rid, "contains": contains}  # the dish the items being read belong to
+        side: dict[str, tuple[str, dict[str, Triple]]] = {}  # a side dish's section -> its recipe id and things
 
         def ent(surface: str, type_: str, line: int) -> tuple[str, str]:
             canon = self.norm.canonical(surface, type_, doc=rel, line=line)
@@ -857,7 +905,7 @@ class RecipeExtractor:
                 return
             subs[key] = Triple(
                 xid, "SUBSTITUTES", yid,
-                {"context": rid, "condition": cond, "symmetric": sym},
+                {"context": cur["rid"], "condition": cond, "symmetric": sym},
                 Provenance(rel, section_of(b.path), b.line, rule, conf),
             )
 
@@ -872,14 +920,15 @@ class RecipeExtractor:
             eid, _ = ent(surface, type_, b.line)
             if not eid:
                 return ""
-            have = contains.get(eid)
+            into = cur["contains"]
+            have = into.get(eid)
             if have is not None:
                 if amount and not have.properties.get("amount"):
                     have.properties["amount"] = amount
                 return type_
             order += 1
-            contains[eid] = Triple(
-                rid, "CONTAINS", eid, {"required": required, "amount": amount, "order": order},
+            into[eid] = Triple(
+                cur["rid"], "CONTAINS", eid, {"required": required, "amount": amount, "order": order},
                 Provenance(rel, section_of(b.path), b.line, rule, conf),
             )
             return type_
@@ -896,6 +945,7 @@ class RecipeExtractor:
         # needed" after the list; a drink's "## Garnish" line "Orange twist or wedge."), unless a list
         # follows it in the section (then it labels that list: "Banana Cake", "Cream Cheese Frosting")
         para_items = section_lines(blocks, kind_of)
+        later = later_dish_blocks(blocks, kind_of)  # a side dish after the method: its things are its own
         lead_optional = optional_lead_ins(blocks, para_items)
         # 1) ingredient sections (and amount sections, which may list more)
         for pass_amounts in (False, True):
@@ -907,6 +957,24 @@ class RecipeExtractor:
                 in_ing = kind == "ingredient"
                 if (pass_amounts and not in_amt) or (not pass_amounts and not in_ing):
                     continue
+                if i in later:
+                    top = b.path[0]
+                    if top not in side:
+                        sname = side_dish_name(top)
+                        both = has_cjk(title) and re.search(r"[A-Za-z]{3}", title)
+                        if sname and (sname.casefold() in f"{title} {name}".casefold()
+                                      or both and not has_cjk(sname)):
+                            sname = ""  # the dish itself again (a bilingual post's second language), not a side dish
+                        sid = entity_id("recipe", sname) if sname else ""
+                        if sid and sid != rid:
+                            res.entities.append(Entity(sid, sname, "recipe", [], doc.language, rel))
+                        side[top] = (sid, {})
+                    if side[top][0] and side[top][0] != rid:
+                        cur["rid"], cur["contains"] = side[top]
+                    else:
+                        cur["rid"], cur["contains"] = rid, contains
+                else:
+                    cur["rid"], cur["contains"] = rid, contains
                 if i in kids and not re.search(r"[=＝\d]", b.text) and len(b.text) <= 12:
                     continue  # a group label like "必须配料" / "进阶配料"
                 used.add(i)
@@ -946,6 +1014,7 @@ class RecipeExtractor:
                             add_contains(alt.raw, False, "", b, conf, rule, item_tool)
                     for ka, kb in ip.kinds:  # "beef (sirloin or flank)": one kind or the other
                         add_sub(ka, kb, True, "", b, self.LIST_CONF, "recipe.item_kinds", t)
+        cur["rid"], cur["contains"] = rid, contains
         # 1a) the rows of an ingredient table: name cell, amount/unit, notes, substitute and
         # required/optional columns
         table_rows = ingredient_table_rows(doc)
@@ -995,6 +1064,7 @@ class RecipeExtractor:
             if first:
                 item_names[i] = clean_name(first, "ingredient")
         by_name = {t.object.split(":", 1)[1]: t for t in contains.values()}
+        doc_text = "\n".join(b.text for b in blocks)  # a thing the recipe names twice is one it uses
         lists = {i for i, b in enumerate(blocks) if b.kind == "item" and kind_of(b) == "ingredient"}
         lists |= set(row_names)
         lists |= set(para_items)
@@ -1037,7 +1107,11 @@ class RecipeExtractor:
                 hits = anchors.scan(f.phrase.rstrip()) if f.phrase else []
                 # only when the thing it anchors to stands right before "或" (not "先炒肥肉片至…或至微焦")
                 if ys and hits and hits[-1].end == len(f.phrase.rstrip()):
-                    f = dataclasses.replace(f, ys=ys, confidence=max(f.confidence, 0.85))
+                    at = f.block.text.find(f.phrase.rstrip())
+                    whole = name_before(f.block.text[max(0, at - 24):at + len(f.phrase.rstrip())] if at >= 0 else "")
+                    # "炒<modifier><name>或Y": the whole name before "或", not the shorter listed <name> it ends with
+                    x = whole if _whole_name(whole, hits[-1].end - hits[-1].start) else f.x
+                    f = dataclasses.replace(f, x=x, ys=ys, confidence=max(f.confidence, 0.85))
             if f.kind == "optional" and f.rule in _LIST_RULES:
                 # "You can enhance the cake with orange zest, ground nuts, …, or cherries": each named thing
                 # the recipe does not list is an optional addition (one it lists gets an extra amount)
@@ -1058,15 +1132,21 @@ class RecipeExtractor:
             if f.kind == "optional" and not f.anchored and len(optional_parts(f.x)) > 1:
                 # "可根据口味添加蜂蜜、炼乳或水果": each is optional
                 for part in optional_parts(f.x):
-                    t = by_name.get(part) or by_name.get(self.norm.canonical(part, "ingredient"))
+                    t = (by_name.get(part) or by_name.get(self.norm.canonical(part, "ingredient"))
+                         or _listed_by_head(by_name, part))
                     if t is not None:
                         t.properties["required"] = False
-                    elif (prose or not in_steps(f.block.path)) and self.known_thing(
-                            part, max(f.confidence, 0.85) if prose else f.confidence, strict=not prose):
+                    elif (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES) and self.known_thing(
+                            part, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES else f.confidence,
+                            strict=not prose and f.rule not in _ADDITION_RULES):
                         add_contains(part, False, "", f.block, f.confidence, f"cue.{f.rule}", False)
                 continue
+            if f.kind == "optional" and f.rule in _LISTED_ONLY_RULES and re.search(
+                    rf"(?:没有|无|不用|不加|不放){re.escape(simplified(f.phrase or f.x))}", simplified(f.block.text)):
+                continue  # "若有 X…。若没有 X，选 Y": the sentence after says what stands in, X is not left out
             if f.kind == "optional":
-                t = by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
+                t = (by_name.get(f.x) or by_name.get(self.norm.canonical(f.x, "ingredient"))
+                     or (_listed_by_head(by_name, f.x) if not f.anchored else None))
                 if t is not None and f.rule in _STEP_ADD_RULES and in_steps(f.block.path) and not prose:
                     continue  # "可加入少许橄欖油炒勻" in a step: more of a listed ingredient, not an optional one
                 if t is not None and f.confidence >= 0.7:
@@ -1075,7 +1155,8 @@ class RecipeExtractor:
                 # step as in unheaded prose or a note: where the method stands does not change what it says
                 elif (t is None and not f.anchored and (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES)
                       and self.known_thing(f.x, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES
-                                           else f.confidence, strict=not prose and f.rule not in _ADDITION_RULES)):
+                                           else f.confidence, strict=(not prose and f.rule not in _ADDITION_RULES)
+                                           or (f.rule in _LISTED_ONLY_RULES and doc_text.count(f.x) < 2))):
                     add_contains(f.x, False, "", f.block, f.confidence, f"cue.{f.rule}", False)  # "可加入椰奶"
                 continue
             if f.rule in _SYMMETRIC_RULES and f.block.kind == "item" and is_collective(item_names.get(idx.get(id(f.block), -1), "")):
@@ -1142,12 +1223,36 @@ class RecipeExtractor:
                 for c, _, _, _ in group[i + 1:]:
                     add_sub(a, c, True, "", b, conf, f"{rule}.members")
         res.triples.extend(contains.values())
+        for _, things in side.values():
+            res.triples.extend(things.values())
         res.triples.extend(subs.values())
         return res
 
 
 _VERB_EDGE = re.compile(rf"(?:{alternation('steps', 'add_verbs')})?")
-_METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')})?")
+_UNIT_ZH = re.compile(rf"(?:{alternation('steps', 'step_quantity')})|^(?:{alternation('steps', 'unit_words_zh')})")
+_STEP_TAIL = re.compile(rf"(?:{alternation('steps', 'name_tail_verbs_zh')})$")
+_METHOD_EDGE = re.compile(rf"(?:{alternation('steps', 'method_chars_zh')}|{alternation('steps', 'name_tail_verbs_zh')})?")
+
+
+def _whole_name(whole: str, hit_len: int) -> bool:
+    """True when ``whole`` (the name before "或" in a step, :func:`name_before`) extends the thing the
+    recipe names at its end (``hit_len`` characters) by a modifier of one or two characters (a cut or part word before the name) that is neither a unit nor a
+    step word ("<amount>毫升<name>", "<X>煸香<Y>" are not names)."""
+    extra = whole[:len(whole) - hit_len]
+    return 0 < len(extra) <= 2 and not is_measure(extra) and not _UNIT_ZH.search(extra) and not looks_like_step(whole)
+
+
+def _listed_by_head(by_name: dict[str, Triple], x: str) -> Triple | None:
+    """The one thing of the recipe (``by_name``: listed name → its CONTAINS triple) whose Chinese name
+    ends with ``x`` and is longer (a one-character head word → the listed "<modifier><head>"): a sentence names a listed thing by its head.
+    ``None`` when ``x`` is not Chinese, or none or several listed names end with it."""
+    x = x.strip()
+    if not x or not has_cjk(x):
+        return None
+    sx = simplified(x)
+    found = [t for k, t in by_name.items() if len(k) > len(x) and simplified(k).endswith(sx)]
+    return found[0] if len(found) == 1 else None
 
 
 def _names_listed(name: str, listed: set[str]) -> bool:

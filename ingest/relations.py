@@ -25,6 +25,7 @@ from .cues import alternation, words
 from .document import Block
 from .items import ends_in_tool_word, is_tool, share_form_sides, tool_phrases
 from .normalize import clean_name
+from .step_names import name_before
 
 READ_KINDS = ("paragraph", "item", "row")
 _PAIR_RULES = frozenset(words("alternatives", "pair_cue_rules"))
@@ -220,6 +221,12 @@ def optional_parts(x: str) -> list[str]:
     return parts
 
 
+_QTY_HEAD = re.compile(rf"(?:{alternation('steps', 'step_quantity')})|[\d一二两三四五六七八九十几半各每]")
+"""A count or measure opening a phrase ("一些 X"): what follows it is the name."""
+
+_SUBJECT_END = re.compile(r"(?:也|都|则|就)?(?:是|为)\s*$")
+"""What may stand between a subject and the optional marker about it ("X 是可选的", "X 也是可选的")."""
+
 _NEAR = 8
 """At most this many characters between a thing and a cue that leaves X to it."""
 
@@ -356,6 +363,11 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
             return c.x, False  # "还可加入豆干丁、黄瓜丁": each part, not only the last one known
         hit = _last(anchors, c.x) or (partial_anchor(anchors, c.x) if partial else "")
         if hit:
+            whole = c.x.strip()
+            h = anchors.scan(whole)[-1]
+            if (explicit is not None and has_cjk(whole) and h.end == len(whole) and 0 < h.start <= 2
+                    and not _QTY_HEAD.match(whole) and explicit(whole)):
+                return whole, False  # "如果有 <modifier><name>": the whole name, not the listed <name> it ends with
             return hit, True
         return (c.x, False) if explicit is not None and c.confidence >= 0.75 and explicit(c.x) else None
     if c.kind == "optional":
@@ -365,19 +377,40 @@ def _anchor(c: cues.Cue, sent: str, anchors: DictLinker[str], own: str, prev: st
                 # "sift together the flour, salt and sugar (if using)": the marker is about the last thing
                 # ("sugar", which the list names otherwise), never the one named before it
                 return None
+        if c.head and has_cjk(sent) and explicit is not None:
+            # "（X 是可选的）": a note with its own subject before the marker is about that subject
+            opened = max(sent.rfind("（", 0, max(0, c.start)), sent.rfind("(", 0, max(0, c.start)))
+            note = sent[opened + 1:max(0, c.start)] if opened >= 0 else ""
+            inner = _SUBJECT_END.sub("", note) if _SUBJECT_END.search(note) else ""  # "X 是可选的", not "没有也可以不放"
+            if inner:
+                hits = anchors.scan(inner)
+                if hits and hits[-1].end == len(inner):
+                    return hits[-1].values[0], True
+                named = name_before(inner)
+                if named and explicit(named):
+                    return named, False
         if c.head:
             hit = _last(anchors, c.head)
             if hit:
                 return hit, True
             if not own or own.casefold() not in _HEAD_CLAUSE.split(c.head)[-1].casefold():
-                return None  # "…，5g Y（可选）" in a step about X: the note is about Y, which the list lacks
+                # "…，5g Y（可选）" in a step about X: the note is about Y, which the list lacks — the name right
+                # before the note ("…用 A 配 B（可选）" → B) when the corpus knows it as a thing
+                named = name_before(c.head) if has_cjk(c.head) and explicit is not None else ""
+                return (named, False) if named and explicit(named) else None
         if own:
             return own, True
         # the thing right beside the marker ("kasoori methi crushed if using", "Optional – If using
         # onion"), not one further off in the sentence ("Add the paneer cubes, and … if using")
         if has_cjk(sent):
             hit = _nearest(anchors, sent, c.start, c.end)
-            return (hit, True) if hit else None
+            if hit:
+                return hit, True
+            # "X 是可选的": the subject right before the marker, a thing the corpus knows
+            before = sent[:max(0, c.start)]
+            subject = _SUBJECT_END.sub("", before) if _SUBJECT_END.search(before) else ""
+            named = name_before(subject) if explicit is not None and subject and subject[-1:] not in "，,；;" else ""
+            return (named, False) if named and explicit(named) else None
         hits = anchors.scan(sent)
         before = [h for h in hits if h.end <= c.start + 1 and _adjacent(sent[h.end:c.start])]
         after = [h for h in hits if h.start >= c.end - 1 and _adjacent(sent[c.end:h.start])

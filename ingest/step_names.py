@@ -123,3 +123,27 @@ def step_objects(phrase: str) -> list[str]:
             s0 = start + lead + (len(head[lead:]) - len(head[lead:].lstrip()))
             out.append(phrase[s0:s0 + len(name)])
     return out
+
+
+_NAME_BREAK = re.compile(rf"(?:{alternation('steps', 'add_verbs')}|{alternation('steps', 'method_chars_zh')}"
+                         rf"|{alternation('steps', 'prep_verbs')}|[用和与及跟把将在从给配、，,；;。：:（）()\s])")
+
+
+def name_before(phrase: str) -> str:
+    """The whole name that ends ``phrase`` (a Chinese step phrase that stops at a thing): the words
+    after the last verb, method character, connector or punctuation, without a count ("…炒 <modifier><name>"
+    → <modifier><name>, "加两勺 X" → X); ``""`` when nothing name-like of two to six characters is left.
+    Traditional script is read through its simplified form and given back as written."""
+    plain = simplified(phrase.rstrip())
+    last = None
+    for m in _NAME_BREAK.finditer(plain):
+        last = m
+    start = last.end() if last else 0
+    q = _QTY_EDGE.match(plain[start:])
+    if q:
+        start += q.end()
+    tail = plain[start:]
+    if not (2 <= len(tail) <= 6 and has_cjk(tail) and plausible_name(tail) and not looks_like_step(tail)
+            and not is_measure(tail) and not is_method(tail)):
+        return ""
+    return phrase.rstrip()[start:]

@@ -629,7 +629,9 @@ def _read(sentence: str, *, in_item: bool = False) -> list[Cue]:
         out += found
         # "（可选，没有 X 可以用 Y 代替）": each clause of a note starts a reading
     conds = " ".join(c.cond.casefold() for c in out if c.kind != "optional")
-    out = [c for c in out if not (c.kind == "optional" and conds and sentence[c.start:c.end].strip(" ,.()").casefold() in conds)]
+    keeps = frozenset(lexicon("cues").get("condition_keeps") or ())
+    out = [c for c in out if not (c.kind == "optional" and conds and c.rule not in keeps
+                                  and sentence[c.start:c.end].strip(" ,.()").casefold() in conds)]
     out.sort(key=lambda c: (c.start, -c.confidence))
     kept: list[Cue] = []
     for c in out:
