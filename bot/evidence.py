@@ -287,7 +287,26 @@ def has_word(word: str, text: str) -> bool:
     if m:  # "escalating" ~ "escalate", "escalation": the stem before a verb or noun ending
         base = m.group(1)
         return re.search(rf"\b{re.escape(base)}(?:e|es|ed|ing|ion|ions|ation|ations|er|ers)?\b", text, re.I) is not None
-    return False
+    # an adverb ~ its adjective: "temporarily" ~ "temporary", "quickly" ~ "quick", "automatically" ~ "automatic"
+    bases = [b for b in _adverb_bases(stem) if len(b) >= ADVERB_BASE_CHARS]
+    return any(re.search(rf"\b{re.escape(b)}(?:s|es|er|est|ness)?\b", text, re.I) is not None for b in bases)
+
+
+#: Letters the adjective of an adverb needs to be looked for (shorter stems are other words: "supply").
+ADVERB_BASE_CHARS = 5
+
+
+def _adverb_bases(word: str) -> list[str]:
+    """The adjectives an English ``-ly`` adverb may come from ("temporarily" → "temporary",
+    "quickly" → "quick", "automatically" → "automatic"); ``[]`` for another word."""
+    if not word.endswith("ly"):
+        return []
+    out = [word[:-2]]
+    if word.endswith("ily"):
+        out.append(word[:-3] + "y")
+    if word.endswith("ally"):
+        out.append(word[:-4])
+    return out
 
 
 #: A word with an inflection or derivation ending, the stem before it (at least 4 letters).
@@ -407,9 +426,10 @@ def absent_dish_words(phrase: str, kb, linked: list[str]) -> list[str]:
         except Exception:  # noqa: BLE001 - no full-text index: nothing can be called absent
             return []
         # another form of the word counts ("raise" in "raised", "roll" in "rolling"): its stem, at least
-        # ABSENT_WORD_CHARS letters, starting a word
+        # ABSENT_WORD_CHARS letters, starting a word, or a form has_word() accepts (an adverb's adjective)
         stem = w[:max(ABSENT_WORD_CHARS, len(w) - 2)]
-        if not any(re.search(rf"(?<![\w]){re.escape(stem)}", f"{h.section}\n{h.text}", re.I) for h in hits):
+        if not any(re.search(rf"(?<![\w]){re.escape(stem)}", f"{h.section}\n{h.text}", re.I)
+                   or has_word(w, f"{h.section}\n{h.text}") for h in hits):
             out.append(w)
     return out
 

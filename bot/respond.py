@@ -135,8 +135,9 @@ def compose(c: Context, d: Draft) -> Answer:
         d.found = False
     if d.found:
         _value_check(c, d)
-    if d.found and not d.facts and mode != "graph":
-        # an answer from passages about a name the documents never mention is no answer
+    if d.found and (not d.facts or d.parts.get("neighbourhood")) and mode != "graph":
+        # an answer from passages (or from facts merely near the linked names) about a name the
+        # documents never mention is no answer
         linked = [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles]
         gone = absent_names(q.text, c.kb, linked, [f"{h.section}\n{h.text}" for h in d.hits])
         if not gone and q.asked_ctx and not q.ctx:
