@@ -1,0 +1,90 @@
+"""Answers on handbooks (issue 11, task opsturn): general mechanisms, each tested on real lines
+or questions of at least two corpora."""
+
+from __future__ import annotations
+
+from conftest import GEN, doc_lines
+
+SG_SETUP = GEN / "ops-sourcegraph/docs/departments/tech-ops/tools/computer-setup.md"
+GOVUK_PROD = GEN / "ops-govuk/docs/manual/rules-for-getting-production-access.html.md"
+SG_OPSGENIE = GEN / "ops-sourcegraph/docs/departments/engineering/teams/devops/opsgenie.md"
+LB_2FA = GEN / "ops-lullabot/docs/access/two_factor_authentication.md"
+GDS_DR = GEN / "ops-gdsway/docs/standards/disaster-recovery.html.md"
+
+
+def test_a_latin_word_ending_in_id_asks_no_identifier():
+    """The Chinese value frame ("…的ID是什么") has no word boundary; on English text its "ID"
+    must start a word: "testgrid" (ops-k8s-release's case) and "paid" (ops-lullabot's
+    "services paid by Lullabot") end in "id" and ask for no identifier; "ID" asked in
+    Chinese or English still does."""
+    from threadgraph.bot.words import value_kind, value_phrase
+
+    assert value_kind("What are the steps to escalate a test that's failing on testgrid?") == ""
+    assert value_phrase("What are the steps to escalate a test that's failing on testgrid?") == ""
+    assert value_kind("Which email do I use for services paid by Lullabot?") == ""
+    assert value_kind("生产账号的ID是什么？") == "identifier"
+    assert value_kind("What is the production account ID?") == "identifier"
+
+
+def test_an_adverb_is_written_as_its_adjective():
+    """ops-sourcegraph writes "as a temporary solution", ops-govuk "on a time-expiring temporary
+    basis": a question's "temporarily" is written there; ops-sourcegraph's "granted
+    automatically" writes "automatically" itself. Short stems are not matched ("supply" is not
+    "support")."""
+    from threadgraph.bot.evidence import has_word, lexical_support
+
+    sg = doc_lines(SG_SETUP, 39, 39)
+    assert "as a temporary solution" in sg
+    assert has_word("temporarily", sg)
+    assert lexical_support("work temporarily", sg)
+    gov = doc_lines(GOVUK_PROD, 91, 91)
+    assert "temporary basis" in gov
+    assert has_word("temporarily", gov)
+    ops = doc_lines(SG_OPSGENIE, 8, 8)
+    assert has_word("automatically", ops)
+    assert not has_word("supply", "Contact support for help.")
+    assert not has_word("temporarily", "Use a contemporary tool.")
+
+
+class _Index:
+    """A KB whose full-text search returns ``texts`` as passages."""
+
+    def __init__(self, texts: list[str]):
+        from types import SimpleNamespace
+
+        class vectors:  # noqa: N801 - the attribute name of a KB
+            @staticmethod
+            def search(text, vector=None, *, limit=8, mode="hybrid"):
+                return [SimpleNamespace(section="", text=x) for x in texts[:limit]]
+
+        self.vectors = vectors
+
+
+def test_an_adverb_in_an_unlinked_phrase_is_not_absent_when_its_adjective_is_written():
+    """ "… use a personal device for work temporarily" (ops-sourcegraph): the passage writes
+    "temporary", so the phrase's last word is not absent; nor for ops-govuk's "temporary basis".
+    A word written nowhere still is."""
+    from threadgraph.bot.evidence import absent_dish_words
+
+    assert absent_dish_words("work temporarily", _Index([doc_lines(SG_SETUP, 39, 39)]), []) == []
+    assert absent_dish_words("access temporarily", _Index([doc_lines(GOVUK_PROD, 91, 91)]), []) == []
+    assert absent_dish_words("work remotely", _Index([doc_lines(SG_SETUP, 39, 39)]), []) == ["remotely"]
+
+
+def test_an_excerpt_at_a_demonstrative_subject_starts_at_the_sentence_it_points_back_to():
+    """ops-lullabot: "This is preferred over using SMS for 2FA" says what the sentence before it
+    describes (the authentication app); ops-gdsway: "This is particularly important for your
+    data" points back to planning for the worst case. An excerpt chosen at the demonstrative
+    starts one sentence earlier; a demonstrative before a noun ("This role …") does not."""
+    from threadgraph.bot.compose import _leads_with_pronoun, excerpt, sentences_of
+
+    lb = doc_lines(LB_2FA, 17, 17)
+    sents = sentences_of(lb)
+    i = next(k for k, s in enumerate(sents) if s.startswith("This is preferred"))
+    out = excerpt(lb, "", 400, start=i)
+    assert out.startswith("When an authentication app is linked to your account")
+    gds = doc_lines(GDS_DR, 30, 30)
+    sents = sentences_of(gds)
+    i = next(k for k, s in enumerate(sents) if s.startswith("This is particularly important"))
+    assert excerpt(gds, "", 400, start=i).startswith("You should also work with risk and service owners")
+    assert not _leads_with_pronoun("This role consists of creating issues for failing and flaky tests.")
