@@ -88,3 +88,55 @@ def test_an_excerpt_at_a_demonstrative_subject_starts_at_the_sentence_it_points_
     i = next(k for k, s in enumerate(sents) if s.startswith("This is particularly important"))
     assert excerpt(gds, "", 400, start=i).startswith("You should also work with risk and service owners")
     assert not _leads_with_pronoun("This role consists of creating issues for failing and flaky tests.")
+
+
+K8S_REMOVAL = GEN / "ops-k8s-release/docs/release-team/release-team-removal.md"
+
+
+def _heading_kb(tmp_path, files):
+    """A graph-only KB of copies of ``files`` (real documents), as the ``kb`` heading_echo reads."""
+    import shutil
+    from types import SimpleNamespace
+
+    from conftest import tiny_settings
+    from threadgraph.ingest.service import run_ingest
+    from threadgraph.knowledge.graph import GraphStore
+    from threadgraph.knowledge.kb import current_build
+
+    src = tmp_path / "docs"
+    src.mkdir()
+    for p in files:
+        shutil.copyfile(p, src / p.name)
+    assert run_ingest([src], tiny_settings(tmp_path / "data"), no_vectors=True).ok
+    return SimpleNamespace(graph=GraphStore(current_build(tmp_path / "data") / "graph.kuzu", read_only=True))
+
+
+def test_a_section_whose_heading_echoes_the_question_leads(tmp_path):
+    """ops-k8s-release: "## Shadow Removal Guideline" (release-team-removal.md:11) says what "What are some
+    reasons a shadow can be removed …?" asks ("removed" ~ "Removal"); ops-govuk: "### Temporary Production
+    Admin access" (rules-for-getting-production-access.html.md:89) what "How do I get temporary production
+    admin access?" asks. A search that found other sections gets that section first; a heading echoing
+    no more than the found ones changes nothing."""
+    from threadgraph.bot.evidence import heading_echo
+    from threadgraph.bot.linker import Mention
+    from threadgraph.bot.query import Query
+    from threadgraph.knowledge.vectors import Hit
+
+    assert "## Shadow Removal Guideline" in doc_lines(K8S_REMOVAL, 11, 11)
+    assert "### Temporary Production Admin access" in doc_lines(GOVUK_PROD, 89, 89)
+    kb = _heading_kb(tmp_path, [K8S_REMOVAL, GOVUK_PROD])
+    other = Hit("x", "README.md", "Kubernetes Release Team roles > Release Team Shadows", "Any Release Team member may select"
+                " one or more mentees to shadow the release process.", 94, 0.5, [])
+    role = Mention("Release Team", "Release Team", "role", "role:release-team", 0, "exact")
+    q = Query(intent="general", language="en", text="What are some reasons a shadow can be removed from the release team?",
+              roles=[role])
+    got = heading_echo(kb, q, [other])
+    assert got[0].section.endswith("Shadow Removal Guideline")
+    assert "Failure to attend the shadow orientation" in got[0].text
+    assert got[-1] is other
+    q = Query(intent="steps", language="en", text="How do I get temporary production admin access?")
+    got = heading_echo(kb, q, [other])
+    assert got[0].section.endswith("Temporary Production Admin access")
+    # the found section already says as much: nothing moves
+    q = Query(intent="general", language="en", text="Who can shadow the release team roles?")
+    assert heading_echo(kb, q, [other]) == [other]
