@@ -140,3 +140,27 @@ def test_a_section_whose_heading_echoes_the_question_leads(tmp_path):
     # the found section already says as much: nothing moves
     q = Query(intent="general", language="en", text="Who can shadow the release team roles?")
     assert heading_echo(kb, q, [other]) == [other]
+
+
+def test_which_of_our_procedures_names_the_documents_asked_for():
+    """The partitive "which of our/the <documents> <verb> X" asks what "which <documents> <verb> X"
+    asks: ops-sourcegraph's case "Which of our playbooks involve Velero?" (dotcom_deleted_entirely.md:35
+    "We use [Velero](…) to manage our disaster recovery process") and ops-2i2c-infra's tools page
+    (reference/tools.md, which names kubectl)."""
+    import re
+
+    from threadgraph.bot.intents import get
+
+    pats = get("general").data["doc_list_questions"]["en"]
+
+    def term(q: str) -> str:
+        q = q.strip().rstrip("?")
+        return next((m.group("term") for p in pats for m in [re.search(p, q, re.I)] if m), "")
+
+    assert "We use [Velero]" in doc_lines(GEN / "ops-sourcegraph/docs/departments/engineering/dev/process/incidents/"
+                                          "playbooks/dotcom_deleted_entirely.md", 35, 35)
+    assert term("Which of our playbooks involve Velero?") == "Velero"
+    assert "kubectl" in (GEN / "ops-2i2c-infra/docs/reference/tools.md").read_text(encoding="utf-8")
+    assert term("Which of the guides use kubectl?") == "kubectl"
+    assert term("Which playbooks involve Velero?") == "Velero"
+    assert term("Which of our teams is on call?") == ""
