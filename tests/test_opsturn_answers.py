@@ -164,3 +164,53 @@ def test_which_of_our_procedures_names_the_documents_asked_for():
     assert term("Which of the guides use kubectl?") == "kubectl"
     assert term("Which playbooks involve Velero?") == "Velero"
     assert term("Which of our teams is on call?") == ""
+
+
+SG_ONCALL = GEN / "ops-sourcegraph/docs/departments/engineering/dev/process/incidents/on_call.md"
+LB_SHARED = GEN / "ops-lullabot/docs/access/shared_passwords.md"
+GOVUK_CDN = GEN / "ops-govuk/docs/manual/cdn.html.md"
+
+
+def _hit(path, line: int, section: str = ""):
+    from threadgraph.knowledge.vectors import Hit
+
+    return Hit(f"{path.name}:{line}", path.name, section, doc_lines(path, line, line), line, 0.5, [])
+
+
+def test_a_sentence_writing_the_questions_condition_answers_it():
+    """ops-sourcegraph on_call.md:42 "If that person is unavailable, feel free to ping the entire team …",
+    ops-lullabot shared_passwords.md:22 "If 1Password goes offline, we can still access our vaults
+    locally.", ops-govuk cdn.html.md:46 "So if the homepage server is down, we'll continue to serve …":
+    each is the sentence for a question asking that condition; a clause of fewer than four words, or one
+    no sentence writes, reads nothing."""
+    from threadgraph.bot.respond import clause_sentence, condition_clause
+
+    other = _hit(SG_ONCALL, 41)
+    q = "and if that person is unavailable?"
+    assert condition_clause(q) == "if that person is unavailable"
+    h, s = clause_sentence(condition_clause(q), [other, _hit(SG_ONCALL, 42)])
+    assert s.startswith("If that person is unavailable, feel free to ping the entire team")
+    q = "What happens if 1Password goes offline? Can we still get to our shared passwords?"
+    _, s = clause_sentence(condition_clause(q), [_hit(LB_SHARED, 22)])
+    assert s == "- If 1Password goes offline, we can still access our vaults locally."
+    _, s = clause_sentence(condition_clause("What do we serve if the homepage server is down?"), [_hit(GOVUK_CDN, 46)])
+    assert "we'll continue to serve a stale homepage" in s
+    assert condition_clause("What if it fails?") == ""
+    assert clause_sentence(condition_clause("What if the homepage server is slow?"), [_hit(GOVUK_CDN, 46)]) is None
+
+
+def test_a_common_noun_after_a_demonstrative_points_back():
+    """"and if that person is unavailable?" (ops-sourcegraph's follow-up) and "what if those people are
+    away?" name nobody new: the lower-case noun after "that"/"those" is not linked (a KB entity sharing the
+    word, a department called "People", is not meant); a capitalised name after it ("that Release Lead",
+    ops-k8s-release's role) still is."""
+    from threadgraph.bot.linker import Mention
+    from threadgraph.bot.understand import _anaphoric_dropped
+
+    person = Mention("person", "People", "role", "role:people", 12, "lemma")
+    assert _anaphoric_dropped([person], "and if that person is unavailable") == []
+    people = Mention("people", "People", "role", "role:people", 13, "exact")
+    assert _anaphoric_dropped([people], "what if those people are away") == []
+    lead = Mention("Release Lead", "Release Lead", "role", "role:release-lead", 12, "exact")
+    assert _anaphoric_dropped([lead], "and if that Release Lead is unavailable") == [lead]
+    assert _anaphoric_dropped([person], "who is the person on call") == [person]
