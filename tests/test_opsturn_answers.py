@@ -214,3 +214,16 @@ def test_a_common_noun_after_a_demonstrative_points_back():
     lead = Mention("Release Lead", "Release Lead", "role", "role:release-lead", 12, "exact")
     assert _anaphoric_dropped([lead], "and if that Release Lead is unavailable") == [lead]
     assert _anaphoric_dropped([person], "who is the person on call") == [person]
+
+
+def test_chat_fillers_are_trimmed_from_a_slot():
+    """Chat questions of two corpora: ops-sourcegraph's "… how do i even reach IT lol" asks about
+    reaching IT, ops-k8s-release's "does krel/release tooling work on windows lol" about windows; the
+    focus adverb before a slot and the interjections after it are no part of it."""
+    from threadgraph.bot.linker import clean_slot
+
+    assert clean_slot("even reach IT lol") == "reach IT"
+    assert clean_slot("work on windows lol") == "work on windows"
+    assert clean_slot("the security team rn") == "security team"
+    assert clean_slot("evening shift") == "evening shift"
+    assert clean_slot("rollout") == "rollout"
