@@ -212,8 +212,8 @@ def heading_echo(kb, q: Query, hits: list[Hit]) -> list[Hit]:
     """``hits`` led by the chunks of a section whose heading path says what the question asks:
     it holds at least :data:`ECHO_WORDS` (and :data:`ECHO_SHARE`) of the question's content words
     that are not a linked name (:func:`has_word`: "removed" ~ "Removal"), more than the heading of
-    any of the first three hits holds. A handbook titles its sections with what they tell ("Shadow
-    Removal Guideline" for "what are some reasons a shadow can be removed?"); a search restricted to a
+    any of the first three hits holds. A handbook titles its sections with what they tell ("<Member>
+    Removal Rules" for "what are the reasons a <member> can be removed?"); a search restricted to a
     linked role's documents, or ranked by the role's name, misses such a section. ``hits`` unchanged
     when no heading echoes more (at most :data:`ECHO_LEAD` chunks, in document order, are put first)."""
     linked = [x.casefold() for m in q.ctx + q.items + q.roles for x in (m.name, m.surface) if x]

@@ -613,7 +613,7 @@ _CONDITION = re.compile(r"\b(?:if|when|in case)\s+[^,;?!.]+", re.I)
 
 
 def condition_clause(question: str) -> str:
-    """The question's condition clause as written ("if that person is unavailable"), whitespace
+    """The question's condition clause as written ("if the deploy tool is down"), whitespace
     normalised; ``""`` when it has none or it is shorter than :data:`ECHO_CLAUSE_WORDS` words."""
     m = _CONDITION.search(question)
     clause = " ".join(m.group().split()) if m else ""
@@ -639,9 +639,9 @@ def clause_sentence(clause: str, hits) -> tuple[object, str] | None:
 
 
 def _condition_echo(c: Context, d: Draft) -> None:
-    """A question whose condition clause (:func:`condition_clause`: "… and if that person is
-    unavailable?") a passage sentence writes word for word, followed by what to do ("If that
-    person is unavailable, feel free to ping …"): the documents wrote that case down, and that
+    """A question whose condition clause (:func:`condition_clause`: "… and what if the deploy tool
+    is down?") a passage sentence writes word for word, followed by what to do ("If the deploy
+    tool is down, deploy by hand from …"): the documents wrote that case down, and that
     sentence (:func:`clause_sentence` over the hits, then a full-text search for the clause)
     answers, quoted, with its passage cited first. Nothing changes otherwise."""
     clause = condition_clause(c.q.text)

@@ -91,7 +91,7 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
 
 def _anaphoric_dropped(mentions: list, body: str) -> list:
     """``mentions`` without the common nouns the question points back with: a lower-case name right
-    after a demonstrative ("and if that person is unavailable?": ``leading_demonstratives`` of
+    after a demonstrative ("and if that colleague is away?": ``leading_demonstratives`` of
     ``bot/lexicon/words.yaml``) is the one named earlier in the thread, not a KB entity that happens
     to share the word; a capitalised name ("that Release Lead") is still linked."""
     dem = words.lexicon()["leading_demonstratives"]["en"]["words"]
