@@ -122,8 +122,6 @@ def compose(c: Context, d: Draft) -> Answer:
         _read_parts(c, d)
     if not d.found and mode == "hybrid" and d.hits and not h.open_ended and not d.facts:
         _read_echo(c, d)
-    if not d.found and mode == "hybrid" and c.lang == "en" and not d.facts:
-        _condition_echo(c, d)
     if not d.found:
         _optional_step(c, d)
     if not d.found and mode == "hybrid" and d.passages and not d.facts and _passages_answer(c, d):
@@ -131,6 +129,9 @@ def compose(c: Context, d: Draft) -> Answer:
         # recorded): the passages that state it answer, as they would without the graph
         d.text = _open_text(c, h, d, d.passages)
         d.found = True
+    if not d.found and mode == "hybrid" and c.lang == "en" and not d.facts:
+        # the last resort: a sentence writing the question's condition word for word
+        _condition_echo(c, d)
     if d.found and not d.facts and asks_quantity(q.text) and not states_quantity(d.text):
         # "how long do we keep recordings?" answered by passages that state no amount or
         # duration: they are about the topic, not an answer
