@@ -321,13 +321,18 @@ def focused_snippet(text: str, question: str = "", limit: int = SNIPPET_CHARS) -
 
 
 def _leads_with_pronoun(sentence: str) -> bool:
-    """The sentence starts with one of the ``leading_pronouns`` of ``bot/lexicon/words.yaml``."""
+    """The sentence starts with one of the ``leading_pronouns`` of ``bot/lexicon/words.yaml``, or
+    with one of its ``leading_demonstratives`` as the subject of one of their verbs ("This is …")."""
     text = sentence.strip().lstrip("-*• ")
     if not text:
         return False
     lead = words.lexicon()["leading_pronouns"]
     first = text.split(None, 1)[0].strip(",.:;").casefold()
-    return first in lead["en"] or any(text.startswith(p) for p in lead["zh"])
+    if first in lead["en"] or any(text.startswith(p) for p in lead["zh"]):
+        return True
+    dem = words.lexicon()["leading_demonstratives"]["en"]
+    two = text.split(None, 2)
+    return len(two) >= 2 and first in dem["words"] and two[1].strip(",.:;").casefold() in dem["verbs"]
 
 
 def named_excerpt(text: str, section: str) -> str:

@@ -185,12 +185,61 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
                 hits.append(h)
                 seen.add(h.id)
         hits.sort(key=lambda h: 0 if h.id in headed else 1)
+    if mode == "hybrid" and not q.ctx and not codes and len(labels) != 1 and not q.definition:
+        hits = heading_echo(kb, q, hits)
     if q.definition and mode == "hybrid":
         # also a full-text search for the term alone, then definitions first (stable sort)
         seen = {h.id for h in hits}
         hits += [h for h in kb.vectors.search(q.definition, None, limit=24, mode="fts") if h.id not in seen]
         hits.sort(key=lambda h: 0 if defines(q.definition, h.text) else 1)
     return hits[:3] if has_facts else hits[:4]
+
+
+#: Question words a heading must echo (more of them than the found passages' headings do) to lead.
+ECHO_WORDS = 2
+#: Share of the question's asked words an echoing heading must hold at least.
+ECHO_SHARE = 0.5
+#: Question words (the longest first) whose headings are looked up, and chunks read per word.
+ECHO_LOOKUPS = 4
+ECHO_SCAN = 200
+#: Echoing chunks put first at most.
+ECHO_LEAD = 2
+#: Letters of a word's stem looked up in headings ("removed" → "remov" finds "Removal").
+ECHO_STEM = 5
+
+
+def heading_echo(kb, q: Query, hits: list[Hit]) -> list[Hit]:
+    """``hits`` led by the chunks of a section whose heading path says what the question asks:
+    it holds at least :data:`ECHO_WORDS` (and :data:`ECHO_SHARE`) of the question's content words
+    that are not a linked name (:func:`has_word`: "removed" ~ "Removal"), more than the heading of
+    any of the first three hits holds. A handbook titles its sections with what they tell ("<Member>
+    Removal Rules" for "what are the reasons a <member> can be removed?"); a search restricted to a
+    linked role's documents, or ranked by the role's name, misses such a section. ``hits`` unchanged
+    when no heading echoes more (at most :data:`ECHO_LEAD` chunks, in document order, are put first)."""
+    linked = [x.casefold() for m in q.ctx + q.items + q.roles for x in (m.name, m.surface) if x]
+    asked = [w for w in dict.fromkeys(content_words(q.text)) if w.isascii()
+             and not any(w in x or x in w for x in linked)]
+    if len(asked) < ECHO_WORDS:
+        return hits
+
+    def echoed(h: Hit) -> int:
+        return sum(1 for w in asked if has_word(w, h.section or ""))
+
+    top = max((echoed(h) for h in hits[:3]), default=0)
+    need = max(ECHO_WORDS, top + 1, int(ECHO_SHARE * len(asked) + 0.999))
+    if need > len(asked):
+        return hits
+    found: dict[str, Hit] = {}
+    for w in sorted(asked, key=len, reverse=True)[:ECHO_LOOKUPS]:
+        for h in R.chunks_with_heading_word(kb.graph, w[:ECHO_STEM], limit=ECHO_SCAN):
+            found.setdefault(h.id, h)
+    scored = [(echoed(h), h) for h in found.values()]
+    best = max((n for n, _ in scored), default=0)
+    if best < need:
+        return hits
+    lead = [h for n, h in scored if n == best][:ECHO_LEAD]
+    ids = {h.id for h in lead}
+    return lead + [h for h in hits if h.id not in ids]
 
 
 def identifiers(text: str, pattern: re.Pattern = IDENTIFIER) -> list[str]:
@@ -286,8 +335,27 @@ def has_word(word: str, text: str) -> bool:
     m = _SUFFIX.match(stem)
     if m:  # "escalating" ~ "escalate", "escalation": the stem before a verb or noun ending
         base = m.group(1)
-        return re.search(rf"\b{re.escape(base)}(?:e|es|ed|ing|ion|ions|ation|ations|er|ers)?\b", text, re.I) is not None
-    return False
+        return re.search(rf"\b{re.escape(base)}(?:e|es|ed|ing|ion|ions|ation|ations|er|ers|al|als)?\b", text, re.I) is not None
+    # an adverb ~ its adjective: "temporarily" ~ "temporary", "quickly" ~ "quick", "automatically" ~ "automatic"
+    bases = [b for b in _adverb_bases(stem) if len(b) >= ADVERB_BASE_CHARS]
+    return any(re.search(rf"\b{re.escape(b)}(?:s|es|er|est|ness)?\b", text, re.I) is not None for b in bases)
+
+
+#: Letters the adjective of an adverb needs to be looked for (shorter stems are other words: "supply").
+ADVERB_BASE_CHARS = 5
+
+
+def _adverb_bases(word: str) -> list[str]:
+    """The adjectives an English ``-ly`` adverb may come from ("temporarily" → "temporary",
+    "quickly" → "quick", "automatically" → "automatic"); ``[]`` for another word."""
+    if not word.endswith("ly"):
+        return []
+    out = [word[:-2]]
+    if word.endswith("ily"):
+        out.append(word[:-3] + "y")
+    if word.endswith("ally"):
+        out.append(word[:-4])
+    return out
 
 
 #: A word with an inflection or derivation ending, the stem before it (at least 4 letters).
@@ -407,9 +475,10 @@ def absent_dish_words(phrase: str, kb, linked: list[str]) -> list[str]:
         except Exception:  # noqa: BLE001 - no full-text index: nothing can be called absent
             return []
         # another form of the word counts ("raise" in "raised", "roll" in "rolling"): its stem, at least
-        # ABSENT_WORD_CHARS letters, starting a word
+        # ABSENT_WORD_CHARS letters, starting a word, or a form has_word() accepts (an adverb's adjective)
         stem = w[:max(ABSENT_WORD_CHARS, len(w) - 2)]
-        if not any(re.search(rf"(?<![\w]){re.escape(stem)}", f"{h.section}\n{h.text}", re.I) for h in hits):
+        if not any(re.search(rf"(?<![\w]){re.escape(stem)}", f"{h.section}\n{h.text}", re.I)
+                   or has_word(w, f"{h.section}\n{h.text}") for h in hits):
             out.append(w)
     return out
 

@@ -129,14 +129,18 @@ def compose(c: Context, d: Draft) -> Answer:
         # recorded): the passages that state it answer, as they would without the graph
         d.text = _open_text(c, h, d, d.passages)
         d.found = True
+    if not d.found and mode == "hybrid" and c.lang == "en" and not d.facts:
+        # the last resort: a sentence writing the question's condition word for word
+        _condition_echo(c, d)
     if d.found and not d.facts and asks_quantity(q.text) and not states_quantity(d.text):
         # "how long do we keep recordings?" answered by passages that state no amount or
         # duration: they are about the topic, not an answer
         d.found = False
     if d.found:
         _value_check(c, d)
-    if d.found and not d.facts and mode != "graph":
-        # an answer from passages about a name the documents never mention is no answer
+    if d.found and (not d.facts or d.parts.get("neighbourhood")) and mode != "graph":
+        # an answer from passages (or from facts merely near the linked names) about a name the
+        # documents never mention is no answer
         linked = [m.surface for m in q.ctx + q.items + q.roles] + [m.name for m in q.ctx + q.items + q.roles]
         gone = absent_names(q.text, c.kb, linked, [f"{h.section}\n{h.text}" for h in d.hits])
         if not gone and q.asked_ctx and not q.ctx:
@@ -599,6 +603,65 @@ def _read_echo(c: Context, d: Draft) -> None:
     d.found = True
     d.hits = [h for h in d.hits if h.id == found.passage_id] + [h for h in d.hits if h.id != found.passage_id]
     d.passages = [p for p in d.passages if p.id == found.passage_id] + [p for p in d.passages if p.id != found.passage_id]
+
+
+#: Words (with its "if" / "when") a question's condition clause needs to be looked for as written.
+ECHO_CLAUSE_WORDS = 4
+#: Passages a full-text search for the clause returns, and words a sentence must say after it.
+ECHO_CLAUSE_HITS = 8
+ECHO_AFTER_WORDS = 3
+_CONDITION = re.compile(r"\b(?:if|when|in case)\s+[^,;?!.]+", re.I)
+
+
+def condition_clause(question: str) -> str:
+    """The question's condition clause as written ("if the deploy tool is down"), whitespace
+    normalised; ``""`` when it has none or it is shorter than :data:`ECHO_CLAUSE_WORDS` words."""
+    m = _CONDITION.search(question)
+    clause = " ".join(m.group().split()) if m else ""
+    return clause if len(clause.split()) >= ECHO_CLAUSE_WORDS else ""
+
+
+def clause_sentence(clause: str, hits) -> tuple[object, str] | None:
+    """``(hit, sentence)``: the first sentence of ``hits`` (in order) writing ``clause`` word for
+    word (case-insensitive, starting a word) with at least :data:`ECHO_AFTER_WORDS` words after it,
+    what the documents say to do in that case; ``None`` when none does or ``clause`` is empty."""
+    low = clause.casefold()
+    if not low:
+        return None
+    for h in hits:
+        for sent in sentences_of(h.text or ""):
+            flat = " ".join(sent.split())
+            at = flat.casefold().find(low)
+            if at < 0 or (at > 0 and flat[at - 1].isalnum()):
+                continue
+            if len(flat[at + len(clause):].split()) >= ECHO_AFTER_WORDS:
+                return h, flat
+    return None
+
+
+def _condition_echo(c: Context, d: Draft) -> None:
+    """A question whose condition clause (:func:`condition_clause`: "… and what if the deploy tool
+    is down?") a passage sentence writes word for word, followed by what to do ("If the deploy
+    tool is down, deploy by hand from …"): the documents wrote that case down, and that
+    sentence (:func:`clause_sentence` over the hits, then a full-text search for the clause)
+    answers, quoted, with its passage cited first. Nothing changes otherwise."""
+    clause = condition_clause(c.q.text)
+    if not clause:
+        return
+    try:
+        pool = c.kb.vectors.search(clause, None, limit=ECHO_CLAUSE_HITS, mode="fts")
+    except Exception:  # noqa: BLE001 - no full-text index
+        pool = []
+    got = clause_sentence(clause, list(d.hits) + list(pool))
+    if got is None:
+        return
+    h, flat = got
+    where = (h.section or "").split(" > ")[-1].strip()
+    d.text = t(c.lang, f"“{flat}”", f'"{flat}"') + (f" ({where})" if where else "")
+    d.found = True
+    d.hits = [h] + [x for x in d.hits if x.id != h.id]
+    d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)] \
+        + [p for p in d.passages if p.id != h.id]
 
 
 def _lacked(q) -> list[str]:

@@ -78,6 +78,8 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
                 u.mentions.append(m)
     if lang == "en" and not {"recipe", "ingredient"} & set(intents.get(u.intent).needs or ()):
         u.mentions = _food_senses(u.mentions, body)  # an open or role question: a word in its non-food sense
+    if lang == "en":
+        u.mentions = _anaphoric_dropped(u.mentions, body)
     if lang == "en" and words.pronoun_re().search(body):
         u.follow_up = u.follow_up or not u.mentions
     if lang == "zh" and any(p in body for p in words.pronouns("zh")):
@@ -85,6 +87,24 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
     u.confident = (u.intent != "general" and all(m.type != "unknown" for m in u.mentions + u.excluded)
                    and bool(u.mentions or u.excluded or u.follow_up))
     return u
+
+
+def _anaphoric_dropped(mentions: list, body: str) -> list:
+    """``mentions`` without the common nouns the question points back with: a lower-case name right
+    after a demonstrative ("and if that colleague is away?": ``leading_demonstratives`` of
+    ``bot/lexicon/words.yaml``) is the one named earlier in the thread, not a KB entity that happens
+    to share the word; a capitalised name ("that Release Lead") is still linked."""
+    dem = words.lexicon()["leading_demonstratives"]["en"]["words"]
+    rx = re.compile(rf"\b(?:{'|'.join(map(re.escape, dem))})\s+$", re.I)
+
+    def anaphoric(m) -> bool:
+        s = (m.surface or "").strip()
+        if not s or s != s.casefold():
+            return False
+        at = m.start if isinstance(m.start, int) and m.start >= 0 and body[m.start:m.start + len(s)] == s else body.find(s)
+        return at > 0 and rx.search(body[:at]) is not None
+
+    return [m for m in mentions if not anaphoric(m)]
 
 
 def _food_senses(mentions: list, food_context: str = "") -> list:

@@ -304,9 +304,22 @@ def value_kind(text: str) -> str:
     production account ID?" → ``"identifier"``; "What does the tech lead do?" → ``""``)."""
     q = text.strip().rstrip("?？。!！ .")
     for kind, (en, zh, _a, _l) in _value_kinds().items():
-        if en.search(q) or zh.search(q):
+        if en.search(q) or _zh_search(zh, q):
             return kind
     return ""
+
+
+def _zh_search(zh: re.Pattern, q: str) -> re.Match | None:
+    """The Chinese frame's match in ``q``, or ``None`` when its asked Latin word ("ID") is only the
+    end of a longer Latin word ("…grid", "…paid"): Chinese writes no spaces, so the frame cannot
+    ask for a word boundary itself."""
+    m = zh.search(q)
+    if m is None:
+        return None
+    k = m.start("kind")
+    if k > 0 and m.group("kind")[:1].isascii() and q[k - 1].isascii() and q[k - 1].isalnum():
+        return None
+    return m
 
 
 def value_phrase(text: str) -> str:
@@ -315,7 +328,7 @@ def value_phrase(text: str) -> str:
     ``text`` asks for no specific value (see :func:`value_kind`)."""
     q = text.strip().rstrip("?？。!！ .")
     for en, zh, _a, _l in _value_kinds().values():
-        m = en.search(q) or zh.search(q)
+        m = en.search(q) or _zh_search(zh, q)
         if m:
             return m.group("np").strip()
     return ""

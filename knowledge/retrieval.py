@@ -549,6 +549,24 @@ def titled_chunks(graph: GraphStore, name: str, *, limit: int = 2):
     return out
 
 
+def chunks_with_heading_word(graph: GraphStore, stem: str, *, limit: int = HEADED_SCAN):
+    """The chunks whose heading path (``section``) contains ``stem`` (case-insensitive), in
+    document and line order, at most ``limit``, as :class:`~threadgraph.knowledge.vectors.Hit`
+    with ``score`` 1.0. ``[]`` for a stem shorter than 3 characters."""
+    from .vectors import Hit
+
+    low = (stem or "").strip().casefold()
+    if len(low) < 3:
+        return []
+    rows = graph.query(
+        "MATCH (c:Chunk) WHERE lower(c.section) CONTAINS $low "
+        "RETURN c.id AS id, c.doc AS doc, c.section AS section, c.text AS text, c.line AS line "
+        "ORDER BY c.doc, c.line LIMIT $scan",
+        {"low": low, "scan": limit},
+    )
+    return [Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []) for r in rows]
+
+
 def recipes_using(graph: GraphStore, item_ids: list[str], recipe_ids: list[str] | None = None) -> dict[str, list[tuple[str, str]]]:
     """Which recipes CONTAIN any of ``item_ids`` (ingredients or tools),
     among ``recipe_ids`` when given: recipe id → ``[(item id, item name)]``

@@ -373,6 +373,7 @@ class General(Intent):
         ids = [m.id for m in q.named() if m.id]
         d.facts = within_budget(R.neighbourhood(c.graph, ids, per_hop=8), c.settings.context_budget_chars)
         if d.facts:
+            d.parts["neighbourhood"] = True  # facts near the names, not an answer to what was asked
             # substitutions first (they answer most "what if I have no X" questions), then the rest
             ranked = sorted(d.facts, key=lambda f: 0 if f.relation == "SUBSTITUTES" else 1)
             lines = list(dict.fromkeys(f"- {fact_line(c.lang, f)}" for f in ranked))
