@@ -188,10 +188,14 @@ class Linker:
 
     Built from a list of :class:`~threadgraph.knowledge.kb.EntityName`; ``link``
     resolves one slot string, ``scan`` finds all longest matches in free text,
-    ``suggest`` proposes near names.
+    ``suggest`` proposes near names. ``vocabulary`` (lower-case Latin words the KB writes,
+    :meth:`~threadgraph.knowledge.kb.KnowledgeBase.vocabulary`) lets the question reader correct
+    typed words the KB never writes; empty by default (no correction beyond the cue words).
     """
 
-    def __init__(self, names, *, fuzzy_threshold: float = 88.0):
+    def __init__(self, names, *, fuzzy_threshold: float = 88.0, vocabulary: frozenset[str] = frozenset()):
+        #: lower-case Latin words the KB writes, for correcting typed words (``words.correct_typos``)
+        self.vocabulary = vocabulary
         self.by_surface: dict[str, list] = {}
         self.by_type: dict[str, list[str]] = {}
         self.fuzzy_threshold = fuzzy_threshold

@@ -46,7 +46,7 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
     """
     raw = text.strip()
     lang = detect_language(raw) or "en"  # no letters at all: answer in English
-    body = words.correct_typos(" ".join(raw.split()).rstrip("？?。.!！ "), lang)
+    body = words.correct_typos(" ".join(raw.split()).rstrip("？?。.!！ "), lang, getattr(linker, "vocabulary", frozenset()))
     u = Understanding(text=raw, intent="general", language=lang)
     late = False
     patterns = intents.rules(lang) + intents.fallback_rules(lang)
