@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 LEXICON_DIR = Path(__file__).with_name("lexicon")
@@ -201,23 +200,17 @@ def _inflected(a: str, b: str) -> bool:
     return n >= min(len(a), len(b)) - 2
 
 
-def correct_typos(text: str, lang: str = "en", vocabulary: frozenset[str] = frozenset()) -> str:
+def correct_typos(text: str, lang: str = "en") -> str:
     """``text`` with each word of at least ``typo_cues.min`` letters that is one edit
     (optimal string alignment distance 1: a letter left out, added or changed, or two neighbouring
     letters swapped; rapidfuzz ``OSA``) from exactly one cue word of ``typo_cues`` (``bot/lexicon/words.yaml``)
     replaced by that word ("whats the altenative to X" → "… alternative …"); a word that is a
     cue word, or another form of one (:func:`_inflected`), is left alone; a short question word
     as chats write it (``typo_cues.short_<lang>``: "wat") becomes the word. Text in a
-    language without cue words is returned as is.
-
-    ``vocabulary`` (lower-case words of the knowledge base's own text, see
-    :meth:`threadgraph.knowledge.kb.KnowledgeBase.vocabulary`) corrects the rest: a word of at
-    least ``typo_cues.vocabulary_min`` letters that the knowledge base never writes, one edit from
-    exactly one word it does write, becomes that word ("incdent comander" → "incident commander")."""
+    language without cue words is returned as is."""
     least, cues = _typo_cues(lang)
     if not cues:
         return text
-    vocab_min = int((lexicon().get("typo_cues") or {}).get("vocabulary_min", 6))
     short = {str(k).casefold(): str(v) for k, v in ((lexicon().get("typo_cues") or {}).get(f"short_{lang}") or {}).items()}
 
     def fix(m: re.Match) -> str:
@@ -225,16 +218,9 @@ def correct_typos(text: str, lang: str = "en", vocabulary: frozenset[str] = froz
         low = w.casefold()
         if low in short:
             return short[low]  # a short question word as chats write it ("wat", ``typo_cues.short_<lang>``)
-        if low in cues:
+        if len(low) < least or low in cues:
             return w
-        near = [c for c in cues if not _inflected(low, c) and OSA.distance(low, c) == 1] if len(low) >= least else []
-        if len(near) == 1:
-            return near[0]
-        if near or not vocabulary or len(low) < vocab_min or low in vocabulary:
-            return w
-        # a word the knowledge base never writes: the one KB word it is one edit from
-        near = [c for c, _d, _i in process.extract(low, vocabulary, scorer=OSA.distance, score_cutoff=1, limit=None)
-                if not _inflected(low, c)]
+        near = [c for c in cues if not _inflected(low, c) and OSA.distance(low, c) == 1]
         return near[0] if len(near) == 1 else w
 
     return _LATIN_WORD.sub(fix, text)
