@@ -195,7 +195,9 @@ class Pantry(Intent):
         facts = [first[r] for r in listed if r in first] + [f for _, fit in swap for f in fit]
         every = self.use_all(c, pantry, have, set(listed) | {r["id"] for r in rows}, int(limits.get("every", 5)))
         shown = set(listed) | {r["id"] for r in every}
-        unused = [m for m in distinct if not (users[m.id] & shown)]
+        # each pantry thing no listed recipe uses gets its own line; every thing does when few are listed
+        sparse = len(shown) < int(limits.get("few", 3))
+        unused = [m for m in distinct if sparse or not (users[m.id] & shown)]
         per_item = self.for_unused(c, unused, users, have, shown, int(limits.get("per_item", 3)))
         for f in R.contains_among(c.graph, [r["id"] for r in every] + [r["id"] for _, rs in per_item for r in rs],
                                   sorted(covered)):
