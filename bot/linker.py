@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from ..knowledge.text import DictLinker, PinyinIndex, has_cjk, pinyin_of_names, singular, title_names
+from ..knowledge.text import (DictLinker, PinyinIndex, has_cjk, pinyin_of_names, pinyin_syllables, singular,
+                              title_names)
 from . import words
 
 @functools.lru_cache(maxsize=1)
@@ -179,6 +180,29 @@ def _in_order(short: str, long: str) -> bool:
     """The characters of ``short`` occur in ``long`` in the same order."""
     it = iter(long)
     return all(ch in it for ch in short)
+
+
+@functools.lru_cache(maxsize=8192)
+def _syllables(text: str) -> tuple[str, ...]:
+    return pinyin_syllables(text)
+
+
+def _in_order_by_sound(short: str, long: str) -> bool:
+    """The characters of ``short`` occur in ``long`` in the same order, exactly one of them
+    written with a homophone (the same toneless pinyin syllable, ``pypinyin``) of the character
+    it stands for: "<X>超蛋" for a name "<X>炒<Y>蛋"."""
+    a, b = _syllables(short), _syllables(long)
+    if not a or not b:
+        return False
+    j, swapped = 0, 0
+    for i, ch in enumerate(short):
+        while j < len(long) and long[j] != ch and b[j] != a[i]:
+            j += 1
+        if j == len(long):
+            return False
+        swapped += long[j] != ch
+        j += 1
+    return swapped == 1
 
 
 #: Latin words, and the shortest word read as a typo of a KB name's word (:meth:`Linker.correct_names`).
@@ -587,6 +611,13 @@ class Linker:
                 hit = self._pick(c, ("recipe",))
                 if hit is not None:
                     found[hit.id] = hit
+        if not found and len(slot) >= 4:
+            # one character typed with a homophone (a wrong pick in a pinyin input method)
+            for c in self.by_type.get("recipe", []):
+                if len(c) > len(slot) and c[0] == slot[0] and c[-1] == slot[-1] and _in_order_by_sound(slot, c):
+                    hit = self._pick(c, ("recipe",))
+                    if hit is not None:
+                        found[hit.id] = hit
         if len(found) != 1:
             return None
         hit = next(iter(found.values()))
