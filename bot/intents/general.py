@@ -372,10 +372,9 @@ class General(Intent):
         q = c.q
         if d.parts.get("list") or not (c.use_graph and not d.facts and q.named()):
             return
-        if (not d.found and asks_more_than_names(q)) or (d.found and d.text and asks_more_than_names(q, 0)):
-            # the question asks something specific: facts merely near the names it mentions are no
-            # answer to it (a thin graph must not pass for one), nor more than padding after the
-            # passage that answers it
+        if not d.found and asks_more_than_names(q):
+            # the question asks something specific the passages did not answer: facts merely
+            # near the names it mentions are no answer to it (a thin graph must not pass for one)
             return
         ids = [m.id for m in q.named() if m.id]
         d.facts = within_budget(R.neighbourhood(c.graph, ids, per_hop=8), c.settings.context_budget_chars)
@@ -417,14 +416,14 @@ def own_item(c: Context, ctx):
 ABOUT_WORDS = 2
 
 
-def asks_more_than_names(q, about: int = ABOUT_WORDS) -> bool:
-    """The question says more than the names it mentions: more than ``about`` (default
-    :data:`ABOUT_WORDS`) English content words outside them (cue words of "tell me about"
-    excluded as stop words), or as many Chinese character bigrams × 2."""
+def asks_more_than_names(q) -> bool:
+    """The question says more than the names it mentions: more than :data:`ABOUT_WORDS`
+    English content words outside them (cue words of "tell me about" excluded as stop words),
+    or as many Chinese character bigrams × 2."""
     names = [x.casefold() for m in q.named() for x in (m.surface, m.name) if x]
     words = [w for w in content_words(q.text) if not any(w in n or T.singular(w) in n for n in names)]
     grams = [g for g in T.cjk_bigrams(q.text) if not any(g in n for n in names)]
-    return len(words) + len(grams) / 2 > about
+    return len(words) + len(grams) / 2 > ABOUT_WORDS
 
 
 #: What an entity placeholder of a cue reads as in a follow-up's raw text.
