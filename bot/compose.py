@@ -367,22 +367,10 @@ def passages_text(lang: str, passages, limit: int = 2, question: str = "",
         where = (p.section or "").split(" > ")[-1].strip()
         # a shorter excerpt: among sentences sharing as many terms, the one holding rarer ones
         body = excerpt(p.text, question, 200, starts.get(i), rare_ties=True)
-        if body and question and not _adds_terms(body, paras[0], question):
-            continue  # it says nothing of the question the lead excerpt does not: padding
         if body and body not in paras[0]:
             paras.append(t(lang, f"另见「{where}」：{body}" if where else f"另见：{body}",
                            f"See also “{where}”: {body}" if where else f"See also: {body}"))
     return "\n\n".join(x for x in paras if x)
-
-
-def _adds_terms(body: str, lead: str, question: str) -> bool:
-    """``body`` holds a term of ``question`` (English content word, Chinese character bigram) that
-    ``lead`` does not, or the question has no such terms."""
-    terms = set(content_words(question) + cjk_bigrams(question))
-    if not terms:
-        return True
-    have, low = lead.casefold(), body.casefold()
-    return any(x in low and x not in have for x in terms)
 
 
 #: Sentences an open answer's lead excerpt shows at least: the one that answers and the next (within
