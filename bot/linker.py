@@ -253,10 +253,10 @@ class Linker:
     @functools.cached_property
     def _multiword(self) -> dict[int, list[tuple[str, ...]]]:
         """The KB's Latin names of two to four words, as lower-case word tuples, by word count;
-        recipe and document titles are left to :meth:`link`, whose close match says what it read."""
+        names only of recipes or documents are left to :meth:`link`, whose close match says what it read."""
         out: dict[int, list[tuple[str, ...]]] = {}
         for s, lst in self.by_surface.items():
-            if any(n.type in ("recipe", "document") for n in lst):
+            if all(n.type in ("recipe", "document") for n in lst):
                 continue
             ws = tuple(_TYPO_WORD.findall(s))
             if 2 <= len(ws) <= 4 and " ".join(ws) == s:
