@@ -160,7 +160,8 @@ class ThreadGraphBot:
             with self._lock:
                 lk = self._linkers.get(k)
                 if lk is None:
-                    lk = Linker(kb.names, fuzzy_threshold=max(self.settings.fuzzy_threshold - 2, 80))
+                    lk = Linker(kb.names, fuzzy_threshold=max(self.settings.fuzzy_threshold - 2, 80),
+                                vocabulary=kb.vocabulary())
                     self._linkers = {k: lk}
         return lk
 

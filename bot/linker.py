@@ -32,8 +32,10 @@ import threading
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
-from ..knowledge.text import DictLinker, PinyinIndex, has_cjk, pinyin_of_names, singular, title_names
+from ..knowledge.text import (DictLinker, PinyinIndex, has_cjk, pinyin_of_names, pinyin_syllables, singular,
+                              title_names)
 from . import words
 
 @functools.lru_cache(maxsize=1)
@@ -180,6 +182,33 @@ def _in_order(short: str, long: str) -> bool:
     return all(ch in it for ch in short)
 
 
+@functools.lru_cache(maxsize=8192)
+def _syllables(text: str) -> tuple[str, ...]:
+    return pinyin_syllables(text)
+
+
+def _in_order_by_sound(short: str, long: str) -> bool:
+    """The characters of ``short`` occur in ``long`` in the same order, exactly one of them
+    written with a homophone (the same toneless pinyin syllable, ``pypinyin``) of the character
+    it stands for: "<X>超蛋" for a name "<X>炒<Y>蛋"."""
+    a, b = _syllables(short), _syllables(long)
+    if not a or not b:
+        return False
+    j, swapped = 0, 0
+    for i, ch in enumerate(short):
+        while j < len(long) and long[j] != ch and b[j] != a[i]:
+            j += 1
+        if j == len(long):
+            return False
+        swapped += long[j] != ch
+        j += 1
+    return swapped == 1
+
+
+#: Latin words, and the shortest word read as a typo of a KB name's word (:meth:`Linker.correct_names`).
+_TYPO_WORD = re.compile(r"[A-Za-z]+")
+_TYPO_MIN = 4
+
 #: Characters a Chinese slot needs to be read as the end of a longer dish name.
 CJK_TAIL_CHARS = 4
 
@@ -188,10 +217,14 @@ class Linker:
 
     Built from a list of :class:`~threadgraph.knowledge.kb.EntityName`; ``link``
     resolves one slot string, ``scan`` finds all longest matches in free text,
-    ``suggest`` proposes near names.
+    ``suggest`` proposes near names. ``vocabulary`` (lower-case Latin words the KB writes,
+    :meth:`~threadgraph.knowledge.kb.KnowledgeBase.vocabulary`) lets the question reader correct
+    typed words the KB never writes; empty by default (no correction beyond the cue words).
     """
 
-    def __init__(self, names, *, fuzzy_threshold: float = 88.0):
+    def __init__(self, names, *, fuzzy_threshold: float = 88.0, vocabulary: frozenset[str] = frozenset()):
+        #: lower-case Latin words the KB writes, for correcting typed words (``words.correct_typos``)
+        self.vocabulary = vocabulary
         self.by_surface: dict[str, list] = {}
         self.by_type: dict[str, list[str]] = {}
         self.fuzzy_threshold = fuzzy_threshold
@@ -216,6 +249,66 @@ class Linker:
         self._dicts: dict[tuple[str, ...] | None, DictLinker] = {}
         self._pinyin: PinyinIndex | None = None
         self._lock = threading.Lock()
+
+    @functools.cached_property
+    def _multiword(self) -> dict[int, list[tuple[str, ...]]]:
+        """The KB's Latin names of two to four words, as lower-case word tuples, by word count;
+        names only of recipes or documents are left to :meth:`link`, whose close match says what it read."""
+        out: dict[int, list[tuple[str, ...]]] = {}
+        for s, lst in self.by_surface.items():
+            if all(n.type in ("recipe", "document") for n in lst):
+                continue
+            ws = tuple(_TYPO_WORD.findall(s))
+            if 2 <= len(ws) <= 4 and " ".join(ws) == s:
+                out.setdefault(len(ws), []).append(ws)
+        return out
+
+    def correct_names(self, text: str) -> str:
+        """``text`` with each run of two to four Latin words that is one typo per word away from
+        exactly one KB name of as many words written as that name ("the incdent comander" → "the
+        incident commander"). A word counts as a typo of the name's word when it is at least
+        ``_TYPO_MIN`` letters long, the KB's own text never writes it (``vocabulary``) and it is one
+        edit away (optimal string alignment, rapidfuzz ``OSA``: a letter left out, added or changed,
+        two neighbours swapped); every other word must equal the name's. Runs are tried longest
+        first, left to right; ``text`` is returned unchanged without a vocabulary or such a run."""
+        if not self.vocabulary or not self._multiword:
+            return text
+        toks = list(_TYPO_WORD.finditer(text))
+        out, i, pos = [], 0, 0
+        while i < len(toks):
+            fixed = None
+            for n in (4, 3, 2):
+                run = toks[i:i + n]
+                if len(run) < n or any(text[a.end():b.start()] != " " for a, b in zip(run, run[1:])):
+                    continue
+                typed = [m.group().casefold() for m in run]
+                if " ".join(typed) in self.by_surface:
+                    break
+                hits = [ws for ws in self._multiword.get(n, ()) if self._typos_of(typed, ws)]
+                if len(hits) == 1:
+                    fixed = (n, " ".join(hits[0]))
+                    break
+            if fixed is None:
+                i += 1
+                continue
+            n, name = fixed
+            out.append(text[pos:toks[i].start()])
+            out.append(name)
+            pos = toks[i + n - 1].end()
+            i += n
+        return "".join(out) + text[pos:] if out else text
+
+    def _typos_of(self, typed: list[str], name: tuple[str, ...]) -> bool:
+        """Each of ``typed`` equals the word of ``name`` at its place or is a typo of it (see
+        :meth:`correct_names`), and at least one is a typo."""
+        edits = 0
+        for w, n in zip(typed, name):
+            if w == n:
+                continue
+            if len(w) < _TYPO_MIN or w in self.vocabulary or OSA.distance(w, n) != 1:
+                return False
+            edits += 1
+        return edits > 0
 
     def _add_variants(self, names) -> None:
         """Other ways people write a KB name, registered as aliases unless they
@@ -521,6 +614,13 @@ class Linker:
                 hit = self._pick(c, ("recipe",))
                 if hit is not None:
                     found[hit.id] = hit
+        if not found and len(slot) >= 4:
+            # one character typed with a homophone (a wrong pick in a pinyin input method)
+            for c in self.by_type.get("recipe", []):
+                if len(c) > len(slot) and c[0] == slot[0] and c[-1] == slot[-1] and _in_order_by_sound(slot, c):
+                    hit = self._pick(c, ("recipe",))
+                    if hit is not None:
+                        found[hit.id] = hit
         if len(found) != 1:
             return None
         hit = next(iter(found.values()))

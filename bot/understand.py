@@ -47,6 +47,8 @@ def understand(text: str, linker: Linker, *, cpu_budget_s: float | None = None) 
     raw = text.strip()
     lang = detect_language(raw) or "en"  # no letters at all: answer in English
     body = words.correct_typos(" ".join(raw.split()).rstrip("？?。.!！ "), lang)
+    if lang == "en" and hasattr(linker, "correct_names"):
+        body = linker.correct_names(body)  # a KB name typed with a typo per word ("incdent comander")
     u = Understanding(text=raw, intent="general", language=lang)
     late = False
     patterns = intents.rules(lang) + intents.fallback_rules(lang)

@@ -30,6 +30,7 @@ import fcntl
 import json
 import logging
 import os
+import re
 import shutil
 import threading
 import time
@@ -46,6 +47,8 @@ log = logging.getLogger(__name__)
 MANIFEST = "manifest.json"
 FORMAT_VERSION = 1
 KEEP_BUILDS = 3
+#: Latin words of three letters or more (:meth:`KnowledgeBase.vocabulary`)
+_LATIN_WORDS = re.compile(r"[A-Za-z]{3,}")
 
 
 class KBNotFound(FileNotFoundError):
@@ -363,6 +366,22 @@ class KnowledgeBase:
     def loaded_embedder(self):
         """The embedder if it has been loaded already (never triggers a load)."""
         return self._embedder
+
+    def vocabulary(self) -> frozenset[str]:
+        """The lower-case Latin words (three letters or more) the knowledge base writes: in its
+        passages (the graph's ``Chunk`` texts) and in its entity names and aliases. Read once per
+        build and kept; an empty set when the graph has no text. Used to correct typed words the
+        KB never writes (:func:`threadgraph.bot.words.correct_typos`)."""
+        got = getattr(self, "_vocabulary", None)
+        if got is None:
+            words: set[str] = set()
+            rows = self.graph.query("MATCH (c:Chunk) RETURN c.text AS text")
+            for r in rows:
+                words.update(w.casefold() for w in _LATIN_WORDS.findall(r["text"] or ""))
+            for n in self.names:
+                words.update(w.casefold() for w in _LATIN_WORDS.findall(n.surface or ""))
+            got = self._vocabulary = frozenset(words)
+        return got
 
     def _load_names(self) -> list[EntityName]:
         rows = self.graph.query(

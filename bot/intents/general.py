@@ -13,6 +13,7 @@ from ...knowledge import retrieval as R
 from ...knowledge import text as T
 from ...knowledge.facts import Fact
 from ..answer import Passage
+from ..linker import Mention
 from ..citations import doc_titles, human_title
 from ..constraints import category_index
 from ..compose import fact_line, join, more_text, source_line, t
@@ -71,7 +72,8 @@ class General(Intent):
     def recall(self, q, u, state) -> None:
         """A follow-up naming nothing is about the remembered recipe, role or item (first found)."""
         if not (q.ctx or q.items or q.roles) and not q.unknown and (
-                u.follow_up or (u.language == "zh" and follows_on(u.text))):
+                u.follow_up or (u.language == "zh" and (follows_on(u.text) or quantities.asked_kind(u.text, "zh")))):
+            # (a Chinese amount question naming nothing it knows, "盐放多少？", goes on from the last too)
             # "那要煮多久？" after a recipe question: a question that goes on from the last one
             # ("那…", "然后…") and names nothing is about the remembered recipe
             for slot, into in (("ctx", q.ctx), ("role", q.roles), ("item", q.items)):
@@ -144,6 +146,8 @@ class General(Intent):
             return self.quantity_of_kind(c, d) if ctx is None else False
         if c.q.items:
             return self.item_amount(c, d, ctx)
+        if self.item_amount(c, d, ctx, own_item(c, ctx)):
+            return True
         hits = c.own_chunks(ctx)
         names = [x for m in c.q.ctx for x in (m.surface, m.name) if x]
         kind, lines = quantities.quantity_lines(c.q.text, c.lang, hits, names)
@@ -154,15 +158,17 @@ class General(Intent):
         used = sorted((h for h in hits if h.id in ids), key=lambda h: ids.index(h.id))
         return _quoted(d, used)
 
-    def item_amount(self, c: Context, d: Draft, ctx) -> bool:
+    def item_amount(self, c: Context, d: Draft, ctx, item=None) -> bool:
         """"X要放多少Y" / "how much Y goes in X?" (one recipe, one item, a kind of
         ``quantity_kinds`` asked about an item): the recipe's own lines stating the amount and
         naming the item (:func:`threadgraph.bot.quantities.item_lines`), quoted with document and
-        line, their passages cited first. False for another kind or when no line states it."""
+        line, their passages cited first. ``item``: the asked item when the question's own are not
+        (:func:`own_item`). False for another kind or when no line states it."""
         kind = quantities.asked_kind(c.q.text, c.lang)
-        if not kind or not quantities.of_item(kind) or len(c.q.items) != 1:
+        if item is None and len(c.q.items) == 1:
+            item = c.q.items[0]
+        if not kind or not quantities.of_item(kind) or item is None:
             return False
-        item = c.q.items[0]
         hits = c.own_chunks(ctx)
         lines = quantities.item_lines(kind, hits, [item.surface, item.name])
         if not lines:
@@ -383,6 +389,27 @@ class General(Intent):
             head = d.text + "\n" if d.found and d.text else ""
             d.text = head + t(c.lang, "相关事实：", "Related facts:") + "\n" + "\n".join(shown)
             d.found = True
+
+
+def own_item(c: Context, ctx):
+    """The ingredient or tool of recipe ``ctx`` a Chinese question names where the entity scan
+    does not reach: its longest item name written in the question outside the recipe's own
+    name, down to one character ("<recipe>盐放多少": a one-character name is no word of its own
+    in free text, but among the recipe's own items it is). A ``Mention``, or ``None`` (an English
+    question, or no such name)."""
+    if c.lang != "zh":
+        return None
+    text = c.q.text
+    for m in c.q.ctx:
+        for x in (m.surface, m.name):
+            if x:
+                text = text.replace(x, " ")
+    names = sorted({f.object for f in c.contains(ctx.id) if f.object and T.has_cjk(f.object)}, key=len, reverse=True)
+    for n in names:
+        if n in text:
+            hit = next(f for f in c.contains(ctx.id) if f.object == n)
+            return Mention(n, n, hit.object_type or "ingredient", hit.object_id, text.find(n), "recipe-item")
+    return None
 
 
 #: Words (English content words; Chinese bigrams count half) a question may have besides the

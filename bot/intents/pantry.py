@@ -170,6 +170,11 @@ class Pantry(Intent):
             # a follow-up that adds to the pantry: what the new things make possible comes first
             news = set(R.recipes_using(c.graph, sorted(self.covered(c, added)), [r["id"] for r in rows]))
             rows.sort(key=lambda r: r["id"] not in news)
+        distinct = list({m.id: m for m in pantry}.values())
+        users = {m.id: set(R.recipes_using(c.graph, sorted(self.covered(c, [m])))) for m in distinct}
+        if len(distinct) > 1:
+            # recipes using more of what the user has come first (stable: the query's order otherwise)
+            rows.sort(key=lambda r: -sum(r["id"] in u for u in users.values()))
         ready = [r for r in rows if r["miss"] is None]
         short = [r for r in rows if r["miss"] is not None]
         subs = R.substitutes_from(c.graph, sorted({r["miss"] for r in short}), sorted(covered))
@@ -189,12 +194,47 @@ class Pantry(Intent):
             first.setdefault(f.subject_id, f)
         facts = [first[r] for r in listed if r in first] + [f for _, fit in swap for f in fit]
         every = self.use_all(c, pantry, have, set(listed) | {r["id"] for r in rows}, int(limits.get("every", 5)))
-        for f in R.contains_among(c.graph, [r["id"] for r in every], sorted(covered)):
+        shown = set(listed) | {r["id"] for r in every}
+        # each pantry thing no listed recipe uses gets its own line; every thing does when few are listed
+        sparse = len(shown) < int(limits.get("few", 3))
+        unused = [m for m in distinct if sparse or not (users[m.id] & shown)]
+        # (a pantry thing the KB does not know is said so, with near names, by the not-found answer)
+        per_item = [] if c.q.unknown else self.for_unused(c, unused, users, have, shown, int(limits.get("per_item", 3)))
+        for f in R.contains_among(c.graph, [r["id"] for r in every] + [r["id"] for _, rs in per_item for r in rs],
+                                  sorted(covered)):
             if f.subject_id not in first:
                 first[f.subject_id] = f
                 facts.append(f)
         return Draft(facts=facts, parts={"pantry": pantry, "ready": ready, "swap": swap, "buy": buy, "every": every,
+                                         "per_item": per_item,
                                          "total_ready": len([r for r in rows if r["miss"] is None])})
+
+    def for_unused(self, c: Context, unused: list[Mention], users: dict[str, set[str]], have: set[str],
+                   shown: set[str], limit: int) -> list[tuple[Mention, list[dict]]]:
+        """For each pantry thing ``unused`` by every listed recipe (``shown``), up to ``limit`` recipes
+        that use it and miss the fewest other required ingredients (at most ``max_missing``),
+        those using more of the pantry first: ``[(mention, [{"id", "name", "miss": [names]}])]``,
+        the thread's constraints applied; ``users``: pantry id → ids of the recipes using it."""
+        if not unused or limit <= 0:
+            return []
+        scr = c.screen
+        most = int(self.data.get("max_missing", 4))
+        forb = scr.forbidden
+        out = []
+        for m in unused:
+            ids = sorted(users.get(m.id, set()) - shown)
+            if not ids:
+                continue
+            in_scope = scr.in_scope(ids)
+            rows = [{"id": rid, "name": v["name"], "miss": [n for _, n in v["miss"]], "miss_ids": [i for i, _ in v["miss"]]}
+                    for rid, v in R.missing_required(c.graph, [i for i in ids if i in in_scope], sorted(have)).items()
+                    if 1 <= len(v["miss"]) <= most]
+            rows = [r for r in rows if not any(i in forb for i in r["miss_ids"])]
+            rows = scr.keep_recipes(rows, lambda r: r["id"])
+            rows.sort(key=lambda r: (-sum(r["id"] in u for u in users.values()), len(r["miss"]), r["name"]))
+            if rows:
+                out.append((m, rows[:limit]))
+        return out
 
     def use_all(self, c: Context, pantry: list[Mention], have: set[str], skip: set[str], limit: int) -> list[dict]:
         """Recipes that use every thing of a pantry of two or more (each through its variants and
@@ -244,7 +284,8 @@ class Pantry(Intent):
             d.text = list_text(c.lang, d.parts["list"], d.parts["total"], kinds)
             return
         d.text = pantry_text(c.lang, [m.name for m in d.parts["pantry"]], d.parts["ready"], d.parts["total_ready"],
-                             d.parts["swap"], d.parts["buy"], d.parts.get("every") or [])
+                             d.parts["swap"], d.parts["buy"], d.parts.get("every") or [],
+                             [(m.name, rows) for m, rows in d.parts.get("per_item") or []])
 
     def missing(self, c: Context) -> str:
         """"能用鸡蛋、番茄做的菜"."""
@@ -262,9 +303,11 @@ def _names_kind(text: str) -> bool:
 
 
 def pantry_text(lang: str, pantry: list[str], ready: list[dict], total_ready: int,
-                swap: list[tuple[dict, list[Fact]]], buy: list[tuple[dict, list[Fact]]], every: list[dict] = ()) -> str:
+                swap: list[tuple[dict, list[Fact]]], buy: list[tuple[dict, list[Fact]]], every: list[dict] = (),
+                per_item: list[tuple[str, list[dict]]] = ()) -> str:
     """The pantry answer: what can be made now, with a swap, or after buying one thing, then
-    (``every``) the recipes that use all of it but need a few more things."""
+    (``every``) the recipes that use all of it but need a few more things, then (``per_item``:
+    ``(thing, rows)``) recipes for each thing none of those uses, with what they still need."""
     lines = [t(lang, f"用你有的{join(lang, pantry)}（盐、油、水、糖等基础调料算作常备）：",
                f"With your {join(lang, pantry)} (salt, oil, water, sugar and other basics count as staples):")]
     if ready:
@@ -288,6 +331,11 @@ def pantry_text(lang: str, pantry: list[str], ready: list[dict], total_ready: in
                  for r in every]
         lines.append(t(lang, f"用到你全部食材、还差几样的：{join(lang, parts)}。",
                        f"Using everything you have, with a few more things to buy: {join(lang, parts)}."))
+    for thing, rows in per_item:
+        sep = "、" if lang == "zh" else ", "
+        parts = [t(lang, f"{r['name']}（还差{sep.join(r['miss'])}）", f"{r['name']} (also needs {sep.join(r['miss'])})")
+                 for r in rows]
+        lines.append(t(lang, f"用到{thing}的：{join(lang, parts)}。", f"Using your {thing}: {join(lang, parts)}."))
     return "\n".join(lines)
 
 

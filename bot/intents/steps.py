@@ -11,7 +11,7 @@ from ..answer import Passage
 from ..citations import doc_titles, human_title
 from ..compose import t
 from ..passages import numbered_section, pointers, procedure, procedure_text
-from .. import who, words
+from .. import quantities, who, words
 from ..evidence import content_words, has_word
 from .base import DEFAULT_SLOTS, Context, Draft, Intent, register
 
@@ -92,6 +92,32 @@ class Steps(Intent):
         d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=round(h.score, 4), line=h.line)
                       for h in hits]
         d.found = True
+
+    def extend(self, c: Context, d: Draft) -> None:
+        """A question asking the steps and, in a second part, how much of one of the recipe's
+        items ("<dish>怎么做 盐放多少"): the recipe's own lines stating that amount follow the steps
+        (:func:`threadgraph.bot.intents.general.own_item`, :mod:`threadgraph.bot.quantities`)."""
+        ctx = c.ctx
+        if not d.found or c.mode != "hybrid" or not (ctx and ctx.id and ctx.type == "recipe"):
+            return
+        kind = quantities.asked_kind(c.q.text, c.lang)
+        if not kind or not quantities.of_item(kind):
+            return
+        from .general import own_item  # (general imports this module's neighbours: read lazily)
+
+        item = c.q.items[0] if len(c.q.items) == 1 else own_item(c, ctx)
+        if item is None:
+            return
+        hits = c.own_chunks(ctx)
+        lines = quantities.item_lines(kind, hits, [item.surface, item.name])
+        if not lines:
+            return
+        d.text += "\n\n" + quantities.quantity_text(c.lang, ctx.name, kind, lines, item=item.surface or item.name)
+        ids = list(dict.fromkeys(x.passage_id for x in lines))
+        used = sorted((h for h in hits if h.id in ids), key=lambda h: ids.index(h.id))
+        d.hits = used + [h for h in d.hits if h.id not in ids]
+        d.passages = [Passage(id=h.id, doc=h.doc, section=h.section, text=h.text, score=1.0, line=h.line)
+                      for h in used] + [p for p in d.passages if p.id not in ids]
 
     def excerpt_question(self, c: Context) -> str:
         """Steps of a named thing are shown from the passage start."""

@@ -8,6 +8,7 @@ import re
 from ...knowledge import categories as cat
 from ...knowledge import retrieval as R
 from ...knowledge.facts import Fact
+from ...knowledge.text import has_cjk
 from ..answer import Passage
 from ..compose import join, source_line, t
 from ..constraints import category_index
@@ -94,6 +95,11 @@ class Substitute(Intent):
         subs = R.substitutes(c.graph, c.item_ids, ctx.id if ctx else None)
         subs = c.screen.keep_items(subs, lambda f: f.object_id)  # never propose what the thread's constraints forbid
         uses = R.contains_edge(c.graph, ctx.id, c.item_ids) if ctx and ctx.id else []
+        head = None
+        if not subs and cand is None:
+            head, subs = head_substitutes(c, item, ctx)
+        if head is not None:
+            return Draft(facts=subs, parts={"subs": subs, "uses": uses, "head": head})
         if not subs:
             optional = [f for f in uses if not f.properties.get("required", True)]
             required = [f for f in uses if f.properties.get("required", True)]
@@ -155,7 +161,11 @@ class Substitute(Intent):
                     # the recipe's own line offering the item with an alternative: what it allows, as written
                     d.text += t(lang, f"\n（{recipe}原文：“{line}”）", f'\n({recipe} says: "{line}")')
             return
-        d.text = substitute_text(lang, item.name, recipe, d.parts["subs"], d.parts["uses"])
+        d.text = substitute_text(lang, d.parts.get("head") or item.name, recipe, d.parts["subs"], d.parts["uses"])
+        if d.parts.get("head"):
+            head = d.parts["head"]
+            d.text = t(lang, f"没有专门关于{item.name}的记录；{item.name}是一种{head}，{head}的记录如下：\n",
+                       f"Nothing is recorded for {item.name} itself; it is a kind of {head}, and for {head}:\n") + d.text
         if len(d.parts["subs"]) == 1:
             # one recorded substitute: the line that states it says how (and what exactly)
             line = source_line(d.parts["subs"][0], d.hits)
@@ -308,6 +318,34 @@ def no_substitute_line(c: Context):
             if (named.search(line) and any(rx.search(line) for rx in notes)) or any(rx.search(line) for rx in statements):
                 return h, line.strip(" -*\t")
     return None
+
+
+def head_names(name: str) -> list[str]:
+    """The shorter names a Chinese ``name`` ends with, longest first, down to two characters: a
+    Chinese compound noun is head-final, so its modifier-led name names a kind of its head
+    ("<place>豆瓣酱" is a 豆瓣酱). ``[]`` for a Latin name (English compounds such as "peanut
+    butter" are no kind of their last word) or one of two characters."""
+    name = (name or "").strip()
+    if not name or not has_cjk(name) or " " in name:
+        return []
+    return [name[k:] for k in range(1, len(name) - 1)]
+
+
+def head_substitutes(c: Context, item, ctx) -> tuple[str | None, list[Fact]]:
+    """``(head, facts)``: when nothing is recorded for the asked ``item`` itself, the substitutes
+    recorded for the nearest KB ingredient it is a kind of (its head name, :func:`head_names`) in
+    the asked recipe ``ctx`` or in general (never from other recipes); ``(None, [])`` when none."""
+    for head in head_names(item.name):
+        ids = R.entity_ids_named(c.graph, [head], "ingredient")
+        if not ids:
+            continue
+        got = [f for f in R.substitutes(c.graph, ids, ctx.id if ctx else None)
+               if f.properties.get("hop") != 2
+               and (not f.properties.get("context") or (ctx is not None and f.properties.get("context") == ctx.id))]
+        got = c.screen.keep_items(got, lambda f: f.object_id)
+        if got:
+            return head, got
+    return None, []
 
 
 def substitute_text(lang: str, item: str, recipe: str | None, facts: list[Fact], uses: list[Fact]) -> str:
