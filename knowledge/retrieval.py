@@ -528,22 +528,14 @@ def titled_chunks(graph: GraphStore, name: str, *, limit: int = 2):
     over a list, "**<label>**：", heads a sub-section), in document and line order, at most
     ``limit``, as :class:`~threadgraph.knowledge.vectors.Hit` with ``score`` 1.0. ``[]`` for a
     name shorter than 2 characters."""
-    from .vectors import Hit
-
     low = (name or "").strip().casefold()
     if len(low) < 2:
         return []
-    rows = graph.query(
-        "MATCH (c:Chunk) WHERE lower(c.section) CONTAINS $low "
-        "RETURN c.id AS id, c.doc AS doc, c.section AS section, c.text AS text, c.line AS line "
-        "ORDER BY c.doc, c.line LIMIT $scan",
-        {"low": low, "scan": HEADED_SCAN},
-    )
     out = []
-    for r in rows:
-        heads = [h.casefold() for h in (r["section"] or "").split(" > ")]
+    for hit in _heading_hits(graph, low, HEADED_SCAN):
+        heads = [h.casefold() for h in (hit.section or "").split(" > ")]
         if any(low in h for h in heads):
-            out.append(Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []))
+            out.append(hit)
             if len(out) >= limit:
                 break
     return out
@@ -553,16 +545,23 @@ def chunks_with_heading_word(graph: GraphStore, stem: str, *, limit: int = HEADE
     """The chunks whose heading path (``section``) contains ``stem`` (case-insensitive), in
     document and line order, at most ``limit``, as :class:`~threadgraph.knowledge.vectors.Hit`
     with ``score`` 1.0. ``[]`` for a stem shorter than 3 characters."""
-    from .vectors import Hit
-
     low = (stem or "").strip().casefold()
     if len(low) < 3:
         return []
+    return _heading_hits(graph, low, limit)
+
+
+def _heading_hits(graph: GraphStore, low: str, scan: int):
+    """The chunks whose ``section`` contains the case-folded ``low``, in document and line order, at
+    most ``scan``, as :class:`~threadgraph.knowledge.vectors.Hit` with ``score`` 1.0 (one
+    parameterized Cypher query)."""
+    from .vectors import Hit
+
     rows = graph.query(
         "MATCH (c:Chunk) WHERE lower(c.section) CONTAINS $low "
         "RETURN c.id AS id, c.doc AS doc, c.section AS section, c.text AS text, c.line AS line "
         "ORDER BY c.doc, c.line LIMIT $scan",
-        {"low": low, "scan": limit},
+        {"low": low, "scan": scan},
     )
     return [Hit(r["id"], r["doc"], r["section"], r["text"], int(r["line"] or 0), 1.0, []) for r in rows]
 
