@@ -757,6 +757,9 @@ def recipe_vocabulary(docs: list[ParsedDocument], norm: Normalizer | None = None
     return vocab
 
 
+#: "<word> of <name>" inside an English name: a measure or a part of the thing ("a sprig of X"), not a kind.
+_OF_PHRASE = re.compile(r"\w\s+of\s+\w", re.I)
+
 class RecipeExtractor:
     """Extract a recipe: entities ``recipe``/``ingredient``/``tool``,
     ``CONTAINS`` (``required``, ``amount``, ``order``) and ``SUBSTITUTES``
@@ -1206,7 +1209,8 @@ class RecipeExtractor:
                             min(f.confidence, self.TEXT_CONF + 0.1), f"cue.{f.rule}")
                     continue
                 # a kind of X is kept whole, not cut to the corpus name inside it ("A HEAD", not "HEAD")
-                y = (y0 if kin and _explicit_name(y0) and not has_cjk(y0) else ""
+                # ("a sprig of X" is a measure of X, not a kind: "<qualifier> sprig of X" is no name)
+                y = (y0 if kin and _explicit_name(y0) and not has_cjk(y0) and not _OF_PHRASE.search(y0) else ""
                      ) or self.known_thing(y0, f.confidence, long_ok=listed)
                 if not y:
                     continue

@@ -93,3 +93,17 @@ def test_a_partial_x_anchors_in_a_recipe(tmp_path):
             "1. Cream the butter and sugar.\n\n## Notes\n\nYou can replace the butter with margarine.\n")
     pairs = sub_pairs(mini_corpus(tmp_path, {"cake.md": body}))
     assert ("unsalted butter", "margarine") in pairs and ("butter", "margarine") not in pairs
+
+
+JZKITCHEN = GEN / "zh-jzkitchen/docs"
+
+
+def test_a_measure_of_the_thing_is_no_kind_of_it(tmp_path):
+    # zh-jzkitchen (an English list in a bilingual post): "1 sprig of rosemary (or dried)": the stand-in is
+    # dried rosemary, not a name with the measure "sprig of" inside it; the kinds rule above still keeps
+    # en-ourtable's "steel cut oats" whole
+    doc = next(JZKITCHEN.glob("2014-12-13-*Moist-Chicken-Breast-Recipe.md"))
+    quoted(doc, 45, "1 sprig of rosemary (or dried)")
+    pairs = edge_names(extract_copies(tmp_path, doc), "SUBSTITUTES")
+    assert ("rosemary", "dried rosemary") in pairs
+    assert not any("sprig" in o for _, o in pairs)
