@@ -122,6 +122,20 @@ def contains_required(ex, recipe: str) -> dict[str, bool]:
             if t.relation == "CONTAINS" and t.subject == f"recipe:{recipe}"}
 
 
+def optional_parts_of(tmp_path: Path, name: str, text: str) -> set[str]:
+    """The names a document ``text`` (written to ``tmp_path/name``, read by the document
+    extractor) marks optional: objects of its CONTAINS triples with ``required`` False."""
+    from threadgraph.ingest.documents import DocumentExtractor
+    from threadgraph.ingest.readers import parse_file
+
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    res = DocumentExtractor(None).extract(parse_file(p, name))
+    names = {e.id: e.name for e in res.entities}
+    return {names.get(t.object, t.object) for t in res.triples
+            if t.relation == "CONTAINS" and t.properties.get("required") is False}
+
+
 def edge_names(ex, relation: str, **props) -> set[tuple[str, str]]:
     """``(subject name, object name)`` of the ``relation`` triples of extraction ``ex``
     whose properties include ``props``."""

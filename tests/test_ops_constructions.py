@@ -5,6 +5,7 @@ different corpora (the ops dev corpora, the bundled PagerDuty corpus, public run
 expected names copied from the text, plus the guards that keep precision."""
 from __future__ import annotations
 
+from conftest import optional_parts_of
 from threadgraph.knowledge import cues
 
 
@@ -105,38 +106,26 @@ def test_alternation_of_people_only_and_delegation_labels(tmp_path):
     assert got == set()
 
 
-def _optional_parts(tmp_path, name: str, text: str):
-    from threadgraph.ingest.documents import DocumentExtractor
-    from threadgraph.ingest.readers import parse_file
-
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8")
-    res = DocumentExtractor(None).extract(parse_file(p, name))
-    names = {e.id: e.name for e in res.entities}
-    return {names.get(t.object, t.object) for t in res.triples
-            if t.relation == "CONTAINS" and t.properties.get("required") is False}
-
-
 def test_template_marks_one_part_optional(tmp_path):
     # ops-k8s-src comms-templates/distributors-announcement-email.md (the marker is an HTML-like tag)
-    got = _optional_parts(tmp_path, "email.md", "### Issue Details\n\nA security issue was discovered in Kubernetes where "
+    got = optional_parts_of(tmp_path, "email.md", "### Issue Details\n\nA security issue was discovered in Kubernetes where "
                           "$ACTOR may be able to $DO_SOMETHING. <optional> Kubernetes clusters are only affected if "
                           "$CONDITION </end optional>\n\nThis issue has been rated **$SEVERITY** (link to CVSS calculator "
                           "https://www.first.org/cvss/calculator/3.1) (optional: $SCORE), and assigned **$CVE_NUMBER**\n")
     assert {"Kubernetes clusters are only affected if $CONDITION", "$SCORE"} <= got
     # a public README: "(Optional: …)" giving a reason is about the item before it, no part named by the reason
-    got = _optional_parts(tmp_path, "readme.md", "## Prerequisites\n\n* A Minecraft Server\n* Python 2.7\n"
+    got = optional_parts_of(tmp_path, "readme.md", "## Prerequisites\n\n* A Minecraft Server\n* Python 2.7\n"
                           "* [psutil](https://code.google.com/p/psutil/) (Optional: Needed by the agent to report server status)\n")
     assert not any(n.startswith("Needed") for n in got)
 
 
 def test_if_possible_and_if_applicable_lead_an_optional_part(tmp_path):
     # ops-k8s-src comms-templates/vulnerability-announcement-email.md
-    got = _optional_parts(tmp_path, "mitigate.md", "### How do I mitigate this vulnerability?\n\n_(If possible):_ Prior "
+    got = optional_parts_of(tmp_path, "mitigate.md", "### How do I mitigate this vulnerability?\n\n_(If possible):_ Prior "
                           "to upgrading, this vulnerability can be mitigated by ...\n")
     assert any(n.startswith("(If possible): Prior to upgrading, this vulnerability can be mitigated by") for n in got)
     # ops-lullabot appendix/device-checklist.md
-    got = _optional_parts(tmp_path, "devices.md", "## Mobile Devices\n\n- [ ] Devices have a passcode.\n"
+    got = optional_parts_of(tmp_path, "devices.md", "## Mobile Devices\n\n- [ ] Devices have a passcode.\n"
                           "- [ ] If applicable, rooted Android phones and jailbroken iPhones should be treated with care.\n")
     assert "Rooted Android phones and jailbroken iPhones should be treated with care" in got  # the marker is the edge
     assert not any(n.startswith("Devices have") for n in got)

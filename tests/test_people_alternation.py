@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import doc_lines
+from conftest import doc_lines, optional_parts_of
 from threadgraph.ingest.documents import people_sides
 from threadgraph.knowledge import cues
 from threadgraph.knowledge.text import DictLinker
@@ -58,29 +58,17 @@ def test_people_sides_need_person_words():
     assert people_sides("single person", ["group of people"], roles) is None  # too vague to act for anyone
 
 
-def _optional_parts(tmp_path, name: str, text: str) -> set[str]:
-    from threadgraph.ingest.documents import DocumentExtractor
-    from threadgraph.ingest.readers import parse_file
-
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8")
-    res = DocumentExtractor(None).extract(parse_file(p, name))
-    names = {e.id: e.name for e in res.entities}
-    return {names.get(t.object, t.object) for t in res.triples
-            if t.relation == "CONTAINS" and t.properties.get("required") is False}
-
-
 def test_rows_and_bullets_of_an_optional_section(tmp_path):
     # ops-moj-platform runbooks/duty-rota.html.md lines 34-53: the rows under "### Optional tasks" are optional,
     # those under "### Core responsibilities" are not
     text = doc_lines(GEN / "ops-moj-platform" / "docs" / "runbooks" / "duty-rota.html.md", 30, 53)
-    got = _optional_parts(tmp_path, "duty-rota.md", "# Duty rota\n\n## Responsibilities\n\n" + text + "\n")
+    got = optional_parts_of(tmp_path, "duty-rota.md", "# Duty rota\n\n## Responsibilities\n\n" + text + "\n")
     assert {"Review dependabot PRs", "Review team PRs", "Address hard-coded account IDs",
             "Update documentation flagged by Daniel the Spaniel"} <= got
     assert "Review AWS Health issues" not in got and "Activity" not in got
     # a README's "Optional dependencies" section (bullets), beside numbered steps of an optional procedure,
     # which stay steps of their section
-    got = _optional_parts(tmp_path, "readme.md", "# Tool\n\n## Install\n\n### Optional dependencies\n\n"
+    got = optional_parts_of(tmp_path, "readme.md", "# Tool\n\n## Install\n\n### Optional dependencies\n\n"
                           "- `pyarrow` for Parquet files\n- `lxml` for faster HTML parsing\n\n"
                           "### Build the docs (optional)\n\n1. Install Sphinx.\n2. Run make html.\n")
     assert {"pyarrow for Parquet files", "lxml for faster HTML parsing"} <= got
