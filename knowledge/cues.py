@@ -697,7 +697,7 @@ def _actor_rx() -> tuple[re.Pattern, ...]:
         re.compile(r"^" + np + r" " + modal + r"(?:" + alt("acting") + r")\b", re.I),
         re.compile(r"\b(?:" + alt("control") + r") " + np + r" to (?:" + alt("acting") + r")\b", re.I),
         re.compile(r"^(?:please )?(?:(?:you|we) )?" + modal + r"?(?:need to |try (?:to )?|feel free to )?(?:" + alt("contact")
-                   + r") " + np + r"(?=$|\s(?:using|via|to|for|by|in|on|at|about|with|if|when|before|and|who|so)\b)", re.I),
+                   + r") " + np + r"(?=$|\s*[`(\[]|\s(?:using|via|to|for|by|in|on|at|about|with|if|when|before|and|who|so)\b)", re.I),
     )
 
 
