@@ -99,3 +99,16 @@ def test_a_placeholder_filled_in_is_no_substitute():
     # ops-govuk: a parameter replaced by another is still read
     assert _cues("If you don't want this, replace the `--final-db-snapshot-identifier` parameter with "
                  "`--skip-final-snapshot`.", r) != []
+
+
+def test_or_if_they_are_unavailable_after_a_verb_of_notice(tmp_path):
+    r = "en.x_with_fallback_to_y"
+    # ops-sourcegraph company-info-and-process/policies/business-continuity-policy.md: X is the one notified, never
+    # the clause before the verb ("in the first instance should attempt to notify …")
+    s = ("Any member of staff may report an incident or disruption, and in the first instance should attempt to notify "
+         "their immediate line manager, or if they are unavailable, a more senior manager in the department.")
+    assert _cues(s, r) == [("immediate line manager", "senior manager")]
+    assert ("immediate line manager", "senior manager") in _extract(tmp_path, "bcp.md", "# Reporting\n\n" + s + "\n")
+    # ops-moj-platform: "or, failing that, obtained from …": the source, not the participle
+    assert _cues("It is suggested that these are provided by the product team or, failing that, obtained from the "
+                 "terraform source.", r) == [("product team", "terraform source")]
