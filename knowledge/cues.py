@@ -696,6 +696,8 @@ def _actor_rx() -> tuple[re.Pattern, ...]:
                    + alt("used_passive") + r")\b", re.I),
         re.compile(r"^" + np + r" " + modal + r"(?:" + alt("acting") + r")\b", re.I),
         re.compile(r"\b(?:" + alt("control") + r") " + np + r" to (?:" + alt("acting") + r")\b", re.I),
+        re.compile(r"^(?:please )?(?:(?:you|we) )?" + modal + r"?(?:need to |try (?:to )?|feel free to )?(?:" + alt("contact")
+                   + r") " + np + r"(?=$|\s*[`(\[]|\s(?:using|via|to|for|by|in|on|at|about|with|if|when|before|and|who|so)\b)", re.I),
     )
 
 
@@ -703,8 +705,10 @@ def clause_actor(clause: str) -> str:
     """Who or what a consequence clause turns to when that is not the object of its verb (``clause_actor`` of
     cues.yaml): the subject of a passive of use or contact ("the spare laptop or the loan pool must be used" →
     "spare laptop or loan pool"), the subject of a verb of acting for someone ("the deputy will take over" →
-    "deputy"), or the object of a control verb with an infinitive of acting ("the chair can name a vice-chair to
-    act" → "vice-chair"). Only the first clause of ``clause`` (str) is read;
+    "deputy"), the object of a control verb with an infinitive of acting ("the chair can name a vice-chair to
+    act" → "vice-chair"), or the one a clause of contact turns to ("you can reach out to the SIG leads using …" →
+    "SIG leads", "feel free to ping the entire team `@cloud`" → "entire team"). Only the first clause of ``clause``
+    (str) is read;
     returns ``""`` when none of these shapes is there or the phrase names nothing (:func:`cut_phrase`)."""
     c = re.split(r"\.(?=\s|$)|[;:!?]|,", clause, maxsplit=1)[0].strip()
     c = re.sub(r"^(?:then|so|and|but|instead)\s+", "", c, flags=re.I)
