@@ -321,7 +321,7 @@ def amount_list_items(doc: ParsedDocument) -> set[int]:
     form) or a short name alone ("咖喱粉"), at least one with an amount. ``set()`` for
     other languages (:func:`amount_list_paths` reads their lists by heading path)."""
     if doc.language != "zh":
-        return set()
+        return _amount_list_items_en(doc)
     runs: list[list[int]] = []
     prev = -2
     for i, b in enumerate(doc.blocks):
@@ -365,6 +365,53 @@ def _skipped_images(blocks: list[Block], a: int, b: int) -> int:
 
 
 _EN_LEAD_AMOUNT = regex("amounts", "lead_amount_en", re.I)
+_EN_MEASURE = regex("amounts", "amount_en", re.I)
+
+
+def _amount_list_items_en(doc: ParsedDocument) -> set[int]:
+    """:func:`amount_list_items` for English, for a recipe written with no ingredients heading at all (a
+    list right after the title or an intro line, then the numbered steps): the items of the first bulleted
+    list of at least three items outside procedure and notes sections, none a sentence, two thirds of them
+    a quantity before a plausible name ("3 eggs", "30 g grated cheddar"), at least one with a unit of
+    measure (``amount_en``), followed later in the document by a numbered list of at least two items.
+    ``set()`` when the document has an ingredients section or table of its own."""
+    blocks = doc.blocks
+    if any(section_kind(b.path) == "ingredient" for b in blocks if b.kind in ("item", "paragraph")):
+        return set()
+    runs: list[list[int]] = []
+    for i, b in enumerate(blocks):
+        if b.kind != "item" or b.parent >= 0:
+            continue
+        if runs and runs[-1][-1] == i - 1 - _nested_below(blocks, runs[-1][-1], i) and blocks[runs[-1][0]].path == b.path \
+                and blocks[runs[-1][0]].ordered == b.ordered:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    for k, run in enumerate(runs):
+        items = [blocks[i] for i in run]
+        head = items[0]
+        if head.ordered or len(items) < 3 or in_steps(head.path) or section_kind(head.path) \
+                or any(key_kind(heading_words(p)) in ("notes", "meta") for p in head.path):
+            continue
+        if any(re.search(r"[.!?]\s+\S", b.text) for b in items):
+            continue
+        good = measured = 0
+        for b in items:
+            m = _EN_LEAD_AMOUNT.match(b.text.strip())
+            names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)] if m else []
+            if names and plausible_name(names[0]) and not is_method(names[0]) and not _CATEGORY.search(names[0]):
+                good += 1
+                measured += bool(_EN_MEASURE.match(b.text.strip()))
+        later_steps = any(len(r) >= 2 and blocks[r[0]].ordered for r in runs[k + 1:])
+        if measured and good * 3 >= len(items) * 2 and later_steps:
+            return set(run)
+        return set()  # only the first list of the document may be its ingredients
+    return set()
+
+
+def _nested_below(blocks: list[Block], a: int, b: int) -> int:
+    """How many blocks between ``a`` and ``b`` are nested in a list item (a sub-item, a paragraph of an item)."""
+    return sum(1 for k in range(a + 1, b) if blocks[k].parent >= 0)
 
 
 def _amount_list_paths_en(doc: ParsedDocument) -> set[tuple[str, ...]]:
@@ -416,6 +463,8 @@ def is_recipe(doc: ParsedDocument) -> bool:
         return False
     items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"
              and any(ING_HEAD.search(p) for p in b.path)]
+    if not items and doc.language != "zh":
+        items = _section_line_items(doc.blocks)
     if not items and ingredient_table_rows(doc):
         # a table of ingredients ("| 食材 | 用量 |") and a procedure: a recipe
         return any(in_steps(b.path) or looks_like_step(b.text[:60]) for b in doc.blocks
@@ -429,10 +478,10 @@ def is_recipe(doc: ParsedDocument) -> bool:
             if prose_recipe(doc):
                 return True
             # a list that reads as ingredients by its shape, with no heading naming it, and the steps
-            shaped = amount_list_items(doc)
-            return bool(shaped) and any(
+            shaped = amount_list_items(doc)  # English: only with numbered steps after it
+            return bool(shaped) and (doc.language != "zh" or any(
                 (in_steps(b.path) or looks_like_step(b.text[:60])) and i not in shaped
-                for i, b in enumerate(doc.blocks) if b.kind in ("item", "paragraph"))
+                for i, b in enumerate(doc.blocks) if b.kind in ("item", "paragraph")))
     title = doc.h1 or doc.front_matter.get("title", "") or ""
     if _DISH_TITLE.search(title):
         return True
@@ -454,6 +503,15 @@ def is_recipe(doc: ParsedDocument) -> bool:
         if any(n and plausible_name(n) and not _CATEGORY.search(n) and not looks_like_step(n) for n in names):
             namey += 1
     return namey * 2 > len(items)
+
+
+def _section_line_items(blocks: list[Block]) -> list[Block]:
+    """The lines of an English ingredients section written as paragraphs, not list items ("2 cups flour"
+    then "3 carrots, grated" on lines of their own, or lines ending in hard breaks), as item blocks: what
+    :func:`section_lines` reads as the recipe's items, for :func:`is_recipe` to count."""
+    kind_of = lambda b: section_kind(b.path) if any(ING_HEAD.search(p) for p in b.path) else ""  # noqa: E731
+    return [dataclasses.replace(blocks[i], kind="item", text=t)
+            for i, found in section_lines(blocks, kind_of).items() for t in found]
 
 
 _TITLE_NOISE = [re.compile(p, re.I) for p in words("sections", "title_noise")]
@@ -821,6 +879,8 @@ class RecipeExtractor:
         title = doc.h1 or str(doc.front_matter.get("title", "") or "")
         aliases = [title] if title and title != name else []
         aliases += [p for p in name_parts(name) if p not in aliases]
+        if name == doc.stem and not has_cjk(name) and re.search(r"\w[-_]+\w", name):
+            aliases.append(re.sub(r"[-_]+", " ", name).strip())  # a file named "banana-bread": "banana bread"
         res.entities.append(Entity(rid, name, "recipe", aliases, doc.language, rel))
         blocks = doc.blocks
         kids = children(blocks)
