@@ -655,8 +655,10 @@ def written_for_reading(doc: ParsedDocument) -> ParsedDocument:
     (:func:`~threadgraph.knowledge.text.cjk_form`: "白糖, 盐" → "白糖，盐", "香菜cilantro" →
     "香菜 cilantro"), then :func:`listed_paragraphs`. Lines are kept, so provenance stays valid; passages are
     made from the document as written. Other documents are returned unchanged."""
-    if doc.language != "zh" or doc.tabular:
+    if doc.tabular:
         return doc
+    if doc.language != "zh":
+        return _labelled_lines_en(doc)
     blocks = [dataclasses.replace(b, text=cjk_form(b.text)) if b.kind in ("item", "paragraph") and has_cjk(b.text)
               else b for b in doc.blocks]
     # a paragraph that is only a label ("**食材**：", "做法：") right above a list is that list's heading
@@ -676,6 +678,75 @@ def written_for_reading(doc: ParsedDocument) -> ParsedDocument:
 
 
 _LABEL_LINE = re.compile(rf"^\s*\**\s*([\u3400-\u9fff][^：:*\n]{{0,9}}?)\s*\**\s*[：:]\s*\**\s*$")
+_EN_ING_LABEL = re.compile(rf"^\s*(?:\*\*|__)?\s*(?P<label>{alternation('sections', 'label_line_ingredients')}"
+                           rf"|{alternation('sections', 'label_line_need')})\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?=\S)", re.I)
+_INLINE_PART_WORDS = 8
+_NEED_LABEL = re.compile(rf"^(?:{alternation('sections', 'label_line_need')})$", re.I)
+
+
+def inline_list(text: str) -> list[str]:
+    """The things of an English list written on one line after its label ("2 cups basil, 50 g pine nuts, 1 clove
+    garlic and olive oil"): split at top-level commas and semicolons and before a last " and "; ``[]`` unless
+    there are at least two parts and each is short (at most eight words) and opens with a plausible name
+    after its amount, none a method or a sentence."""
+    t = re.sub(r"\s*\.\s*$", "", (text or "").strip())
+    if not t or has_cjk(t) or re.search(r"[.!?]\s+\S", _PAREN_NOTE.sub("", t)):
+        return []
+    parts = split_top(t, ",;")
+    if parts and " and " in _PAREN_NOTE.sub("", parts[-1]):
+        last = parts.pop()
+        cut = last.rfind(" and ")
+        parts += [last[:cut].strip(), last[cut + 5:].strip()]
+    if len(parts) < 2:
+        return []
+    for p in parts:
+        names = [clean_name(ip.name, "ingredient") for ip in parse_item(p)]
+        if len(_PAREN_NOTE.sub("", p).split()) > _INLINE_PART_WORDS or not names or not plausible_name(names[0]) \
+                or is_method(names[0]) or is_method(p.split()[0]):
+            return []
+    return parts
+
+
+def _labelled_lines_en(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` with each English line that opens with an ingredients label and lists its things on the same
+    line ("**Ingredients:** 2 cups basil, 50 g pine nuts, 1 clove garlic", "You will need: 4 eggs, 1 cup
+    flour and a pinch of salt"; :func:`inline_list`) written as list items under that label, as under a
+    heading; the paragraph's other lines stay a paragraph. Outside procedure sections only; ``doc`` itself
+    when no line is so written."""
+    blocks = doc.blocks
+    new: list[Block] = []
+    where: dict[int, int] = {}
+    changed = False
+    for i, b in enumerate(blocks):
+        where[i] = len(new)
+        if b.kind != "paragraph" or in_steps(b.path) or has_cjk(b.text):
+            new.append(b)
+            continue
+        lines = b.text.split("\n")
+        out: list[Block] = []
+        rest: list[str] = []
+        for k, ln in enumerate(lines):
+            m = _EN_ING_LABEL.match(ln)
+            found = inline_list(ln[m.end():].strip("*_ ")) if m else []
+            if found and _NEED_LABEL.match(m.group("label")) and not any(_EN_MEASURE.match(t) for t in found):
+                found = []  # "You will need: a laptop, a GitHub account": a cook's list is measured
+            if found:
+                label = m.group("label").strip()
+                label = label[:1].upper() + label[1:]
+                out += [Block("item", t, b.line + k, b.line + k, (*b.path, label), 1, parent=-1) for t in found]
+            else:
+                rest.append(ln)
+        if not out:
+            new.append(b)
+            continue
+        changed = True
+        if any(r.strip() for r in rest):
+            new.append(dataclasses.replace(b, text="\n".join(rest).strip()))
+        new.extend(out)
+    if not changed:
+        return doc
+    new = [dataclasses.replace(b, parent=where.get(b.parent, -1)) if b.parent >= 0 else b for b in new]
+    return dataclasses.replace(doc, blocks=new)
 
 
 def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:

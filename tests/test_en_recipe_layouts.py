@@ -56,6 +56,14 @@ LAYOUTS = {
     "no_heading": ("omelette.md", "# Cheese Omelette\n\nA quick breakfast for one.\n\n- 3 eggs\n- 30 g grated cheddar\n"
                    "- 1 knob of butter\n\n1. Beat the eggs.\n2. Melt the butter and pour in the eggs.\n",
                    "Cheese Omelette", {"egg": True, "grated cheddar": True, "butter": True}),
+    "inline_bold_label": ("pesto.md", "# Pesto\n\n**Ingredients:** 2 cups basil, 50 g pine nuts, 1 clove garlic and 100 ml "
+                          "olive oil\n**Method:** Blend everything until smooth.\n",
+                          "Pesto", {"basil": True, "pine nut": True, "garlic": True, "olive oil": True}),
+    "inline_need_label": ("crepes.md", "# Crepes\n\nYou will need: 2 eggs, 1 cup flour, 1 cup milk and a pinch of salt.\n\n"
+                          "1. Whisk.\n2. Fry thin.\n", "Crepes", {"egg": True, "flour": True, "milk": True, "salt": True}),
+    "table_then_plain_steps": ("sangria.md", "# Sangria\n\n| Ingredient | Qty |\n|---|---|\n| red wine | 1 bottle |\n"
+                               "| oranges | 2 |\n| brandy (optional) | 50 ml |\n\nSteps:\n\n1. Slice the oranges.\n2. Chill.\n",
+                               "Sangria", {"red wine": True, "orange": True, "brandy": False}),
     "plain_text": ("carrot-cake.txt", "Carrot Cake\n\nIngredients:\n2 cups flour\n3 carrots, grated\n1 cup sugar\n\n"
                    "Directions:\n1. Mix the dry ingredients.\n2. Fold in the carrots.\n3. Bake for 40 minutes.\n",
                    "Carrot Cake", {"flour": True, "carrot": True, "sugar": True}),
@@ -73,6 +81,7 @@ def test_each_layout_is_a_recipe_with_its_ingredients(tmp_path, layout):
 def test_stand_ins_are_anchored_in_the_new_layouts(tmp_path):
     ex = mini_corpus(tmp_path, {
         "stir-fry.md": "# Stir Fry\n\nIngredients:\n\n- 200 g chicken (or tofu)\n- 1 bell pepper\n\nSteps:\n\n" + STEPS,
+        "pesto.md": "# Pesto\n\n**Ingredients:** 2 cups basil, 50 g pine nuts (or walnuts), 1 clove garlic\n",
         "salsa.txt": "Salsa\n\nIngredients:\n4 tomatoes\n1 bunch cilantro, or parsley\n1 red onion\n\nDirections:\n" + STEPS,
         "muffins.md": "# Muffins\n\n| Amount | Ingredient | Notes |\n|---|---|---|\n| 250 g | flour | |\n| 100 g | sugar | or honey |\n"
                       "| 50 g | blueberries | optional |\n\n## Instructions\n\n" + STEPS})
@@ -80,6 +89,7 @@ def test_stand_ins_are_anchored_in_the_new_layouts(tmp_path):
     assert ("chicken", "tofu") in subs
     assert ("coriander", "parsley") in subs  # "cilantro" is linked to its canonical name
     assert ("sugar", "honey") in subs
+    assert ("pine nut", "walnut") in subs
     assert contains_required(ex, "Muffins")["blueberry"] is False
 
 
@@ -107,6 +117,12 @@ def test_pages_that_are_no_recipe_stay_documents(tmp_path):
         # a capacity plan whose first list starts with numbers
         "capacity.md": "# Capacity plan\n\n- 3 replicas of the API\n- 2 GB memory per pod\n- 1 load balancer\n\n"
                        "1. Scale the deployment.\n2. Check the dashboards.\n",
+        # an onboarding page: "You will need:" over things no cook measures
+        "onboarding.md": "# Onboarding\n\nYou will need: a laptop, a GitHub account, and access to the VPN.\n\n"
+                         "1. Ask IT.\n2. Log in.\n",
+        # an inventory table ("Item | Qty") and plain "Steps:"
+        "rack.md": "# Rack build\n\n| Item | Qty |\n|---|---|\n| server | 4 |\n| switch | 2 |\n| cable | 50 |\n\n"
+                   "Steps:\n\n1. Mount the servers.\n2. Cable the switch.\n",
         # a blog post that mentions ingredients in passing
         "about.md": "# About us\n\nWe are a small team who love cooking with fresh ingredients.\n\n- Founded in 2019\n"
                     "- Based in Leeds\n",

@@ -224,6 +224,17 @@ _LABEL_LINE = regex("sections", "label_line", re.I)
 _LABEL_ING = re.compile(rf"^(?:{alternation('sections', 'label_line_ingredients')})\b", re.I)
 _LABEL_NEED = re.compile(rf"^(?:{alternation('sections', 'label_line_need')})\b", re.I)
 _MEASURED = re.compile(r"^\W*(?:" + fill("amounts", "{{amount_en}}") + ")", re.I)
+_TABLE_ING = re.compile(rf"(?:{alternation('sections', 'label_line_ingredients')})", re.I)
+
+
+def _ingredient_table_head(line: str) -> bool:
+    """Whether a Markdown table row is the header of an ingredients table: a cell that is an ingredients
+    label ("Ingredient", "Ingredients"; ``label_line_ingredients`` of ``lexicon/sections.yaml``). An "Item |
+    Qty" header alone is not enough: an ops page's inventory has one too."""
+    if not line.lstrip().startswith("|"):
+        return False
+    cells = [c.strip().strip("*_ ") for c in line.strip().strip("|").split("|")]
+    return any(_TABLE_ING.fullmatch(c) for c in cells)
 _LABEL_DECOR = re.compile(r"^[^\w(（]+|[\s:：]+$")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+•·▪◦●]|\d{1,2}[.)])\s+\S")
@@ -292,6 +303,8 @@ def label_headings(text: str) -> str:
     heads = [k for k, ln in enumerate(lines) if not skip[k] and _ATX.match(ln)
              and _LABEL_ING.match(_label(_ATX.sub("", ln)))]
     opened = [k for k in labels if (_LABEL_ING.match(w := _label(lines[k])) or _LABEL_NEED.match(w)) and opens_list(k)]
+    if labels and not opened and any(not skip[k] and _ingredient_table_head(ln) for k, ln in enumerate(lines)):
+        opened = labels  # "| Ingredient | Amount |" then "Steps:": the table is the list, the labels its sections
     if not opened and not heads:
         return text
     out = list(lines)
