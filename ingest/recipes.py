@@ -658,7 +658,7 @@ def written_for_reading(doc: ParsedDocument) -> ParsedDocument:
     if doc.tabular:
         return doc
     if doc.language != "zh":
-        return _labelled_lines_en(doc)
+        return _labelled_lines_en(_label_items_en(doc))
     blocks = [dataclasses.replace(b, text=cjk_form(b.text)) if b.kind in ("item", "paragraph") and has_cjk(b.text)
               else b for b in doc.blocks]
     # a paragraph that is only a label ("**食材**：", "做法：") right above a list is that list's heading
@@ -705,6 +705,43 @@ def inline_list(text: str) -> list[str]:
                 or is_method(names[0]) or is_method(p.split()[0]):
             return []
     return parts
+
+
+_LABEL_ITEM = regex("sections", "label_line", re.I)
+_LABEL_ITEM_ING = re.compile(rf"^(?:{alternation('sections', 'label_line_ingredients')})\b", re.I)
+
+
+def _label_items_en(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` with each top-level English list item that is only a section label and holds a nested list
+    ("- Ingredients" over "  - 1 bag tortilla chips", "- Steps" over "  - Spread the chips") written as a
+    heading over that list: the label item becomes a heading, its nested items are its section's items
+    (their path gains the label; nesting deeper than one level is kept). Only in a document with such an
+    ``label_line_ingredients`` item ("Ingredients", "Shopping list"); ``doc`` itself otherwise."""
+    blocks = doc.blocks
+    kids = children(blocks)
+    labels = {i for i, b in enumerate(blocks)
+              if b.kind == "item" and b.parent < 0 and i in kids and not has_cjk(b.text)
+              and _LABEL_ITEM.match(heading_words(b.text).strip().rstrip(":：").strip().strip("*_").strip())}
+    if not any(_LABEL_ITEM_ING.match(heading_words(blocks[i].text).strip("*_ ")) for i in labels):
+        return doc
+    new = list(blocks)
+    for i in labels:
+        b = blocks[i]
+        label = heading_words(b.text).strip().rstrip(":：").strip().strip("*_").strip()
+        new[i] = dataclasses.replace(b, kind="heading", text=label, path=(*b.path, label), level=len(b.path) + 2)
+
+        def under(k: int, top: int = i) -> bool:
+            while k >= 0:
+                if blocks[k].parent == top:
+                    return True
+                k = blocks[k].parent
+            return False
+
+        for k in range(i + 1, len(blocks)):
+            if under(k):
+                nb = new[k]
+                new[k] = dataclasses.replace(nb, path=(*nb.path, label), parent=-1 if nb.parent == i else nb.parent)
+    return dataclasses.replace(doc, blocks=new)
 
 
 def _labelled_lines_en(doc: ParsedDocument) -> ParsedDocument:

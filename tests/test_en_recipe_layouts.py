@@ -64,6 +64,9 @@ LAYOUTS = {
     "table_then_plain_steps": ("sangria.md", "# Sangria\n\n| Ingredient | Qty |\n|---|---|\n| red wine | 1 bottle |\n"
                                "| oranges | 2 |\n| brandy (optional) | 50 ml |\n\nSteps:\n\n1. Slice the oranges.\n2. Chill.\n",
                                "Sangria", {"red wine": True, "orange": True, "brandy": False}),
+    "label_items": ("nachos.md", "# Nachos\n\n- Ingredients\n  - 1 bag tortilla chips\n  - 200 g cheddar\n  - 1 jalapeno "
+                    "(optional)\n- Steps\n  - Spread the chips on a tray.\n  - Cover with cheese and bake.\n",
+                    "Nachos", {"tortilla chip": True, "cheddar": True, "jalapeno": False}),
     "plain_text": ("carrot-cake.txt", "Carrot Cake\n\nIngredients:\n2 cups flour\n3 carrots, grated\n1 cup sugar\n\n"
                    "Directions:\n1. Mix the dry ingredients.\n2. Fold in the carrots.\n3. Bake for 40 minutes.\n",
                    "Carrot Cake", {"flour": True, "carrot": True, "sugar": True}),
