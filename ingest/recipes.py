@@ -253,6 +253,12 @@ def ingredient_table_rows(doc: ParsedDocument) -> list[TableRow]:
         if has_list and section_kind(head.path) not in ("ingredient", "amount"):
             continue  # a conversion or reference table beside the recipe's own list
         kinds = [classify_column(c) for c in head.cells]
+        if "item" not in kinds and section_kind(head.path) == "ingredient" and "amount" in kinds:
+            # under an ingredients heading, "| What | How much |": the first column that is no amount, unit or
+            # note names the things
+            free = [k for k, kind in enumerate(kinds) if kind not in ("amount", "unit", "notes", "cond", "req", "sub")]
+            if free:
+                kinds[free[0]] = "item"
         if "item" not in kinds:
             continue
         item_col = kinds.index("item")

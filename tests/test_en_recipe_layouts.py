@@ -67,6 +67,9 @@ LAYOUTS = {
     "label_items": ("nachos.md", "# Nachos\n\n- Ingredients\n  - 1 bag tortilla chips\n  - 200 g cheddar\n  - 1 jalapeno "
                     "(optional)\n- Steps\n  - Spread the chips on a tray.\n  - Cover with cheese and bake.\n",
                     "Nachos", {"tortilla chip": True, "cheddar": True, "jalapeno": False}),
+    "table_what_how_much": ("hot-chocolate.md", "# Hot Chocolate\n\n## You will need\n\n| What | How much |\n|---|---|\n"
+                            "| milk | 250 ml |\n| dark chocolate | 40 g |\n\n## Method\n\n1. Heat the milk.\n",
+                            "Hot Chocolate", {"milk": True, "dark chocolate": True}),
     "plain_text": ("carrot-cake.txt", "Carrot Cake\n\nIngredients:\n2 cups flour\n3 carrots, grated\n1 cup sugar\n\n"
                    "Directions:\n1. Mix the dry ingredients.\n2. Fold in the carrots.\n3. Bake for 40 minutes.\n",
                    "Carrot Cake", {"flour": True, "carrot": True, "sugar": True}),
