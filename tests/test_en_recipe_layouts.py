@@ -70,6 +70,9 @@ LAYOUTS = {
     "table_what_how_much": ("hot-chocolate.md", "# Hot Chocolate\n\n## You will need\n\n| What | How much |\n|---|---|\n"
                             "| milk | 250 ml |\n| dark chocolate | 40 g |\n\n## Method\n\n1. Heat the milk.\n",
                             "Hot Chocolate", {"milk": True, "dark chocolate": True}),
+    "details_summary": ("ramen-egg.md", "# Ramen Egg\n\n<details>\n<summary>Ingredients</summary>\n\n- 4 eggs\n"
+                        "- 100 ml soy sauce\n\n</details>\n\n## Steps\n\n1. Boil the eggs.\n",
+                        "Ramen Egg", {"egg": True, "soy sauce": True}),
     "plain_text": ("carrot-cake.txt", "Carrot Cake\n\nIngredients:\n2 cups flour\n3 carrots, grated\n1 cup sugar\n\n"
                    "Directions:\n1. Mix the dry ingredients.\n2. Fold in the carrots.\n3. Bake for 40 minutes.\n",
                    "Carrot Cake", {"flour": True, "carrot": True, "sugar": True}),
@@ -111,6 +114,12 @@ def test_a_plain_label_line_becomes_a_heading_only_in_a_recipe_layout():
     blocks, h1, _ = parse_markdown(label_headings(md))
     assert h1 == "Fried Rice"
     assert [b.path for b in blocks if b.kind == "item"] == [("Ingredients",), ("Directions",)]
+
+
+def test_a_summary_that_names_no_section_stays_text():
+    md = "# Runbook\n\n<details>\n<summary>Click to expand</summary>\n\n- restart the pod\n\n</details>\n"
+    blocks, _, _ = parse_markdown(md)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Runbook"]
 
 
 def test_pages_that_are_no_recipe_stay_documents(tmp_path):

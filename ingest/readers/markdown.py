@@ -252,6 +252,14 @@ def _label(line: str) -> str:
     return _LABEL_DECOR.sub("", t).strip().strip("*_").strip()
 
 
+def _summary_label(text: str, html: str) -> bool:
+    """Whether ``text`` is the ``<summary>`` of a ``<details>`` block (``html``) and names a section
+    (``label_line`` of ``lexicon/sections.yaml``: "Ingredients", "Method"; not "Click to expand")."""
+    w = _label(text)
+    return bool(w) and bool(_LABEL_LINE.match(w)) and bool(
+        re.search(r"<summary[^>]*>\s*(?:<[^>]+>\s*)*" + re.escape(text.strip()), html, re.I))
+
+
 def label_headings(text: str) -> str:
     """``text`` with each plain line that names a recipe section written as an ATX heading, when the
     document is laid out so: a line of its own ("Ingredients:", "You will need:", "INGREDIENTS (serves 4)";
@@ -538,6 +546,9 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
             outer = next((b for b in reversed(items) if b >= 0), -1)
             base = len(blocks)
             for hb in _html_fragment(tok.content, m[0] + 1):
+                if hb.kind == "paragraph" and _summary_label(hb.text, tok.content):
+                    # "<details><summary>Ingredients</summary>" over a list: a collapsible section, titled
+                    hb.kind, hb.level = "heading", min(6, real_level + 1)
                 if hb.kind == "heading":
                     title = hb.text
                     while heads and heads[-1][0] >= hb.level:
