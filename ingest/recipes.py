@@ -687,6 +687,7 @@ _LABEL_LINE = re.compile(rf"^\s*\**\s*([\u3400-\u9fff][^：:*\n]{{0,9}}?)\s*\**\
 _EN_ING_LABEL = re.compile(rf"^\s*(?:\*\*|__)?\s*(?P<label>{alternation('sections', 'label_line_ingredients')}"
                            rf"|{alternation('sections', 'label_line_need')})\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?=\S)", re.I)
 _INLINE_PART_WORDS = 8
+_LINE_MAX_EN = int(lexicon("sections")["line_item_max_chars"])
 _NEED_LABEL = re.compile(rf"^(?:{alternation('sections', 'label_line_need')})$", re.I)
 
 
@@ -762,6 +763,15 @@ def _labelled_lines_en(doc: ParsedDocument) -> ParsedDocument:
     changed = False
     for i, b in enumerate(blocks):
         where[i] = len(new)
+        if (b.kind == "code" and not has_cjk(b.text) and any(ING_HEAD.search(p) for p in b.path)
+                and section_kind(b.path) == "ingredient"):
+            # an ingredients section written in a code block ("```\n200 g flour\n2 eggs\n```"): one thing a line
+            lines = b.text.split("\n")
+            found = [(k, ln.strip()) for k, ln in enumerate(lines) if ln.strip()]
+            if len(found) >= 2 and all(len(ln) <= _LINE_MAX_EN and not re.search(r"[.!?]\s+\S", ln) for _k, ln in found):
+                new.extend(Block("item", ln, b.line + k, b.line + k, b.path, 1, parent=-1) for k, ln in found)
+                changed = True
+                continue
         if b.kind != "paragraph" or in_steps(b.path) or has_cjk(b.text):
             new.append(b)
             continue

@@ -73,6 +73,8 @@ LAYOUTS = {
     "details_summary": ("ramen-egg.md", "# Ramen Egg\n\n<details>\n<summary>Ingredients</summary>\n\n- 4 eggs\n"
                         "- 100 ml soy sauce\n\n</details>\n\n## Steps\n\n1. Boil the eggs.\n",
                         "Ramen Egg", {"egg": True, "soy sauce": True}),
+    "code_block": ("bread.md", "# Bread\n\n## Ingredients\n\n```\n500 g flour\n350 ml water\n10 g salt (optional)\n```\n\n"
+                   "## Method\n\n1. Knead.\n", "Bread", {"flour": True, "water": True, "salt": False}),
     "plain_text": ("carrot-cake.txt", "Carrot Cake\n\nIngredients:\n2 cups flour\n3 carrots, grated\n1 cup sugar\n\n"
                    "Directions:\n1. Mix the dry ingredients.\n2. Fold in the carrots.\n3. Bake for 40 minutes.\n",
                    "Carrot Cake", {"flour": True, "carrot": True, "sugar": True}),
