@@ -777,24 +777,32 @@ def _labelled_lines_en(doc: ParsedDocument) -> ParsedDocument:
             continue
         lines = b.text.split("\n")
         out: list[Block] = []
-        rest: list[str] = []
+        rest: list[tuple[int, str]] = []  # the paragraph's other lines, kept in order as paragraphs
+
+        def flush() -> None:
+            if any(r.strip() for _k, r in rest):
+                out.append(dataclasses.replace(b, text="\n".join(r for _k, r in rest).strip(), line=b.line + rest[0][0]))
+            rest.clear()
+
+        labelled = False
         for k, ln in enumerate(lines):
             m = _EN_ING_LABEL.match(ln)
             found = inline_list(ln[m.end():].strip("*_ ")) if m else []
             if found and _NEED_LABEL.match(m.group("label")) and not any(_EN_MEASURE.match(t) for t in found):
                 found = []  # "You will need: a laptop, a GitHub account": a cook's list is measured
             if found:
+                flush()
+                labelled = True
                 label = m.group("label").strip()
                 label = label[:1].upper() + label[1:]
                 out += [Block("item", t, b.line + k, b.line + k, (*b.path, label), 1, parent=-1) for t in found]
             else:
-                rest.append(ln)
-        if not out:
+                rest.append((k, ln))
+        if not labelled:
             new.append(b)
             continue
+        flush()
         changed = True
-        if any(r.strip() for r in rest):
-            new.append(dataclasses.replace(b, text="\n".join(rest).strip()))
         new.extend(out)
     if not changed:
         return doc
