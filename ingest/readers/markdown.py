@@ -289,8 +289,8 @@ def label_headings(text: str) -> str:
             fence = m.group(1)
             skip[k] = True
 
-    def own_line(k: int) -> bool:  # a line of its own: a blank line or a heading above it
-        return k == 0 or not lines[k - 1].strip() or bool(_ATX.match(lines[k - 1]))
+    def own_line(k: int) -> bool:  # a line of its own: a blank line or a heading above it, or a label's ":"
+        return k == 0 or not lines[k - 1].strip() or bool(_ATX.match(lines[k - 1])) or lines[k].rstrip().endswith((":", "："))
 
     def opens_list(k: int) -> bool:
         nxt = [ln for ln in lines[k + 1:k + 12]]
