@@ -224,6 +224,12 @@ _LABEL_LINE = regex("sections", "label_line", re.I)
 _LABEL_ING = re.compile(rf"^(?:{alternation('sections', 'label_line_ingredients')})\b", re.I)
 _LABEL_NEED = re.compile(rf"^(?:{alternation('sections', 'label_line_need')})\b", re.I)
 _MEASURED = re.compile(r"^\W*(?:" + fill("amounts", "{{amount_en}}") + ")", re.I)
+_LABEL_DECOR = re.compile(r"^[^\w(（]+|[\s:：]+$")
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)")
+_LIST_LINE = re.compile(r"^\s*(?:[-*+•·▪◦●]|\d{1,2}[.)])\s+\S")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+")
+_PASTED_BULLET = re.compile(r"^(\s*)[•·▪◦●][ \t]*(?=\S)")
+_CJK = re.compile(r"[\u3400-\u9fff]")
 _TABLE_ING = re.compile(rf"(?:{alternation('sections', 'label_line_ingredients')})", re.I)
 
 
@@ -235,12 +241,6 @@ def _ingredient_table_head(line: str) -> bool:
         return False
     cells = [c.strip().strip("*_ ") for c in line.strip().strip("|").split("|")]
     return any(_TABLE_ING.fullmatch(c) for c in cells)
-_LABEL_DECOR = re.compile(r"^[^\w(（]+|[\s:：]+$")
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)")
-_LIST_LINE = re.compile(r"^\s*(?:[-*+•·▪◦●]|\d{1,2}[.)])\s+\S")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+")
-_PASTED_BULLET = re.compile(r"^(\s*)[•·▪◦●][ \t]*(?=\S)")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def _label(line: str) -> str:
