@@ -516,8 +516,12 @@ def _section_line_items(blocks: list[Block]) -> list[Block]:
     then "3 carrots, grated" on lines of their own, or lines ending in hard breaks), as item blocks: what
     :func:`section_lines` reads as the recipe's items, for :func:`is_recipe` to count."""
     kind_of = lambda b: section_kind(b.path) if any(ING_HEAD.search(p) for p in b.path) else ""  # noqa: E731
-    return [dataclasses.replace(blocks[i], kind="item", text=t)
-            for i, found in section_lines(blocks, kind_of).items() for t in found]
+    out = [dataclasses.replace(blocks[i], kind="item", text=t)
+           for i, found in section_lines(blocks, kind_of).items() for t in found]
+    if out and not any(_LABEL_ITEM_ING.search(heading_words(p)) for b in out for p in b.path) \
+            and not any(_EN_MEASURE.match(b.text.strip()) for b in out):
+        return []  # "## What you'll need" over "A laptop and a GitHub account.": no cook's list
+    return out
 
 
 _TITLE_NOISE = [re.compile(p, re.I) for p in words("sections", "title_noise")]

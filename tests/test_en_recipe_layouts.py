@@ -134,6 +134,8 @@ def test_pages_that_are_no_recipe_stay_documents(tmp_path):
         # a capacity plan whose first list starts with numbers
         "capacity.md": "# Capacity plan\n\n- 3 replicas of the API\n- 2 GB memory per pod\n- 1 load balancer\n\n"
                        "1. Scale the deployment.\n2. Check the dashboards.\n",
+        # a README whose "What you'll need" section is a sentence
+        "CONTRIBUTING.md": "# Contributing\n\n## What you'll need\n\nA laptop and a GitHub account.\n\n## Steps\n\n1. Clone.\n",
         # an onboarding page: "You will need:" over things no cook measures
         "onboarding.md": "# Onboarding\n\nYou will need: a laptop, a GitHub account, and access to the VPN.\n\n"
                          "1. Ask IT.\n2. Log in.\n",
