@@ -75,6 +75,8 @@ LAYOUTS = {
                         "Ramen Egg", {"egg": True, "soy sauce": True}),
     "code_block": ("bread.md", "# Bread\n\n## Ingredients\n\n```\n500 g flour\n350 ml water\n10 g salt (optional)\n```\n\n"
                    "## Method\n\n1. Knead.\n", "Bread", {"flour": True, "water": True, "salt": False}),
+    "html_line_breaks": ("toast.md", "# French Toast\n\n## Ingredients\n\n2 eggs<br>4 slices bread<br/>\n100 ml milk\n\n"
+                         "## Method\n\n1. Soak the bread.\n", "French Toast", {"egg": True, "bread": True, "milk": True}),
     "plain_text": ("carrot-cake.txt", "Carrot Cake\n\nIngredients:\n2 cups flour\n3 carrots, grated\n1 cup sugar\n\n"
                    "Directions:\n1. Mix the dry ingredients.\n2. Fold in the carrots.\n3. Bake for 40 minutes.\n",
                    "Carrot Cake", {"flour": True, "carrot": True, "sugar": True}),

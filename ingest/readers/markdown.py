@@ -230,6 +230,7 @@ _LIST_LINE = re.compile(r"^\s*(?:[-*+•·▪◦●]|\d{1,2}[.)])\s+\S")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+")
 _PASTED_BULLET = re.compile(r"^(\s*)[•·▪◦●][ \t]*(?=\S)")
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_BR = re.compile(r"<br\s*/?>", re.I)
 _TABLE_ING = re.compile(rf"(?:{alternation('sections', 'label_line_ingredients')})", re.I)
 
 
@@ -363,8 +364,8 @@ def _inline(tok) -> tuple[str, list[str], str]:
             out.append(ch.content)
             if cur is not None:
                 cur.append(ch.content)
-        elif t in ("softbreak", "hardbreak"):
-            out.append("\n")
+        elif t in ("softbreak", "hardbreak") or (t == "html_inline" and _BR.match(ch.content)):
+            out.append("\n")  # "2 eggs<br>1 cup flour": an HTML line break is a line break
         elif t == "strong_open":
             cur = []
             starts = not "".join(out).strip()
@@ -377,6 +378,7 @@ def _inline(tok) -> tuple[str, list[str], str]:
             cur = None
     flush_run()
     text = "\n".join(x.rstrip() for x in "".join(out).split("\n"))
+    text = re.sub(r"\n{2,}", "\n", text)  # a "<br>" at a line's end: one break, not two
     return text.strip(), bolds, lead
 
 
