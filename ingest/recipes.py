@@ -525,6 +525,7 @@ def _section_line_items(blocks: list[Block]) -> list[Block]:
 
 
 _TITLE_NOISE = [re.compile(p, re.I) for p in words("sections", "title_noise")]
+_GENERIC_STEMS = frozenset(w.casefold() for w in words("sections", "generic_stems"))
 _TITLE_MODIFIER = regex("sections", "title_modifier")
 
 
@@ -554,8 +555,11 @@ def dish_name(title: str) -> str:
 def recipe_name(doc: ParsedDocument) -> str:
     """The dish named by the H1, else the front-matter title (see
     :func:`dish_name`), else the file stem."""
-    name = doc.h1 or doc.front_matter.get("title", "") or doc.stem
-    return dish_name(str(name)) or doc.stem
+    stem = doc.stem
+    if stem.casefold() in _GENERIC_STEMS and "/" in (doc.rel or ""):
+        stem = doc.rel.rsplit("/", 2)[-2]  # "banana-bread/README.md": the folder names the dish
+    name = doc.h1 or doc.front_matter.get("title", "") or stem
+    return dish_name(str(name)) or stem
 
 
 _MIXED_NAME = re.compile(r"^([A-Za-z][A-Za-z0-9 '&.\-]*[A-Za-z0-9.])\s*([\u3400-\u9fff][^A-Za-z]*)$|^([\u3400-\u9fff][^A-Za-z]*?)\s*([A-Za-z][A-Za-z0-9 '&.\-]*)$")
@@ -1015,7 +1019,7 @@ class RecipeExtractor:
         title = doc.h1 or str(doc.front_matter.get("title", "") or "")
         aliases = [title] if title and title != name else []
         aliases += [p for p in name_parts(name) if p not in aliases]
-        if name == doc.stem and not has_cjk(name) and re.search(r"\w[-_]+\w", name):
+        if not doc.h1 and not doc.front_matter.get("title") and not has_cjk(name) and re.search(r"\w[-_]+\w", name):
             aliases.append(re.sub(r"[-_]+", " ", name).strip())  # a file named "banana-bread": "banana bread"
         res.entities.append(Entity(rid, name, "recipe", aliases, doc.language, rel))
         blocks = doc.blocks

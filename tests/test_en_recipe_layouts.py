@@ -149,3 +149,14 @@ def test_pages_that_are_no_recipe_stay_documents(tmp_path):
                     "- Based in Leeds\n",
     })
     assert not [e for e in ex.entities.values() if e.type == "recipe"]
+
+
+def test_an_untitled_readme_is_named_by_its_folder(tmp_path):
+    body = "## Ingredients\n\n- 3 ripe bananas\n- 250 g flour\n\n## Method\n\n1. Bake for an hour.\n"
+    for folder in ("banana-bread", "pancakes"):
+        (tmp_path / "c" / folder).mkdir(parents=True)
+    ex = mini_corpus(tmp_path, {"banana-bread/README.md": body, "pancakes/README.md": body.replace("bananas", "eggs")})
+    recipes = {e.name: e.aliases for e in ex.entities.values() if e.type == "recipe"}
+    assert set(recipes) == {"banana-bread", "pancakes"}  # two recipes, not one "README"
+    assert "banana bread" in recipes["banana-bread"]
+
