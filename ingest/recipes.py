@@ -253,6 +253,12 @@ def ingredient_table_rows(doc: ParsedDocument) -> list[TableRow]:
         if has_list and section_kind(head.path) not in ("ingredient", "amount"):
             continue  # a conversion or reference table beside the recipe's own list
         kinds = [classify_column(c) for c in head.cells]
+        if "item" not in kinds and section_kind(head.path) == "ingredient" and "amount" in kinds:
+            # under an ingredients heading, "| What | How much |": the first column that is no amount, unit or
+            # note names the things
+            free = [k for k, kind in enumerate(kinds) if kind not in ("amount", "unit", "notes", "cond", "req", "sub")]
+            if free:
+                kinds[free[0]] = "item"
         if "item" not in kinds:
             continue
         item_col = kinds.index("item")
@@ -321,7 +327,7 @@ def amount_list_items(doc: ParsedDocument) -> set[int]:
     form) or a short name alone ("咖喱粉"), at least one with an amount. ``set()`` for
     other languages (:func:`amount_list_paths` reads their lists by heading path)."""
     if doc.language != "zh":
-        return set()
+        return _amount_list_items_en(doc)
     runs: list[list[int]] = []
     prev = -2
     for i, b in enumerate(doc.blocks):
@@ -365,6 +371,53 @@ def _skipped_images(blocks: list[Block], a: int, b: int) -> int:
 
 
 _EN_LEAD_AMOUNT = regex("amounts", "lead_amount_en", re.I)
+_EN_MEASURE = regex("amounts", "amount_en", re.I)
+
+
+def _amount_list_items_en(doc: ParsedDocument) -> set[int]:
+    """:func:`amount_list_items` for English, for a recipe written with no ingredients heading at all (a
+    list right after the title or an intro line, then the numbered steps): the items of the first bulleted
+    list of at least three items outside procedure and notes sections, none a sentence, two thirds of them
+    a quantity before a plausible name ("3 eggs", "30 g grated cheddar"), at least one with a unit of
+    measure (``amount_en``), followed later in the document by a numbered list of at least two items.
+    ``set()`` when the document has an ingredients section or table of its own."""
+    blocks = doc.blocks
+    if any(section_kind(b.path) == "ingredient" for b in blocks if b.kind in ("item", "paragraph")):
+        return set()
+    runs: list[list[int]] = []
+    for i, b in enumerate(blocks):
+        if b.kind != "item" or b.parent >= 0:
+            continue
+        if runs and runs[-1][-1] == i - 1 - _nested_below(blocks, runs[-1][-1], i) and blocks[runs[-1][0]].path == b.path \
+                and blocks[runs[-1][0]].ordered == b.ordered:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    for k, run in enumerate(runs):
+        items = [blocks[i] for i in run]
+        head = items[0]
+        if head.ordered or len(items) < 3 or in_steps(head.path) or section_kind(head.path) \
+                or any(key_kind(heading_words(p)) in ("notes", "meta") for p in head.path):
+            continue
+        if any(re.search(r"[.!?]\s+\S", b.text) for b in items):
+            continue
+        good = measured = 0
+        for b in items:
+            m = _EN_LEAD_AMOUNT.match(b.text.strip())
+            names = [clean_name(ip.name, "ingredient") for ip in parse_item(b.text)] if m else []
+            if names and plausible_name(names[0]) and not is_method(names[0]) and not _CATEGORY.search(names[0]):
+                good += 1
+                measured += bool(_EN_MEASURE.match(b.text.strip()))
+        later_steps = any(len(r) >= 2 and blocks[r[0]].ordered for r in runs[k + 1:])
+        if measured and good * 3 >= len(items) * 2 and later_steps:
+            return set(run)
+        return set()  # only the first list of the document may be its ingredients
+    return set()
+
+
+def _nested_below(blocks: list[Block], a: int, b: int) -> int:
+    """How many blocks between ``a`` and ``b`` are nested in a list item (a sub-item, a paragraph of an item)."""
+    return sum(1 for k in range(a + 1, b) if blocks[k].parent >= 0)
 
 
 def _amount_list_paths_en(doc: ParsedDocument) -> set[tuple[str, ...]]:
@@ -416,6 +469,8 @@ def is_recipe(doc: ParsedDocument) -> bool:
         return False
     items = [b for b in doc.blocks if b.kind == "item" and section_kind(b.path) == "ingredient"
              and any(ING_HEAD.search(p) for p in b.path)]
+    if not items and doc.language != "zh":
+        items = _section_line_items(doc.blocks)
     if not items and ingredient_table_rows(doc):
         # a table of ingredients ("| 食材 | 用量 |") and a procedure: a recipe
         return any(in_steps(b.path) or looks_like_step(b.text[:60]) for b in doc.blocks
@@ -429,10 +484,10 @@ def is_recipe(doc: ParsedDocument) -> bool:
             if prose_recipe(doc):
                 return True
             # a list that reads as ingredients by its shape, with no heading naming it, and the steps
-            shaped = amount_list_items(doc)
-            return bool(shaped) and any(
+            shaped = amount_list_items(doc)  # English: only with numbered steps after it
+            return bool(shaped) and (doc.language != "zh" or any(
                 (in_steps(b.path) or looks_like_step(b.text[:60])) and i not in shaped
-                for i, b in enumerate(doc.blocks) if b.kind in ("item", "paragraph"))
+                for i, b in enumerate(doc.blocks) if b.kind in ("item", "paragraph")))
     title = doc.h1 or doc.front_matter.get("title", "") or ""
     if _DISH_TITLE.search(title):
         return True
@@ -456,7 +511,21 @@ def is_recipe(doc: ParsedDocument) -> bool:
     return namey * 2 > len(items)
 
 
+def _section_line_items(blocks: list[Block]) -> list[Block]:
+    """The lines of an English ingredients section written as paragraphs, not list items ("2 cups flour"
+    then "3 carrots, grated" on lines of their own, or lines ending in hard breaks), as item blocks: what
+    :func:`section_lines` reads as the recipe's items, for :func:`is_recipe` to count."""
+    kind_of = lambda b: section_kind(b.path) if any(ING_HEAD.search(p) for p in b.path) else ""  # noqa: E731
+    out = [dataclasses.replace(blocks[i], kind="item", text=t)
+           for i, found in section_lines(blocks, kind_of).items() for t in found]
+    if out and not any(_LABEL_ITEM_ING.search(heading_words(p)) for b in out for p in b.path) \
+            and not any(_EN_MEASURE.match(b.text.strip()) for b in out):
+        return []  # "## What you'll need" over "A laptop and a GitHub account.": no cook's list
+    return out
+
+
 _TITLE_NOISE = [re.compile(p, re.I) for p in words("sections", "title_noise")]
+_GENERIC_STEMS = frozenset(w.casefold() for w in words("sections", "generic_stems"))
 _TITLE_MODIFIER = regex("sections", "title_modifier")
 
 
@@ -486,8 +555,11 @@ def dish_name(title: str) -> str:
 def recipe_name(doc: ParsedDocument) -> str:
     """The dish named by the H1, else the front-matter title (see
     :func:`dish_name`), else the file stem."""
-    name = doc.h1 or doc.front_matter.get("title", "") or doc.stem
-    return dish_name(str(name)) or doc.stem
+    stem = doc.stem
+    if stem.casefold() in _GENERIC_STEMS and "/" in (doc.rel or ""):
+        stem = doc.rel.rsplit("/", 2)[-2]  # "banana-bread/README.md": the folder names the dish
+    name = doc.h1 or doc.front_matter.get("title", "") or stem
+    return dish_name(str(name)) or stem
 
 
 _MIXED_NAME = re.compile(r"^([A-Za-z][A-Za-z0-9 '&.\-]*[A-Za-z0-9.])\s*([\u3400-\u9fff][^A-Za-z]*)$|^([\u3400-\u9fff][^A-Za-z]*?)\s*([A-Za-z][A-Za-z0-9 '&.\-]*)$")
@@ -597,8 +669,10 @@ def written_for_reading(doc: ParsedDocument) -> ParsedDocument:
     (:func:`~threadgraph.knowledge.text.cjk_form`: "白糖, 盐" → "白糖，盐", "香菜cilantro" →
     "香菜 cilantro"), then :func:`listed_paragraphs`. Lines are kept, so provenance stays valid; passages are
     made from the document as written. Other documents are returned unchanged."""
-    if doc.language != "zh" or doc.tabular:
+    if doc.tabular:
         return doc
+    if doc.language != "zh":
+        return _labelled_lines_en(_label_items_en(doc))
     blocks = [dataclasses.replace(b, text=cjk_form(b.text)) if b.kind in ("item", "paragraph") and has_cjk(b.text)
               else b for b in doc.blocks]
     # a paragraph that is only a label ("**食材**：", "做法：") right above a list is that list's heading
@@ -618,6 +692,130 @@ def written_for_reading(doc: ParsedDocument) -> ParsedDocument:
 
 
 _LABEL_LINE = re.compile(rf"^\s*\**\s*([\u3400-\u9fff][^：:*\n]{{0,9}}?)\s*\**\s*[：:]\s*\**\s*$")
+_EN_ING_LABEL = re.compile(rf"^\s*(?:\*\*|__)?\s*(?P<label>{alternation('sections', 'label_line_ingredients')}"
+                           rf"|{alternation('sections', 'label_line_need')})\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?=\S)", re.I)
+_INLINE_PART_WORDS = 8
+_LINE_MAX_EN = int(lexicon("sections")["line_item_max_chars"])
+_NEED_LABEL = re.compile(rf"^(?:{alternation('sections', 'label_line_need')})$", re.I)
+
+
+def inline_list(text: str) -> list[str]:
+    """The things of an English list written on one line after its label ("2 cups basil, 50 g pine nuts, 1 clove
+    garlic and olive oil"): split at top-level commas and semicolons and before a last " and "; ``[]`` unless
+    there are at least two parts and each is short (at most eight words) and opens with a plausible name
+    after its amount, none a method or a sentence."""
+    t = re.sub(r"\s*\.\s*$", "", (text or "").strip())
+    if not t or has_cjk(t) or re.search(r"[.!?]\s+\S", _PAREN_NOTE.sub("", t)):
+        return []
+    parts = split_top(t, ",;")
+    if parts and " and " in _PAREN_NOTE.sub("", parts[-1]):
+        last = parts.pop()
+        cut = last.rfind(" and ")
+        parts += [last[:cut].strip(), last[cut + 5:].strip()]
+    if len(parts) < 2:
+        return []
+    for p in parts:
+        names = [clean_name(ip.name, "ingredient") for ip in parse_item(p)]
+        if len(_PAREN_NOTE.sub("", p).split()) > _INLINE_PART_WORDS or not names or not plausible_name(names[0]) \
+                or is_method(names[0]) or is_method(p.split()[0]):
+            return []
+    return parts
+
+
+_LABEL_ITEM = regex("sections", "label_line", re.I)
+_LABEL_ITEM_ING = re.compile(rf"^(?:{alternation('sections', 'label_line_ingredients')})\b", re.I)
+
+
+def _label_items_en(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` with each top-level English list item that is only a section label and holds a nested list
+    ("- Ingredients" over "  - 1 bag tortilla chips", "- Steps" over "  - Spread the chips") written as a
+    heading over that list: the label item becomes a heading, its nested items are its section's items
+    (their path gains the label; nesting deeper than one level is kept). Only in a document with such an
+    ``label_line_ingredients`` item ("Ingredients", "Shopping list"); ``doc`` itself otherwise."""
+    blocks = doc.blocks
+    kids = children(blocks)
+    labels = {i for i, b in enumerate(blocks)
+              if b.kind == "item" and b.parent < 0 and i in kids and not has_cjk(b.text)
+              and _LABEL_ITEM.match(heading_words(b.text).strip().rstrip(":：").strip().strip("*_").strip())}
+    if not any(_LABEL_ITEM_ING.match(heading_words(blocks[i].text).strip("*_ ")) for i in labels):
+        return doc
+    new = list(blocks)
+    for i in labels:
+        b = blocks[i]
+        label = heading_words(b.text).strip().rstrip(":：").strip().strip("*_").strip()
+        new[i] = dataclasses.replace(b, kind="heading", text=label, path=(*b.path, label), level=len(b.path) + 2)
+
+        def under(k: int, top: int = i) -> bool:
+            while k >= 0:
+                if blocks[k].parent == top:
+                    return True
+                k = blocks[k].parent
+            return False
+
+        for k in range(i + 1, len(blocks)):
+            if under(k):
+                nb = new[k]
+                new[k] = dataclasses.replace(nb, path=(*nb.path, label), parent=-1 if nb.parent == i else nb.parent)
+    return dataclasses.replace(doc, blocks=new)
+
+
+def _labelled_lines_en(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` with each English line that opens with an ingredients label and lists its things on the same
+    line ("**Ingredients:** 2 cups basil, 50 g pine nuts, 1 clove garlic", "You will need: 4 eggs, 1 cup
+    flour and a pinch of salt"; :func:`inline_list`) written as list items under that label, as under a
+    heading; the paragraph's other lines stay a paragraph. Outside procedure sections only; ``doc`` itself
+    when no line is so written."""
+    blocks = doc.blocks
+    new: list[Block] = []
+    where: dict[int, int] = {}
+    changed = False
+    for i, b in enumerate(blocks):
+        where[i] = len(new)
+        if (b.kind == "code" and not has_cjk(b.text) and any(ING_HEAD.search(p) for p in b.path)
+                and section_kind(b.path) == "ingredient"):
+            # an ingredients section written in a code block ("```\n200 g flour\n2 eggs\n```"): one thing a line
+            lines = b.text.split("\n")
+            found = [(k, ln.strip()) for k, ln in enumerate(lines) if ln.strip()]
+            if len(found) >= 2 and all(len(ln) <= _LINE_MAX_EN and not re.search(r"[.!?]\s+\S", ln) for _k, ln in found):
+                new.extend(Block("item", ln, b.line + k, b.line + k, b.path, 1, parent=-1) for k, ln in found)
+                changed = True
+                continue
+        if b.kind != "paragraph" or in_steps(b.path) or has_cjk(b.text):
+            new.append(b)
+            continue
+        lines = b.text.split("\n")
+        out: list[Block] = []
+        rest: list[tuple[int, str]] = []  # the paragraph's other lines, kept in order as paragraphs
+
+        def flush() -> None:
+            if any(r.strip() for _k, r in rest):
+                out.append(dataclasses.replace(b, text="\n".join(r for _k, r in rest).strip(), line=b.line + rest[0][0]))
+            rest.clear()
+
+        labelled = False
+        for k, ln in enumerate(lines):
+            m = _EN_ING_LABEL.match(ln)
+            found = inline_list(ln[m.end():].strip("*_ ")) if m else []
+            if found and _NEED_LABEL.match(m.group("label")) and not any(_EN_MEASURE.match(t) for t in found):
+                found = []  # "You will need: a laptop, a GitHub account": a cook's list is measured
+            if found:
+                flush()
+                labelled = True
+                label = m.group("label").strip()
+                label = label[:1].upper() + label[1:]
+                out += [Block("item", t, b.line + k, b.line + k, (*b.path, label), 1, parent=-1) for t in found]
+            else:
+                rest.append((k, ln))
+        if not labelled:
+            new.append(b)
+            continue
+        flush()
+        changed = True
+        new.extend(out)
+    if not changed:
+        return doc
+    new = [dataclasses.replace(b, parent=where.get(b.parent, -1)) if b.parent >= 0 else b for b in new]
+    return dataclasses.replace(doc, blocks=new)
 
 
 def listed_paragraphs(doc: ParsedDocument) -> ParsedDocument:
@@ -821,6 +1019,8 @@ class RecipeExtractor:
         title = doc.h1 or str(doc.front_matter.get("title", "") or "")
         aliases = [title] if title and title != name else []
         aliases += [p for p in name_parts(name) if p not in aliases]
+        if not doc.h1 and not doc.front_matter.get("title") and not has_cjk(name) and re.search(r"\w[-_]+\w", name):
+            aliases.append(re.sub(r"[-_]+", " ", name).strip())  # a file named "banana-bread": "banana bread"
         res.entities.append(Entity(rid, name, "recipe", aliases, doc.language, rel))
         blocks = doc.blocks
         kids = children(blocks)

@@ -27,7 +27,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from ..cues import alternation, regex, words
+from ..cues import alternation, fill, regex, words
 from ..document import Block
 from .base import Reader, Reading, register
 from .html import html_blocks
@@ -220,6 +220,117 @@ def unwrap_admonitions(text: str) -> str:
     return "\n".join(out)
 
 
+_LABEL_LINE = regex("sections", "label_line", re.I)
+_LABEL_ING = re.compile(rf"^(?:{alternation('sections', 'label_line_ingredients')})\b", re.I)
+_LABEL_NEED = re.compile(rf"^(?:{alternation('sections', 'label_line_need')})\b", re.I)
+_MEASURED = re.compile(r"^\W*(?:" + fill("amounts", "{{amount_en}}") + ")", re.I)
+_LABEL_DECOR = re.compile(r"^[^\w(（]+|[\s:：]+$")
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)")
+_LIST_LINE = re.compile(r"^\s*(?:[-*+•·▪◦●]|\d{1,2}[.)])\s+\S")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+")
+_PASTED_BULLET = re.compile(r"^(\s*)[•·▪◦●][ \t]*(?=\S)")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_BR = re.compile(r"<br\s*/?>", re.I)
+_TABLE_ING = re.compile(rf"(?:{alternation('sections', 'label_line_ingredients')})", re.I)
+
+
+def _ingredient_table_head(line: str) -> bool:
+    """Whether a Markdown table row is the header of an ingredients table: a cell that is an ingredients
+    label ("Ingredient", "Ingredients"; ``label_line_ingredients`` of ``lexicon/sections.yaml``). An "Item |
+    Qty" header alone is not enough: an ops page's inventory has one too."""
+    if not line.lstrip().startswith("|"):
+        return False
+    cells = [c.strip().strip("*_ ") for c in line.strip().strip("|").split("|")]
+    return any(_TABLE_ING.fullmatch(c) for c in cells)
+
+
+def _label(line: str) -> str:
+    """The words of a line that may be a plain section label: without its decoration (emoji, bullets,
+    ``**``/``__`` wrappers, a trailing ":"); ``""`` for a line that holds CJK text or is too long."""
+    t = line.strip().strip("*_").strip()
+    if not t or len(t) > 60 or _CJK.search(t):
+        return ""
+    return _LABEL_DECOR.sub("", t).strip().strip("*_").strip()
+
+
+def _summary_label(text: str, html: str) -> bool:
+    """Whether ``text`` is the ``<summary>`` of a ``<details>`` block (``html``) and names a section
+    (``label_line`` of ``lexicon/sections.yaml``: "Ingredients", "Method"; not "Click to expand")."""
+    w = _label(text)
+    return bool(w) and bool(_LABEL_LINE.match(w)) and bool(
+        re.search(r"<summary[^>]*>\s*(?:<[^>]+>\s*)*" + re.escape(text.strip()), html, re.I))
+
+
+def label_headings(text: str) -> str:
+    """``text`` with each plain line that names a recipe section written as an ATX heading, when the
+    document is laid out so: a line of its own ("Ingredients:", "You will need:", "INGREDIENTS (serves 4)";
+    ``label_line_ingredients`` of ``lexicon/sections.yaml``) opens a list or at least two short lines. Then
+    every line of its own matching ``label_line`` ("Method", "Directions:", "Notes") becomes a heading one
+    level below the last real heading, and lines opening with a pasted bullet ("• 1 cucumber") become list
+    items ("- 1 cucumber"). A document without such an ingredients line (an ops page's "Steps:") is
+    returned unchanged; lines are kept one for one, so line numbers stay right. Fenced code and YAML
+    front matter are left alone; Chinese lines are never changed (their labels are read by
+    :func:`~threadgraph.ingest.recipes.written_for_reading`)."""
+    lines = text.split("\n")
+    skip = [False] * len(lines)
+    fence = ""
+    for k, ln in enumerate(lines):
+        if k == 0 and ln.strip() == "---":
+            fence = "---"
+            skip[k] = True
+            continue
+        m = _FENCE_OPEN.match(ln)
+        if fence:
+            skip[k] = True
+            if (fence == "---" and ln.strip() == "---") or (fence != "---" and m and m.group(1)[0] == fence[0]
+                                                               and len(m.group(1)) >= len(fence)):
+                fence = ""
+            continue
+        if m:
+            fence = m.group(1)
+            skip[k] = True
+
+    def own_line(k: int) -> bool:  # a line of its own: a blank line or a heading above it, or a label's ":"
+        return k == 0 or not lines[k - 1].strip() or bool(_ATX.match(lines[k - 1])) or lines[k].rstrip().endswith((":", "："))
+
+    def opens_list(k: int) -> bool:
+        nxt = [ln for ln in lines[k + 1:k + 12]]
+        while nxt and not nxt[0].strip():
+            nxt.pop(0)
+        if not nxt:
+            return False
+        if not _LABEL_ING.match(_label(lines[k])):  # "You will need:": a list of things measured as a cook does
+            run = [ln for ln in nxt[:next((j for j, ln in enumerate(nxt) if not ln.strip()), len(nxt))]]
+            if not any(_MEASURED.match(_PASTED_BULLET.sub("", _LIST_MARK.sub("", ln))) for ln in run):
+                return False
+        if _LIST_LINE.match(nxt[0]):
+            return True
+        return len(nxt) >= 2 and all(ln.strip() and len(ln.strip()) <= 80 for ln in nxt[:2])
+
+    labels = [k for k, ln in enumerate(lines) if not skip[k] and not _ATX.match(ln) and own_line(k)
+              and not _LIST_LINE.match(ln) and (w := _label(ln)) and _LABEL_LINE.match(w)]
+    heads = [k for k, ln in enumerate(lines) if not skip[k] and _ATX.match(ln)
+             and _LABEL_ING.match(_label(_ATX.sub("", ln)))]
+    opened = [k for k in labels if (_LABEL_ING.match(w := _label(lines[k])) or _LABEL_NEED.match(w)) and opens_list(k)]
+    if labels and not opened and any(not skip[k] and _ingredient_table_head(ln) for k, ln in enumerate(lines)):
+        opened = labels  # "| Ingredient | Amount |" then "Steps:": the table is the list, the labels its sections
+    if not opened and not heads:
+        return text
+    out = list(lines)
+    level = 1
+    for k, ln in enumerate(lines):
+        if skip[k]:
+            continue
+        m = _ATX.match(ln)
+        if m:
+            level = len(m.group(1))
+        elif opened and k in labels:
+            out[k] = "#" * min(6, level + 1) + " " + _label(ln)
+        else:
+            out[k] = _PASTED_BULLET.sub(r"\1- ", ln)
+    return "\n".join(out)
+
+
 def _inline_text(tok) -> str:
     """Plain text of an inline token: text, code spans and link texts kept,
     images and HTML tags dropped, soft breaks become newlines."""
@@ -253,8 +364,8 @@ def _inline(tok) -> tuple[str, list[str], str]:
             out.append(ch.content)
             if cur is not None:
                 cur.append(ch.content)
-        elif t in ("softbreak", "hardbreak"):
-            out.append("\n")
+        elif t in ("softbreak", "hardbreak") or (t == "html_inline" and _BR.match(ch.content)):
+            out.append("\n")  # "2 eggs<br>1 cup flour": an HTML line break is a line break
         elif t == "strong_open":
             cur = []
             starts = not "".join(out).strip()
@@ -267,6 +378,7 @@ def _inline(tok) -> tuple[str, list[str], str]:
             cur = None
     flush_run()
     text = "\n".join(x.rstrip() for x in "".join(out).split("\n"))
+    text = re.sub(r"\n{2,}", "\n", text)  # a "<br>" at a line's end: one break, not two
     return text.strip(), bolds, lead
 
 
@@ -316,6 +428,7 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
     row_line = 0
     i = 0
     n = len(tokens)
+    h1s = [tokens[k + 1].content.strip() for k in range(n - 1) if tokens[k].type == "heading_open" and tokens[k].tag == "h1"]
     while i < n:
         tok = tokens[i]
         t = tok.type
@@ -337,6 +450,10 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
                 # "title: Risotto"): every H1 is a section; the title is the front matter's
                 is_title = False
                 h1 = fm_title
+            elif is_title and not fm_title and _SECTION_H1.search(title) and sum(bool(_SECTION_H1.search(x)) for x in h1s) >= 2:
+                # no title anywhere and every part a section of its own ("# Ingredients" … "# Directions"): the
+                # H1s are sections, the file's name titles the document
+                is_title = False
             real_level = level
             if is_title:
                 h1 = title  # the document title is not part of section paths
@@ -431,6 +548,9 @@ def parse_markdown(text: str) -> tuple[list[Block], str, FrontMatter | None]:
             outer = next((b for b in reversed(items) if b >= 0), -1)
             base = len(blocks)
             for hb in _html_fragment(tok.content, m[0] + 1):
+                if hb.kind == "paragraph" and _summary_label(hb.text, tok.content):
+                    # "<details><summary>Ingredients</summary>" over a list: a collapsible section, titled
+                    hb.kind, hb.level = "heading", min(6, real_level + 1)
                 if hb.kind == "heading":
                     title = hb.text
                     while heads and heads[-1][0] >= hb.level:
@@ -566,7 +686,7 @@ def read(path: Path, text: str) -> Reading:
         toml_fm, text = split_metadata_block(text)  # Pelican / MultiMarkdown "Title: …" lines
     text = _blank_comments(text)
     text = _IMAGE_MD.sub("", text)
-    blocks, h1, fm = parse_markdown(text)
+    blocks, h1, fm = parse_markdown(label_headings(text))
     if toml_fm is not None:
         fm = toml_fm
         if fm.blocks:
