@@ -1022,11 +1022,12 @@ class RecipeExtractor:
                         n_subs = len(subs)
                         add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
                                 "recipe.item_alternative", t)
-                        if (not req and len(subs) > n_subs and alt.symmetric and not has_cjk(alt.raw)
-                                and not alt.condition):
-                            # "Whipped butter or whipped cream, optional": whichever is used, it may be left out
-                            # (only a stand-in read as a thing: "almonds, sliced or grated" offers none)
-                            add_contains(alt.raw, False, "", b, conf, rule, item_tool)
+                        if not req and len(subs) > n_subs and alt.symmetric and not alt.condition:
+                            # "Whipped butter or whipped cream, optional", "葡萄干/杏干（可选）", "[可选] 柠檬汁或白醋":
+                            # whichever is used, it may be left out (only a stand-in read as a thing: "almonds,
+                            # sliced or grated" offers none); named as the stand-in was ("或者放花椒水" → 花椒水)
+                            add_contains(next(reversed(subs.values())).object.split(":", 1)[1], False, "", b, conf, rule,
+                                         item_tool)
                     for ka, kb in ip.kinds:  # "beef (sirloin or flank)": one kind or the other
                         add_sub(ka, kb, True, "", b, self.LIST_CONF, "recipe.item_kinds", t)
         cur["rid"], cur["contains"] = rid, contains

@@ -32,3 +32,21 @@ def test_a_tool_after_an_or_is_cut_before_its_verb(tmp_path):
     pairs = sub_pairs(ex)
     assert ("小刀", "叉子") in pairs
     assert not any(o.startswith("叉子伸") for _, o in pairs)
+
+
+def test_an_optional_choice_makes_both_sides_optional(tmp_path):
+    """"**葡萄干/杏干**（可选）" (zh-hidetoshi) and "酸奶或牛奶（可选，帮助肉质更滑嫩）" (HowToCook): whichever is
+    used may be left out, so the second side is optional too, not only the first."""
+    ex = mini_corpus(tmp_path, {
+        "抓饭.md": "# 新疆抓饭\n\n## 食材\n- **羊肉** 500g\n- **葡萄干/杏干**（可选）：增加甜味和层次。\n\n"
+                   "## 步骤\n1. 羊肉切块煸炒\n2. 加米焖熟\n",
+        "炸鸡.md": "# 脆皮炸鸡\n\n## 原料\n- 鸡翅中 6 个\n- 酸奶或牛奶（可选，帮助肉质更滑嫩）\n\n"
+                  "## 步骤\n1. 鸡翅腌制\n2. 空气炸锅 200 度 15 分钟\n",
+    })
+    optional = {(ex.entities[t.subject].name, ex.entities[t.object].name) for t in ex.triples
+                if t.relation == "CONTAINS" and t.properties.get("required") is False}
+    assert ("新疆抓饭", "杏干") in optional and ("新疆抓饭", "葡萄干") in optional
+    assert ("脆皮炸鸡", "牛奶") in optional and ("脆皮炸鸡", "酸奶") in optional
+    required = {ex.entities[t.object].name for t in ex.triples
+                if t.relation == "CONTAINS" and t.properties.get("required") is True}
+    assert "羊肉" in required and "鸡翅中" in required
