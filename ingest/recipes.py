@@ -1169,7 +1169,8 @@ class RecipeExtractor:
                     t.properties["required"] = False
                 # an addition named outright ("you can add X", "can be thickened more with X") is optional in a
                 # step as in unheaded prose or a note: where the method stands does not change what it says
-                elif (t is None and not f.anchored and (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES)
+                elif (t is None and not f.anchored and (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES
+                                                        or f.rule in _STEP_ADD_RULES)
                       and self.known_thing(f.x, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES
                                            else f.confidence, strict=(not prose and f.rule not in _ADDITION_RULES)
                                            or (f.rule in _LISTED_ONLY_RULES and doc_text.count(f.x) < 2))):

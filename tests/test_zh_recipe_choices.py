@@ -50,3 +50,26 @@ def test_an_optional_choice_makes_both_sides_optional(tmp_path):
     required = {ex.entities[t.object].name for t in ex.triples
                 if t.relation == "CONTAINS" and t.properties.get("required") is True}
     assert "羊肉" in required and "鸡翅中" in required
+
+
+def test_a_may_add_in_a_step_of_a_thing_not_listed_is_optional(tmp_path):
+    """"可加入椰奶" (zh-drinks, a variation written as steps) and "如想令醬汁有更多的層次，可加入少許辣椒粉"
+    (zh-jzkitchen, a numbered step): a thing the recipe's list does not name (but another list of the collection
+    does), which a step may add, is optional; "可以加多一汤匙牛油" (HowToCook) adds more of something and names no
+    new thing."""
+    ex = mini_corpus(tmp_path, {
+        "绿豆汤.md": "# 绿豆汤\n\n## 材料\n- 绿豆 100g\n- 冰糖 30g\n\n## 🔄 变种做法\n\n### 西米版\n- 加入西米\n"
+                     "- 可加入椰奶\n",
+        "豬扒.md": "# 煎豬扒配蘋果醬\n\n## 材料\n- 豬扒 2塊\n- 蘋果 1個\n- 檸檬汁 1湯匙\n\n## 做法\n1. 煎香豬扒。\n"
+                  "2. 倒入檸檬汁、蘋果粒。拌勻，煮一會兒。如想令醬汁有更多的層次，可加入少許辣椒粉。\n",
+        "炊饭.md": "# 三文鱼炊饭\n\n## 原料\n- 大米 200g\n- 三文鱼 150g\n- 牛油 10g\n\n## 步骤\n"
+                  "1. 大米洗净加水\n2. 想口感浓厚一点，可以加多一汤匙牛油\n",
+        "椰奶西米露.md": "# 椰奶西米露\n\n## 材料\n- 西米 50g\n- 椰奶 200ml\n- 辣椒粉 1g\n\n## 步骤\n1. 西米煮透\n"
+                       "2. 加入椰奶\n",
+    })
+    optional = {(ex.entities[t.subject].name, ex.entities[t.object].name) for t in ex.triples
+                if t.relation == "CONTAINS" and t.properties.get("required") is False}
+    assert ("绿豆汤", "椰奶") in optional
+    assert ("煎豬扒配蘋果醬", "辣椒粉") in optional
+    assert not any(o.startswith("多") for _, o in optional)
+    assert ("三文鱼炊饭", "牛油") not in optional
