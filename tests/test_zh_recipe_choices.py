@@ -73,3 +73,17 @@ def test_a_may_add_in_a_step_of_a_thing_not_listed_is_optional(tmp_path):
     assert ("煎豬扒配蘋果醬", "辣椒粉") in optional
     assert not any(o.startswith("多") for _, o in optional)
     assert ("三文鱼炊饭", "牛油") not in optional
+
+
+def test_ke_wu_marks_an_item_optional(tmp_path):
+    """"胡萝卜（可无）" and "白熟芝麻 5g（可无）" (HowToCook): "可无" ("may be without") marks the item optional, as
+    "可选" does; "无法收汁时可无视" ("may ignore") marks nothing."""
+    ex = mini_corpus(tmp_path, {
+        "锅包肉.md": "# 老式锅包肉\n\n## 原料\n- 猪里脊 300g\n- 胡萝卜（可无）\n- 白熟芝麻 5g（可无）\n\n"
+                    "## 步骤\n1. 里脊切片挂糊\n2. 炸至金黄，无法收汁时可无视\n",
+    })
+    required = {ex.entities[t.object].name: t.properties["required"] for t in ex.triples
+                if t.relation == "CONTAINS" and t.subject == "recipe:老式锅包肉"}
+    assert required.get("胡萝卜") is False
+    assert required.get("白熟芝麻") is False
+    assert required.get("猪里脊") is True
