@@ -87,3 +87,21 @@ def test_ke_wu_marks_an_item_optional(tmp_path):
     assert required.get("胡萝卜") is False
     assert required.get("白熟芝麻") is False
     assert required.get("猪里脊") is True
+
+
+
+def test_an_addition_to_ones_own_taste_in_a_step_is_optional(tmp_path):
+    """"可以根据你的喜好加蛋黄酱、千岛酱、沙拉酱之类的一起搭配" (zh-cpq, under the method) and "依个人口味加小米辣"
+    (HowToCook, a numbered step): what the eater adds to taste is optional, though no list names it."""
+    ex = mini_corpus(tmp_path, {
+        "卷饼.md": "# 烤肉卷饼\n\n## 材料\n- 猪梅肉 300g\n- 柱侯酱 2勺\n- 卷饼皮 4张\n\n## 做法\n1. 猪肉腌好烤熟\n"
+                  "2. 卷饼皮包上烤肉\n\n这个搭配很好吃，可以根据你的喜好加蛋黄酱、千岛酱、沙拉酱之类的一起搭配。\n",
+        "卤菜.md": "# 卤菜\n\n## 原料\n- 卤汤 500ml\n- 蒜末 10g\n- 葱花 10g\n\n## 步骤\n"
+                  "1. 将蒜末、葱花按 1:1 的比例混合，依个人口味加小米辣，热油泼在调料上\n",
+    })
+    optional = {(ex.entities[t.subject].name, ex.entities[t.object].name) for t in ex.triples
+                if t.relation == "CONTAINS" and t.properties.get("required") is False}
+    for name in ("蛋黄酱", "千岛酱", "沙拉酱"):
+        assert ("烤肉卷饼", name) in optional
+    assert ("卤菜", "小米辣") in optional
+    assert ("卤菜", "蒜末") not in optional
