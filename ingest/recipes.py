@@ -113,6 +113,8 @@ _LIST_RULES = frozenset(words("alternatives", "list_cue_rules"))
 _LISTED_ONLY_RULES = frozenset(words("alternatives", "listed_only_cue_rules"))
 """Optional rules whose X, when the recipe does not list it, must be a name the corpus lists ("如果有 X")."""
 _LIST_PART_MAX = int(lexicon("alternatives")["list_part_max_words"])
+_X_WRITTEN_RULES = frozenset(r.id for r in cue_rules() if not r.focus)
+"""Cue rules whose X the sentence writes itself ("用厨房纸巾或毛巾", "没有刷子用牙刷"), not left to the context."""
 
 
 def is_umbrella(name: str) -> bool:
@@ -973,7 +975,8 @@ class RecipeExtractor:
         self.vocab = vocabulary if vocabulary is not None else DictLinker()
         self.alone = alone  # names the corpus lists alone (no alternative): see alone_names
 
-    def known_thing(self, name: str, confidence: float, *, strict: bool = False, long_ok: bool = False) -> str:
+    def known_thing(self, name: str, confidence: float, *, strict: bool = False, long_ok: bool = False,
+                    tool_ok: bool = False) -> str:
         """The thing a phrase read from a sentence names, or ``""``.
 
         A name of the corpus vocabulary (see :func:`recipe_vocabulary`) or a
@@ -982,7 +985,8 @@ class RecipeExtractor:
         ("菜籽油作为次选" → "菜籽油"). Otherwise, unless ``strict``, a
         construction that states the relation in full (``confidence`` ≥ 0.85)
         may name something new when the name is short (≤ 4 CJK characters or
-        ≤ 2 words) and plausible."""
+        ≤ 2 words) and plausible. With ``tool_ok`` (the sentence names X itself, beside Y) a Chinese tool of
+        the tool lexicon is a thing too, cut to the tool phrase that opens the phrase ("毛巾擦干" → 毛巾)."""
         if has_cjk(name):
             tail = _STEP_TAIL.search(simplified(name.rstrip()))
             if tail and tail.start() >= 2:
@@ -992,6 +996,14 @@ class RecipeExtractor:
             return ""
         if self.vocab.get(c):
             return name
+        if has_cjk(c) and tool_ok and not strict:
+            # a tool of the lexicon is a thing though no list names it ("用厨房纸巾或毛巾擦干" → 毛巾): the tool
+            # phrase that opens the phrase, at most a two-character verb after it
+            if len(c) <= 5 and ends_in_tool_word(c) and is_tool(c):
+                return name
+            lead = tool_phrases(c)
+            if lead and c.startswith(lead[0][0]) and len(c) - len(lead[0][0]) <= 2 and len(lead[0][0]) <= 5:
+                return lead[0][0]
         # a construction that names both sides in full ("replace X with Y", confidence ≥ 0.9) beside a thing
         # the recipe lists (``long_ok``) may name a longer English thing ("shredded Italian cheese blend")
         short = len(c) <= 4 if has_cjk(c) else len(c.split()) <= (4 if long_ok and confidence >= 0.9 else 2)
@@ -1210,11 +1222,12 @@ class RecipeExtractor:
                         n_subs = len(subs)
                         add_sub(ip.name, alt.raw, alt.symmetric, alt.condition, b, self.LIST_CONF,
                                 "recipe.item_alternative", t)
-                        if (not req and len(subs) > n_subs and alt.symmetric and not has_cjk(alt.raw)
-                                and not alt.condition):
-                            # "Whipped butter or whipped cream, optional": whichever is used, it may be left out
-                            # (only a stand-in read as a thing: "almonds, sliced or grated" offers none)
-                            add_contains(alt.raw, False, "", b, conf, rule, item_tool)
+                        if not req and len(subs) > n_subs and alt.symmetric and not alt.condition:
+                            # "Whipped butter or whipped cream, optional", "葡萄干/杏干（可选）", "[可选] 柠檬汁或白醋":
+                            # whichever is used, it may be left out (only a stand-in read as a thing: "almonds,
+                            # sliced or grated" offers none); named as the stand-in was ("或者放花椒水" → 花椒水)
+                            add_contains(next(reversed(subs.values())).object.split(":", 1)[1], False, "", b, conf, rule,
+                                         item_tool)
                     for ka, kb in ip.kinds:  # "beef (sirloin or flank)": one kind or the other
                         add_sub(ka, kb, True, "", b, self.LIST_CONF, "recipe.item_kinds", t)
         cur["rid"], cur["contains"] = rid, contains
@@ -1356,7 +1369,8 @@ class RecipeExtractor:
                     t.properties["required"] = False
                 # an addition named outright ("you can add X", "can be thickened more with X") is optional in a
                 # step as in unheaded prose or a note: where the method stands does not change what it says
-                elif (t is None and not f.anchored and (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES)
+                elif (t is None and not f.anchored and (prose or not in_steps(f.block.path) or f.rule in _ADDITION_RULES
+                                                        or f.rule in _STEP_ADD_RULES)
                       and self.known_thing(f.x, max(f.confidence, 0.85) if prose or f.rule in _ADDITION_RULES
                                            else f.confidence, strict=(not prose and f.rule not in _ADDITION_RULES)
                                            or (f.rule in _LISTED_ONLY_RULES and doc_text.count(f.x) < 2))):
@@ -1370,6 +1384,11 @@ class RecipeExtractor:
                 xc = clean_name(f.x, "ingredient")
                 for y0 in f.ys:
                     yc = clean_name(y0, "ingredient")
+                    lead = tool_phrases(y0.strip()) if has_cjk(yc) and is_tool(xc) and not ends_in_tool_word(yc) else []
+                    if lead and y0.strip().startswith(lead[0][0]):
+                        # "用小刀或者叉子伸入口子": the object of the one verb is the tool, not the words after it
+                        y0 = lead[0][0]
+                        yc = clean_name(y0, "ingredient")
                     if (is_tool(xc) and is_tool(yc)) or (
                             (f.anchored or self.vocab.get(xc)) and self.vocab.get(yc) and not is_tool(xc)) or (
                             # a Chinese pair under one verb ("用真空袋或者保鲜膜封好"): two short plausible
@@ -1411,7 +1430,8 @@ class RecipeExtractor:
                 # a kind of X is kept whole, not cut to the corpus name inside it ("A HEAD", not "HEAD")
                 # ("a sprig of X" is a measure of X, not a kind: "<qualifier> sprig of X" is no name)
                 y = (y0 if kin and _explicit_name(y0) and not has_cjk(y0) and not _OF_PHRASE.search(y0) else ""
-                     ) or self.known_thing(y0, f.confidence, long_ok=listed)
+                     ) or self.known_thing(y0, f.confidence, long_ok=listed,
+                                           tool_ok=f.rule in _X_WRITTEN_RULES)
                 if not y:
                     continue
                 # "fresh lemon or lime juice": lemon juice, when the corpus knows it
