@@ -62,6 +62,7 @@ def _in_place(f) -> bool:
 
 
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
+_THING_FALLBACK_RULES = frozenset(words("roles", "thing_fallback_cue_rules"))
 
 
 _NAME_JOINS = frozenset(words("roles", "name_joins"))
@@ -902,7 +903,11 @@ class DocumentExtractor:
                 ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
                 if xid.startswith("role:") and not (roles.get(y) or _is_person(y) or ends_in_role):
                     continue  # a role stands in for a role or a person, not for an activity
-                yid = self._party(y, bool(roles.get(y)), roles, res, doc)
+                # the backup of a system named by a system-fallback construction is a thing too ("our fallback
+                # option is Microsoft Teams": a product, though its last word names people)
+                same_kind = "artifact" if (xid.startswith("artifact:") and f.rule in _THING_FALLBACK_RULES
+                                           and not roles.get(y)) else ""
+                yid = self._party(y, bool(roles.get(y)), roles, res, doc, same_kind)
                 if not yid or yid == xid or (xid, yid) in have:
                     continue
                 have.add((xid, yid))
