@@ -62,6 +62,7 @@ def _in_place(f) -> bool:
 
 
 _DELEGATE_RULES = frozenset(words("roles", "delegate_cue_rules"))
+_THING_FALLBACK_RULES = frozenset(words("roles", "thing_fallback_cue_rules"))
 
 
 _NAME_JOINS = frozenset(words("roles", "name_joins"))
@@ -531,17 +532,33 @@ def _previous_item_thing(blocks: list) -> Callable[[int, object], str]:
 
 
 _NO_CELL = re.compile(alternation("columns", "empty_values"), re.I)
+_THING_HEAD = re.compile(r"(?:^|\s)(?:" + alternation("columns", "thing_headers") + r")$", re.I)
 
 
-def table_standins(blocks: list) -> list[tuple[str, str, object, tuple[str, bool]]]:
+def _thing_table(heads: list[str], kinds: list[str], key: str) -> bool:
+    """True when a stand-in table's rows pair things, not people: its primary (``item``) or ``sub`` column, or
+    a column of no known kind ("System", "Channel", "Region"), is headed by a word naming a kind of thing
+    (``thing_headers`` of columns.yaml) and no such header names people ("Primary on-call", "Owner"; a lone
+    "Primary" or "Secondary" names neither)."""
+    if key == "role":
+        return False
+    cols = [(h.strip().casefold(), k) for h, k in zip(heads, kinds) if k in ("item", "sub", "")]
+    # "Primary on-call", "Backup engineer", "Owner": people; a lone "Primary" / "Secondary" header says nothing
+    if any(h.split() and h.split()[-1] in _PERSON_HEADS and (len(h.split()) > 1 or not k) for h, k in cols):
+        return False
+    cols = [h for h, _ in cols]
+    return any(_THING_HEAD.search(h) for h in cols)
+
+
+def table_standins(blocks: list) -> list[tuple[str, str, object, tuple[str, bool, bool]]]:
     """Stand-ins a Markdown table states by its columns: a row of a table with a ``sub`` column
     (backup, deputy, alternate, fallback, secondary, delegate… : :func:`~.tables.classify_column`)
-    gives ``(x, y, row block, (condition, x_is_role))`` for each alternative of that cell, X being
+    gives ``(x, y, row block, (condition, x_is_role, things))`` for each alternative of that cell, X being
     the row's ``item`` cell (primary, original…), else its ``role`` cell, else the cell under a header
     naming people ("Crisis Team Leader": a role), else its first cell of no known kind.
     Empty cells and placeholders ("-", "n/a", "TBD", ``empty_values`` in columns.yaml) give
     nothing; both sides must read as names. The condition is the row's ``cond`` cell."""
-    out: list[tuple[str, str, object, tuple[str, bool]]] = []
+    out: list[tuple[str, str, object, tuple[str, bool, bool]]] = []
     kinds: list[str] = []
     heads: list[str] = []
     for b in blocks:
@@ -561,6 +578,7 @@ def table_standins(blocks: list) -> list[tuple[str, str, object, tuple[str, bool
         if ki < 0:
             continue
         key = key or ("role" if _is_person(heads[ki].casefold()) else "")
+        things = _thing_table(heads, kinds, key)
         x = b.cells[ki].strip(" *`")
         if not x or _NO_CELL.fullmatch(x) or not looks_like_name(x):
             continue
@@ -571,7 +589,7 @@ def table_standins(blocks: list) -> list[tuple[str, str, object, tuple[str, bool
             for y in split_cell(b.cells[i]):
                 y = y.strip(" *`")
                 if y and not _NO_CELL.fullmatch(y) and looks_like_name(y) and y.casefold() != x.casefold():
-                    out.append((x, y, b, (cond, key == "role")))
+                    out.append((x, y, b, (cond, key == "role", things)))
     return out
 
 
@@ -885,14 +903,20 @@ class DocumentExtractor:
                 ends_in_role = any(roles.get(" ".join(toks[k:])) for k in range(1, min(len(toks), 4)))
                 if xid.startswith("role:") and not (roles.get(y) or _is_person(y) or ends_in_role):
                     continue  # a role stands in for a role or a person, not for an activity
-                yid = self._party(y, bool(roles.get(y)), roles, res, doc)
+                # the backup of a system named by a system-fallback construction is a thing too ("our fallback
+                # option is Microsoft Teams": a product, though its last word names people)
+                same_kind = "artifact" if (xid.startswith("artifact:") and f.rule in _THING_FALLBACK_RULES
+                                           and not roles.get(y)) else ""
+                yid = self._party(y, bool(roles.get(y)), roles, res, doc, same_kind)
                 if not yid or yid == xid or (xid, yid) in have:
                     continue
                 have.add((xid, yid))
                 res.triples.append(_cue_standin(xid, yid, f, rel))
 
         for x, y, blk, cond in table_standins(doc.blocks):
-            xrole = bool(roles.get(x)) or cond[1] or _is_person(x)
+            # a table of systems ("System | Primary | Backup") pairs things, whatever their capitals; elsewhere a
+            # backup that names no person ("Slack | email") makes the row a pair of things
+            xrole = bool(roles.get(x)) or cond[1] or (x.split()[-1].casefold() in _PERSON_HEADS if cond[2] else _is_person(x) and _is_person(y))
             xid = self._party(x, bool(roles.get(x)), roles, res, doc, "role" if xrole else "")
             yid = self._party(y, bool(roles.get(y)), roles, res, doc, "role" if xrole else "")
             if not xid or not yid or xid == yid or (xid, yid) in have:

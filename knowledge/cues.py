@@ -73,6 +73,7 @@ class _Rule:
     trim: tuple[tuple[str, str], ...] = ()
     y_head: bool = False
     y_list: bool = False
+    x_head: bool = False
 
 
 def _expand(pattern: str, macros: dict[str, str]) -> str:
@@ -100,7 +101,8 @@ def rules() -> tuple[_Rule, ...]:
                 trim = tuple(sorted((r.get("trim") or {}).items()))
                 out.append(_Rule(kind, r["id"], rx, float(r.get("conf", 0.8)), r.get("x") == "focus",
                                  r.get("scope") == "item", r.get("y") == "clause", lang, after,
-                                 r.get("scope") == "note", trim, r.get("y") == "head", r.get("y") == "list"))
+                                 r.get("scope") == "note", trim, r.get("y") == "head", r.get("y") == "list",
+                                 r.get("x") == "head"))
     return tuple(out)
 
 
@@ -503,6 +505,10 @@ def _match_all(text: str, offset: int, in_item: bool, head: str, in_note: bool =
             if r.y_head:  # "Y (which has replaced X)": Y is the phrase the note follows
                 y = noun_phrase(head, "before") if head else ""
                 if not y:
+                    continue
+            if r.x_head:  # "Slack (backup: Zoom)": X is the phrase the note follows
+                x = noun_phrase(head, "before") if head else ""
+                if not x:
                     continue
             if r.clause_y and raw_y:
                 y = clause_actor(raw_y) or clause_object(raw_y) or y
