@@ -185,11 +185,14 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
                 hits.append(h)
                 seen.add(h.id)
         hits.sort(key=lambda h: 0 if h.id in headed else 1)
-    if (mode == "hybrid" and not (q.ctx or q.items or q.roles or q.context_text)
+    if (mode == "hybrid" and not (q.ctx or q.items or q.context_text)
+            and all(m.method == "memory" for m in q.roles)
             and not any(question_support(q.text, f"{h.section}\n{h.text}") for h in hits[:3])):
-        # a question linking nothing whose first passages share little of it: a passage found
-        # further down that writes its content leads ("can't make standup, where do I post my
-        # update?" — "If you can't make standup, post your standup update here")
+        # a question naming nothing itself (a role its pronoun recalls is not written in it) whose
+        # first passages share little of it: a passage found further down that writes its content
+        # leads ("can't make standup, where do I post my update?" — "If you can't make standup,
+        # post your standup update here"; "if they disagree with the removal, who do they escalate
+        # to?" — "If the … member disagrees with their removal decision. They can escalate to …")
         hits.sort(key=lambda h: 0 if question_support(q.text, f"{h.section}\n{h.text}") else 1)
     if mode == "hybrid" and not q.ctx and not codes and len(labels) != 1 and not q.definition:
         hits = heading_echo(kb, q, hits)
