@@ -21,12 +21,16 @@ def antecedent_text(state: ThreadState, asked: str, text: str) -> str:
     having them ("What should I use for <task>?" → "Use <tool> to …" → "and if it's
     unavailable?": the pronoun is the tool). Pronouns and articles around a name are dropped.
     No names are added after a question that was a follow-up itself (a pronoun, "and …") or
-    an answer that starts with a list item."""
-    if words.pronoun_re().search(asked) or asked.strip().casefold().startswith("and "):
-        return asked  # a follow-up's own answer does not move the thread's topic
+    an answer that starts with a list item; a follow-up's follow-up is searched with what the
+    earlier one was searched with too ("Should I reuse my <tool> password?" → "How often do I
+    have to change it?" → "and what about security questions?": the thread is about passwords)."""
     turns = state.turns
     idx = next((i for i in range(len(turns) - 1, -1, -1)
                 if turns[i].get("role") == "user" and turns[i].get("text") == asked), None)
+    if words.pronoun_re().search(asked) or asked.strip().casefold().startswith("and "):
+        # a follow-up's own answer does not move the thread's topic; what it went on from still is it
+        before = turns[idx].get("context", "") if idx is not None else ""
+        return f"{before} {asked}".strip()
     if idx is None or idx + 1 >= len(turns) or turns[idx + 1].get("role") != "bot":
         return asked
     lines = [x.strip() for x in (turns[idx + 1].get("text") or "").splitlines() if x.strip()]

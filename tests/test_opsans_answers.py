@@ -106,3 +106,37 @@ def test_a_sentence_ending_with_a_colon_shows_what_it_introduces():
     assert "docker run --env-file=env.txt -it --rm $USER/cvelib:latest user reset-key -h" in got
     plain = "Backups are taken daily at 00:30.\nBackups are retained for 30 days."
     assert "retained" not in excerpt(plain, "When are backups taken?", 40)
+
+
+def test_a_follow_ups_follow_up_goes_on_from_the_threads_topic(tmp_path):
+    """A follow-up of a follow-up is searched with what the earlier follow-up was searched with:
+    ops-18f: "Should I reuse my Amazon password for ENT?" → "How often do I have to change it?" →
+    "and what about security questions?" (password-requirements.md: "… consider setting up random
+    nonsense answers …"); ops-moj-platform: "When are production backups taken?" → "How long are
+    they kept?" → "and are they encrypted?" still carries "backups"."""
+    from threadgraph.bot.antecedent import antecedent_text
+    from threadgraph.bot.memory import ThreadState
+
+    first, second = "Should I reuse my Amazon password for ENT?", "How often do I have to change it?"
+    state = ThreadState(turns=[{"role": "user", "text": first, "intent": "general"},
+                               {"role": "bot", "text": "Use new passwords for work services.", "intent": "general"},
+                               {"role": "user", "text": second, "intent": "general", "context": first},
+                               {"role": "bot", "text": "Every 90 days.", "intent": "general"}])
+    assert antecedent_text(state, second, "and what about security questions?") == f"{first} {second}"
+    first, second = "When are production backups taken?", "How long are they kept?"
+    state = ThreadState(turns=[{"role": "user", "text": first, "intent": "general"},
+                               {"role": "bot", "text": "Backups are taken daily at 00:30.", "intent": "general"},
+                               {"role": "user", "text": second, "intent": "general", "context": first},
+                               {"role": "bot", "text": "Backups are retained for 30 days.", "intent": "general"}])
+    assert "backups" in antecedent_text(state, second, "and are they encrypted?")
+    # a follow-up searched with nothing before it stays itself
+    state = ThreadState(turns=[{"role": "user", "text": second, "intent": "general"},
+                               {"role": "bot", "text": "Backups are retained for 30 days.", "intent": "general"}])
+    assert antecedent_text(state, second, "and are they encrypted?") == second
+    ask = bot_over(tmp_path, {"tech-policies/password-requirements.md":
+                              GEN / "ops-18f/docs/general-information-and-resources/tech-policies/password-requirements.md",
+                              "concepts/environments/backups.html.md": MOJ_BACKUPS})
+    ask("Should I reuse my Amazon password for ENT?")
+    ask("How often do I have to change it?")
+    a = ask("and what about security questions?")
+    assert "random nonsense answers" in a.answer
