@@ -22,15 +22,20 @@ def antecedent_text(state: ThreadState, asked: str, text: str) -> str:
     unavailable?": the pronoun is the tool). Pronouns and articles around a name are dropped.
     No names are added after a question that was a follow-up itself (a pronoun, "and …") or
     an answer that starts with a list item; a follow-up's follow-up is searched with what the
-    earlier one was searched with too ("Should I reuse my <tool> password?" → "How often do I
+    earlier one was searched with too when the earlier one says too little to stand alone (fewer
+    than ``ANTECEDENT_WORDS`` own content words) ("Should I reuse my <tool> password?" → "How often do I
     have to change it?" → "and what about security questions?": the thread is about passwords)."""
     turns = state.turns
     idx = next((i for i in range(len(turns) - 1, -1, -1)
                 if turns[i].get("role") == "user" and turns[i].get("text") == asked), None)
     if words.pronoun_re().search(asked) or asked.strip().casefold().startswith("and "):
-        # a follow-up's own answer does not move the thread's topic; what it went on from still is it
-        before = turns[idx].get("context", "") if idx is not None else ""
-        return f"{before} {asked}".strip()
+        # a follow-up's own answer does not move the thread's topic; what it went on from still is
+        # it when the follow-up says too little to stand alone ("How often do I have to change
+        # it?"), after the follow-up itself (a long search keeps its start: the nearer question's)
+        from .resolve import ANTECEDENT_WORDS, own_words
+
+        before = turns[idx].get("context", "") if idx is not None and own_words(asked) < ANTECEDENT_WORDS else ""
+        return f"{asked} {before}".strip()
     if idx is None or idx + 1 >= len(turns) or turns[idx + 1].get("role") != "bot":
         return asked
     lines = [x.strip() for x in (turns[idx + 1].get("text") or "").splitlines() if x.strip()]

@@ -122,13 +122,19 @@ def test_a_follow_ups_follow_up_goes_on_from_the_threads_topic(tmp_path):
                                {"role": "bot", "text": "Use new passwords for work services.", "intent": "general"},
                                {"role": "user", "text": second, "intent": "general", "context": first},
                                {"role": "bot", "text": "Every 90 days.", "intent": "general"}])
-    assert antecedent_text(state, second, "and what about security questions?") == f"{first} {second}"
+    assert antecedent_text(state, second, "and what about security questions?") == f"{second} {first}"
     first, second = "When are production backups taken?", "How long are they kept?"
     state = ThreadState(turns=[{"role": "user", "text": first, "intent": "general"},
                                {"role": "bot", "text": "Backups are taken daily at 00:30.", "intent": "general"},
                                {"role": "user", "text": second, "intent": "general", "context": first},
                                {"role": "bot", "text": "Backups are retained for 30 days.", "intent": "general"}])
     assert "backups" in antecedent_text(state, second, "and are they encrypted?")
+    # a follow-up saying enough to stand alone (ops-sourcegraph) is not searched with what it went on from
+    first, second = "and for critical severity ones?", "Who has to be notified right away when it's S2 or above?"
+    state = ThreadState(turns=[{"role": "user", "text": second, "intent": "general", "context": first},
+                               {"role": "bot", "text": "The Security Lead must immediately be notified.", "intent": "general"}])
+    assert antecedent_text(state, second, "And S1?") == second
+    first, second = "When are production backups taken?", "How long are they kept?"
     # a follow-up searched with nothing before it stays itself
     state = ThreadState(turns=[{"role": "user", "text": second, "intent": "general"},
                                {"role": "bot", "text": "Backups are retained for 30 days.", "intent": "general"}])
