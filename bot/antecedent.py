@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge import text as T
 from . import words
 from .evidence import name_terms
 from .memory import ThreadState
@@ -12,6 +13,22 @@ from .memory import ThreadState
 
 #: Names of the previous answer's first line added to a follow-up's search at most.
 ANSWER_NAMES = 2
+
+#: English content words a thread's first question about named things needs beyond its pronoun for
+#: the pronoun to point inside it ("can an SRC member who steps down nominate someone to replace
+#: them?"); fewer ("what can I use instead of it in this recipe?") and it is asked back. Chinese
+#: questions are always asked back: their character bigrams do not tell a named antecedent
+#: ("这两款有哪些共同的原料？" names none). A follow-up with fewer passes on what it was searched with.
+ANTECEDENT_WORDS = 5
+
+
+def own_words(text: str) -> int:
+    """Content words (English) plus Chinese character bigrams of ``text``, pronouns left out."""
+    low = text.casefold()
+    for p in words.pronouns("zh"):
+        low = low.replace(p, " ")
+    en = [w for w in T.content_words(low) if w not in {p.casefold() for p in words.pronouns("en")}]
+    return len(en) + len(T.cjk_bigrams(low))
 
 
 def antecedent_text(state: ThreadState, asked: str, text: str) -> str:
@@ -21,12 +38,19 @@ def antecedent_text(state: ThreadState, asked: str, text: str) -> str:
     having them ("What should I use for <task>?" → "Use <tool> to …" → "and if it's
     unavailable?": the pronoun is the tool). Pronouns and articles around a name are dropped.
     No names are added after a question that was a follow-up itself (a pronoun, "and …") or
-    an answer that starts with a list item."""
-    if words.pronoun_re().search(asked) or asked.strip().casefold().startswith("and "):
-        return asked  # a follow-up's own answer does not move the thread's topic
+    an answer that starts with a list item; a follow-up's follow-up is searched with what the
+    earlier one was searched with too when the earlier one says too little to stand alone (fewer
+    than ``ANTECEDENT_WORDS`` own content words) ("Should I reuse my <tool> password?" → "How often do I
+    have to change it?" → "and what about security questions?": the thread is about passwords)."""
     turns = state.turns
     idx = next((i for i in range(len(turns) - 1, -1, -1)
                 if turns[i].get("role") == "user" and turns[i].get("text") == asked), None)
+    if words.pronoun_re().search(asked) or asked.strip().casefold().startswith("and "):
+        # a follow-up's own answer does not move the thread's topic; what it went on from still is
+        # it when the follow-up says too little to stand alone ("How often do I have to change
+        # it?"), after the follow-up itself (a long search keeps its start: the nearer question's)
+        before = turns[idx].get("context", "") if idx is not None and own_words(asked) < ANTECEDENT_WORDS else ""
+        return f"{asked} {before}".strip()
     if idx is None or idx + 1 >= len(turns) or turns[idx + 1].get("role") != "bot":
         return asked
     lines = [x.strip() for x in (turns[idx + 1].get("text") or "").splitlines() if x.strip()]

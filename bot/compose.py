@@ -248,6 +248,14 @@ def excerpt(text: str, question: str = "", limit: int = SNIPPET_CHARS, start: in
             if end > i + shown and need <= NEIGHBOUR_CHARS:
                 out = whole_sentences(sentences[i:end], max(limit, need), groups)
                 shown = _count(sentences[i:], out)
+    if (shown and i + shown < len(sentences) and sentences[i + shown - 1].rstrip().endswith((":", "："))
+            and not _LIST_ITEM.match(sentences[i + shown])):
+        # "… adding or changing this environment variable:" introduces what follows (a command, a
+        # setting, an address written on its own line): the excerpt shows it too
+        need = sum(len(" ".join(x.split())) + 1 for x in sentences[i:i + shown + 1])
+        if need <= NEIGHBOUR_CHARS:
+            out = whole_sentences(sentences[i:i + shown + 1], max(limit, need), groups)
+            shown = _count(sentences[i:], out)
     rest = sentences[i + shown:]
     if whole_list and shown and any(_LIST_ITEM.match(x) for x in rest[:3]) and (
             any(_LIST_ITEM.match(x) for x in sentences[i:i + shown])

@@ -226,6 +226,8 @@ class ThreadGraphBot:
         was about when the question named no recipe (``state.dish``, cleared by a recipe); the
         intent becomes the thread's last one when its handler is ``memorable``."""
         state.turns.append({"role": "user", "text": text, "intent": q.intent})
+        if q.context_text:  # what a follow-up was searched with: the next follow-up goes on from it
+            state.turns[-1]["context"] = q.context_text
         state.turns.append({"role": "bot", "text": ans.answer[:500], "intent": q.intent})
         if q.choices:  # "which one?": the next reply may pick one of them, for this question
             state.turns[-1].update(choices=list(q.choices), choice_of=q.choice_of, asked=text)

@@ -185,6 +185,15 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
                 hits.append(h)
                 seen.add(h.id)
         hits.sort(key=lambda h: 0 if h.id in headed else 1)
+    if (mode == "hybrid" and not (q.ctx or q.items or q.context_text)
+            and all(m.method == "memory" for m in q.roles)
+            and not any(question_support(q.text, f"{h.section}\n{h.text}") for h in hits[:3])):
+        # a question naming nothing itself (a role its pronoun recalls is not written in it) whose
+        # first passages share little of it: a passage found further down that writes its content
+        # leads ("can't make standup, where do I post my update?" — "If you can't make standup,
+        # post your standup update here"; "if they disagree with the removal, who do they escalate
+        # to?" — "If the … member disagrees with their removal decision. They can escalate to …")
+        hits.sort(key=lambda h: 0 if question_support(q.text, f"{h.section}\n{h.text}") else 1)
     if mode == "hybrid" and not q.ctx and not codes and len(labels) != 1 and not q.definition:
         hits = heading_echo(kb, q, hits)
     if q.definition and mode == "hybrid":
@@ -281,9 +290,11 @@ def passages_support(q: Query, hits: list[Hit]) -> bool:
             return lexical_support(m.surface, f"{h.section}\n{h.text}")
 
         return any(supports(m, h) for m in q.unknown for h in hits[:3])
-    # a passage's section title is part of what it says ("Fail over checklist > Initial steps")
-    asked = f"{q.context_text} {q.text}" if q.context_text else q.text
-    if any(question_support(asked, f"{h.section}\n{h.text}") for h in hits[:3]):
+    # a passage's section title is part of what it says ("Fail over checklist > Initial steps");
+    # a follow-up is supported by passages sharing the earlier question's content with it, or its
+    # own content alone (the earlier question's words, counted too, must not outvote its own)
+    asked = [f"{q.context_text} {q.text}", q.text] if q.context_text else [q.text]
+    if any(question_support(a, f"{h.section}\n{h.text}") for a in asked for h in hits[:3]):
         return True
     # the question's own proper names, every one written in one passage: its other words may be
     # said otherwise there (a question's "required" written as "must" in a heading)
@@ -332,6 +343,9 @@ def has_word(word: str, text: str) -> bool:
     stem = T.singular(word)
     if re.search(rf"\b{re.escape(stem)}[a-z]{{0,4}}\b", text, re.I) is not None:
         return True
+    same = words.synonyms(word) or words.synonyms(stem)
+    if same and re.search(r"\b(?:" + "|".join(map(re.escape, same)) + r")\b", text, re.I) is not None:
+        return True  # "kept" ~ "retained": one sense in other words
     m = _SUFFIX.match(stem)
     if m:  # "escalating" ~ "escalate", "escalation": the stem before a verb or noun ending
         base = m.group(1)

@@ -13,9 +13,8 @@ a thread's first turn, a question with words of its own is answered as asked.
 
 from __future__ import annotations
 
-from ..knowledge import text as T
-from . import intents, words
-from .antecedent import antecedent_text
+from . import intents
+from .antecedent import ANTECEDENT_WORDS, antecedent_text, own_words
 from .memory import ThreadState
 from .query import CTX_TYPES, ITEM_TYPES, Query, Understanding
 
@@ -70,24 +69,8 @@ def resolve(u: Understanding, state: ThreadState) -> Query:
 #: to every question no pattern matched).
 OPEN_INTENT = "general"
 
-#: English content words a thread's first question about named things needs beyond its pronoun for
-#: the pronoun to point inside it ("can an SRC member who steps down nominate someone to replace
-#: them?"); fewer ("what can I use instead of it in this recipe?") and it is asked back. Chinese
-#: questions are always asked back: their character bigrams do not tell a named antecedent
-#: ("这两款有哪些共同的原料？" names none).
-ANTECEDENT_WORDS = 5
-
 #: Content words (or Chinese character bigrams) a thread's first question needs beyond its pronoun
 #: for the pronoun to point inside it ("who gets the incident if it is not acknowledged?").
 FIRST_TURN_WORDS = 3
-
-
-def own_words(text: str) -> int:
-    """Content words (English) plus Chinese character bigrams of ``text``, pronouns left out."""
-    low = text.casefold()
-    for p in words.pronouns("zh"):
-        low = low.replace(p, " ")
-    en = [w for w in T.content_words(low) if w not in {p.casefold() for p in words.pronouns("en")}]
-    return len(en) + len(T.cjk_bigrams(low))
 
 

@@ -263,6 +263,23 @@ def _action_groups(lang: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(g) for g in got)
 
 
+@functools.lru_cache(maxsize=None)
+def _synonym_groups() -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for group in (lexicon().get("word_synonyms") or {}).get("en") or []:
+        forms = tuple(str(w).casefold() for w in group)
+        for w in forms:
+            out[w] = forms
+    return out
+
+
+def synonyms(word: str) -> tuple[str, ...]:
+    """The forms of every word sharing ``word``'s sense (``word_synonyms`` of
+    ``bot/lexicon/words.yaml``, English: "kept" → "keep", …, "retained", "retention"), ``word``
+    itself among them; ``()`` for a word of no group."""
+    return _synonym_groups().get((word or "").casefold(), ())
+
+
 def phrase_re(phrase: str) -> re.Pattern:
     """A whole-word, case-insensitive regular expression of an English ``phrase`` whose words
     may be written apart, together or hyphenated ("hand off" ~ "handoff", "hand-off")."""
