@@ -116,6 +116,17 @@ def sub_pairs(ex) -> set[tuple[str, str]]:
     return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in ex.triples if t.relation == "SUBSTITUTES"}
 
 
+def document_sub_pairs(tmp_path: Path, name: str, text: str) -> set[tuple[str, str]]:
+    """``(subject key, object key)`` of the SUBSTITUTES triples the document extractor reads from a document
+    ``text`` written to ``tmp_path/name``."""
+    from threadgraph.ingest.documents import DocumentExtractor
+    from threadgraph.ingest.readers import parse_file
+
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return sub_pairs(DocumentExtractor(None).extract(parse_file(p, name)))
+
+
 def contains_required(ex, recipe: str) -> dict[str, bool]:
     """``{ingredient key: required}`` of the CONTAINS triples of recipe ``recipe`` in extraction ``ex``."""
     return {t.object.split(":", 1)[1]: t.properties["required"] for t in ex.triples

@@ -5,7 +5,7 @@ different corpora (the ops dev corpora, the bundled PagerDuty corpus, public run
 expected names copied from the text, plus the guards that keep precision."""
 from __future__ import annotations
 
-from conftest import optional_parts_of
+from conftest import document_sub_pairs, optional_parts_of
 from threadgraph.knowledge import cues
 
 
@@ -13,14 +13,6 @@ def _standins(sentence: str, rule: str):
     return [(c.x, c.y) for c in cues.read(sentence) if c.kind == "standin" and c.rule == rule]
 
 
-def _extract(tmp_path, name: str, text: str):
-    from threadgraph.ingest.documents import DocumentExtractor
-    from threadgraph.ingest.readers import parse_file
-
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8")
-    res = DocumentExtractor(None).extract(parse_file(p, name))
-    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in res.triples if t.relation == "SUBSTITUTES"}
 
 
 def test_role_handed_on_in_the_passive():
@@ -34,11 +26,11 @@ def test_role_handed_on_in_the_passive():
 
 
 def test_passive_hand_on_keeps_people_only(tmp_path):
-    got = _extract(tmp_path, "src.md", "# Incident commander\n\nThe incident commander defaults to the current oncall, "
+    got = document_sub_pairs(tmp_path, "src.md", "# Incident commander\n\nThe incident commander defaults to the current oncall, "
                    "but may be handed off to other SRC or Kubernetes maintainers.\n")
     assert ("incident commander", "Kubernetes maintainers") in got
     # an issue or a task is escalated or delegated, not a person: no stand-in (PagerDuty deputy.md)
-    got = _extract(tmp_path, "deputy.md", "# Deputy\n\nThose tasks will be delegated to the resolvers by the IC.\n\n"
+    got = document_sub_pairs(tmp_path, "deputy.md", "# Deputy\n\nThose tasks will be delegated to the resolvers by the IC.\n\n"
                    "Incidents can be escalated to the SRE team.\n")
     assert not any(x.casefold() in ("tasks", "incidents") for x, _ in got)
 
@@ -57,15 +49,15 @@ def test_with_a_fallback_to_y():
 
 
 def test_explicit_fallback_keeps_plain_nouns_named_once(tmp_path):
-    got = _extract(tmp_path, "srp.md", "# Selection\n\nThe final selection is made by discussion & lazy consensus, "
+    got = document_sub_pairs(tmp_path, "srp.md", "# Selection\n\nThe final selection is made by discussion & lazy consensus, "
                    "with a fallback to a vote.\n")
     assert ("discussion & lazy consensus", "vote") in got
     # ops-2i2c-compass crm.md: the passkey is lower case; the clause says "instead"
-    got = _extract(tmp_path, "crm.md", "# Fallback: username, password, and 2FA\n\nIf the passkey isn't available, you "
+    got = document_sub_pairs(tmp_path, "crm.md", "# Fallback: username, password, and 2FA\n\nIf the passkey isn't available, you "
                    "can sign in with the username and password instead:\n")
     assert ("passkey", "username and password") in got
     # ops-govuk cdn.html.md: "continue to serve"
-    got = _extract(tmp_path, "cdn.md", "# Homepage\n\nWe also set a grace period of 24 hours. So if the homepage server "
+    got = document_sub_pairs(tmp_path, "cdn.md", "# Homepage\n\nWe also set a grace period of 24 hours. So if the homepage server "
                    "is down, we'll continue to serve a stale homepage for 24 hours.\n")
     assert ("homepage server", "stale homepage") in got
 
@@ -73,13 +65,13 @@ def test_explicit_fallback_keeps_plain_nouns_named_once(tmp_path):
 def test_unavailable_condition_without_another_means_reads_nothing(tmp_path):
     # ops-2i2c-infra manage-alerts/index.md and ops-govuk search-alerts-and-monitoring: the clause after the
     # condition does something else, it does not use another thing
-    got = _extract(tmp_path, "alerts.md", "# Alerts\n\n- If logs are not available or not proving any useful info, then "
+    got = document_sub_pairs(tmp_path, "alerts.md", "# Alerts\n\n- If logs are not available or not proving any useful info, then "
                    "you can manually resolve the alert in PD as a mystery.\n\nFor example, if autocomplete was not "
                    "working on a Monday, you could choose the last Monday that the service was healthy on to estimate "
                    "the impact.\n")
     assert got == set()
     # ops-lullabot shared_passwords.md: a clause is not a name
-    got = _extract(tmp_path, "pw.md", "# Passwords\n\nIf 1Password goes offline, we can still access our vaults locally.\n")
+    got = document_sub_pairs(tmp_path, "pw.md", "# Passwords\n\nIf 1Password goes offline, we can still access our vaults locally.\n")
     assert not any(y == "access our vaults locally" for _, y in got)
 
 
@@ -99,10 +91,10 @@ def test_two_people_in_one_responsibility():
 
 
 def test_alternation_of_people_only_and_delegation_labels(tmp_path):
-    got = _extract(tmp_path, "ir.md", "# Internal Communication\n\n**Delegate to:** VP or Director of Engineering\n\n"
+    got = document_sub_pairs(tmp_path, "ir.md", "# Internal Communication\n\n**Delegate to:** VP or Director of Engineering\n\n"
                    "Communicate internally only once you are confident that the attack was not sourced internally.\n")
     assert ("VP", "Director of Engineering") in got
-    got = _extract(tmp_path, "updates.md", "# Updates\n\nThe status page or the blog is the primary contact for customers.\n")
+    got = document_sub_pairs(tmp_path, "updates.md", "# Updates\n\nThe status page or the blog is the primary contact for customers.\n")
     assert got == set()
 
 
@@ -133,14 +125,14 @@ def test_if_possible_and_if_applicable_lead_an_optional_part(tmp_path):
 
 def test_ruled_out_then_however_or_instead_names_the_replacement(tmp_path):
     # ops-lullabot physical/malware.md
-    got = _extract(tmp_path, "malware.md", "### Safari\n\nuBlock Origin does not work on Safari. However, other adblockers "
+    got = document_sub_pairs(tmp_path, "malware.md", "### Safari\n\nuBlock Origin does not work on Safari. However, other adblockers "
                    "such as [AdGuard](https://apps.apple.com/app/adguard-for-safari/id1440147259) are available.\n")
     assert got == {("uBlock Origin", "AdGuard")}
     # a public HTML-email guide's "JavaScript workarounds"
-    got = _extract(tmp_path, "js.md", "## JavaScript workarounds\n\n`window.event.cancelBubble = true` is not supported. "
+    got = document_sub_pairs(tmp_path, "js.md", "## JavaScript workarounds\n\n`window.event.cancelBubble = true` is not supported. "
                    "Instead, use `event.stopPropagation()`\n")
     assert got == {("window.event.cancelBubble = true", "event.stopPropagation()")}
     # a public app README: what to use instead is no name ("development builds"): nothing
-    got = _extract(tmp_path, "builds.md", "## Development Builds\n\nPara's native module requirements mean **Expo Go** is "
+    got = document_sub_pairs(tmp_path, "builds.md", "## Development Builds\n\nPara's native module requirements mean **Expo Go** is "
                    "not supported. Instead, use development builds through either of these methods:\n")
     assert got == set()

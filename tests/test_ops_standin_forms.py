@@ -5,6 +5,7 @@ construction is read from sentences of two different corpora (the ops dev corpor
 copied from the text, plus the guards that keep precision."""
 from __future__ import annotations
 
+from conftest import document_sub_pairs
 from threadgraph.knowledge import cues
 
 
@@ -12,14 +13,6 @@ def _cues(sentence: str, rule: str):
     return [(c.x, c.y) for c in cues.read(sentence) if c.rule == rule]
 
 
-def _extract(tmp_path, name: str, text: str):
-    from threadgraph.ingest.documents import DocumentExtractor
-    from threadgraph.ingest.readers import parse_file
-
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8")
-    res = DocumentExtractor(None).extract(parse_file(p, name))
-    return {(t.subject.split(":", 1)[1], t.object.split(":", 1)[1]) for t in res.triples if t.relation == "SUBSTITUTES"}
 
 
 def test_or_designee_and_delegated_coordinator():
@@ -34,12 +27,12 @@ def test_or_designee_and_delegated_coordinator():
 
 def test_designee_across_a_wrapped_line(tmp_path):
     # ops-jupiterone templates/procedures/cp-audit-request.md: the role's name is cut by a line break
-    got = _extract(tmp_path, "audit.md", "# Audit Requests\n\nThis information will be communicated to the appropriate "
+    got = document_sub_pairs(tmp_path, "audit.md", "# Audit Requests\n\nThis information will be communicated to the appropriate "
                    "personnel by the Privacy\nOfficer or designee. Prior to communicating with customers and partners "
                    "regarding an audit, it is recommended.\n")
     assert ("Privacy Officer", "designee") in got
     # ops-k8s-release: the coordinator a role delegates to is a person (it ends in a person word)
-    got = _extract(tmp_path, "sel.md", "# Selection\n\nQuestionnaire creation will be facilitated by SIG Release Chairs "
+    got = document_sub_pairs(tmp_path, "sel.md", "# Selection\n\nQuestionnaire creation will be facilitated by SIG Release Chairs "
                    "or a delegated coordinator to ensure consistency across release cycles.\n")
     assert ("SIG Release Chairs", "delegated coordinator") in got
 
@@ -49,24 +42,24 @@ def test_done_by_either_x_or_y(tmp_path):
     # ops-jupiterone templates/procedures/cp-bcdr-recovery.md
     s = "Per the Incident Response Policy, the Contingency Plan may be activated by either the COO or Head of Engineering."
     assert _cues(s, r) == [("COO", "Head of Engineering")]
-    assert ("COO", "Head of Engineering") in _extract(tmp_path, "bcdr.md", "# Recovery\n\n" + s + "\n")
+    assert ("COO", "Head of Engineering") in document_sub_pairs(tmp_path, "bcdr.md", "# Recovery\n\n" + s + "\n")
     # ops-2i2c-compass roles: the same construction (read there by en.x_or_delegate, which names the delegate first)
     rx = next(x.rx for x in cues.rules() if x.id == r)
     m = rx.search("The `Support Triager` role is currently filled by the Engineering Manager or their delegate.")
     assert (m.group("x"), m.group("y")) == ("Engineering Manager", "delegate")
     # ops-jupiterone (another document): "maintained by the Chief Executive Officer or his delegate"
-    assert ("Chief Executive Officer", "delegate") in _extract(
+    assert ("Chief Executive Officer", "delegate") in document_sub_pairs(
         tmp_path, "esc.md", "# Escalation\n\nThe membership of the Escalation Team is maintained by the Chief Executive "
         "Officer or his delegate.\n")
 
 
 def test_done_by_x_or_y_joins_people_only(tmp_path):
     # ops-govuk: tests in a tool or another tool do the act; nobody stands in for anybody
-    got = _extract(tmp_path, "smokey.md", "# Assets\n\nAssets served on that host should already be covered by internal "
+    got = document_sub_pairs(tmp_path, "smokey.md", "# Assets\n\nAssets served on that host should already be covered by internal "
                    "tests in Smokey or Asset Manager, and we learn nothing extra.\n")
     assert not any(x.endswith("Smokey") or y == "Asset Manager" for x, y in got)
     # ops-jupiterone: "the employee or his/her manager": "employee" is no person word of the lexicon, nothing is read
-    got = _extract(tmp_path, "term.md", "# Access\n\nA termination request may be submitted by the employee or his/her "
+    got = document_sub_pairs(tmp_path, "term.md", "# Access\n\nA termination request may be submitted by the employee or his/her "
                    "manager via the Internal Help portal.\n")
     assert got == set()
 
@@ -81,7 +74,7 @@ def test_unresponsive_then_turn_to_someone(tmp_path):
     assert _cues("If that person is unavailable, feel free to ping the entire team `@cloud`, `@distribution`, etc. to "
                  "get help.", "en.if_x_unavailable_y") == [("person", "entire team")]
     # ops-k8s-release release-team/role-handbooks/enhancements/README.md, "where … unavailable, … appeal to"
-    got = _extract(tmp_path, "prs.md", "# Stuck PRs\n\nIn cases where SIG Leads are unavailable, you may need to appeal "
+    got = document_sub_pairs(tmp_path, "prs.md", "# Stuck PRs\n\nIn cases where SIG Leads are unavailable, you may need to appeal "
                    "to Kubernetes project leaders to deal with stuck PRs.\n")
     assert ("SIG Leads", "Kubernetes project leaders") in got
     assert _cues("For issues where the initial owner is unresponsive, try escalating to the relevant SIG's leadership to "
@@ -108,7 +101,7 @@ def test_or_if_they_are_unavailable_after_a_verb_of_notice(tmp_path):
     s = ("Any member of staff may report an incident or disruption, and in the first instance should attempt to notify "
          "their immediate line manager, or if they are unavailable, a more senior manager in the department.")
     assert _cues(s, r) == [("immediate line manager", "senior manager")]
-    assert ("immediate line manager", "senior manager") in _extract(tmp_path, "bcp.md", "# Reporting\n\n" + s + "\n")
+    assert ("immediate line manager", "senior manager") in document_sub_pairs(tmp_path, "bcp.md", "# Reporting\n\n" + s + "\n")
     # ops-moj-platform: "or, failing that, obtained from …": the source, not the participle
     assert _cues("It is suggested that these are provided by the product team or, failing that, obtained from the "
                  "terraform source.", r) == [("product team", "terraform source")]
