@@ -193,7 +193,11 @@ def search_passages(kb, q: Query, has_facts: bool, mode: str, retrieval_limit: i
         # leads ("can't make standup, where do I post my update?" — "If you can't make standup,
         # post your standup update here"; "if they disagree with the removal, who do they escalate
         # to?" — "If the … member disagrees with their removal decision. They can escalate to …")
-        hits.sort(key=lambda h: 0 if question_support(q.text, f"{h.section}\n{h.text}") else 1)
+        # … and writes every name the question asks about that the KB does not know ("which recipes use
+        # saffron?" is not answered by a passage sharing only "recipe" and "use")
+        hits.sort(key=lambda h: 0 if (question_support(q.text, f"{h.section}\n{h.text}")
+                                      and all(lexical_support(m.surface, f"{h.section}\n{h.text}") for m in q.unknown))
+                  else 1)
     if mode == "hybrid" and not q.ctx and not codes and len(labels) != 1 and not q.definition:
         hits = heading_echo(kb, q, hits)
     if q.definition and mode == "hybrid":

@@ -13,6 +13,7 @@ J1_BREACH = GEN / "ops-jupiterone/docs/templates/procedures/cp-breach-investigat
 K8S_REMOVAL = GEN / "ops-k8s-release/docs/release-team/release-team-removal.md"
 RF_DOCSRS = GEN / "ops-rustforge/docs/src/docs-rs/maintenance.md"
 SRC_CNA = GEN / "ops-k8s-src/docs/cna-handbook.md"
+EHR_BARS = GEN / "en-ehrensberger/docs/recipes/coconut-almond-bars.md"
 
 
 def _hit(path, first: int, last: int, section: str):
@@ -84,6 +85,22 @@ def test_a_passage_writing_the_questions_words_answers_a_chat_question(tmp_path)
     a = ask("How long are they kept?", thread="b")
     assert a.found
     assert "30 days" in a.answer
+
+
+def test_a_passage_sharing_only_the_questions_common_words_does_not_answer_for_an_unknown_name(tmp_path):
+    """en-ehrensberger: "Which recipes use saffron?" (its case: saffron occurs in no document) is not
+    answered by the coconut-almond bars' "… if only the coconut or the almond is used … the hardest part
+    of the recipe", which shares "recipe" and "use" but not the name asked about: not found. The
+    standup question of ops-moj-platform, over the same documents, still finds its line."""
+    assert "hardest part of the recipe" in EHR_BARS.read_text(encoding="utf-8")
+    ask = bot_over(tmp_path, {"recipes/coconut-almond-bars.md": EHR_BARS,
+                              "runbooks/joining-the-team.html.md": MOJ_JOINING})
+    a = ask("Which recipes use saffron?", thread="s")
+    assert not a.found
+    assert "hardest part" not in a.answer
+    a = ask("cant make standup tmrw, where do i post my update", thread="moj")
+    assert a.found
+    assert "post your standup update here" in a.answer
 
 
 def _no_fences(path, first: int, last: int) -> str:
