@@ -20,7 +20,7 @@ QIANLONG = "howtocook/dishes/vegetable_dish/乾隆白菜/乾隆白菜.md"
 TOMATO_SAUCE = "howtocook/dishes/meat_dish/番茄红酱.md"
 MEICAI = "howtocook/dishes/meat_dish/梅菜扣肉/梅菜扣肉.md"
 LIZHI = "howtocook/dishes/meat_dish/荔枝肉/荔枝肉.md"
-OYSTERS = "howtocook/dishes/aquatic/清蒸生蚝.md"
+FLATBREAD = "howtocook/dishes/staple/烧饼/芝麻烧饼.md"
 BRAISED_FISH = "howtocook/dishes/aquatic/红烧鱼.md"
 SESAME_FLATBREAD = "howtocook/dishes/staple/烧饼/芝麻烧饼.md"
 SALT_PEPPER_RIBS = "howtocook/dishes/meat_dish/椒盐排条.md"
@@ -169,16 +169,17 @@ def test_open_question_about_an_ingredient_walks_its_neighbourhood(ask):
 
 # -- answers: the reader fallback, the vector-only threshold --------------------------------
 def test_reader_quotes_a_passage_when_the_graph_has_no_substitute(ask, kb_dir):
-    """清蒸生蚝.md:29 "1. 将生蚝用刷子刷干净（没有刷子用牙刷）。": the graph holds no stand-in for
-    the tool 刷子, so the reader answers from the sentence and logs it as a candidate edge."""
-    assert "没有刷子用牙刷" in _line(OYSTERS, 29)
-    a = ask("清蒸生蚝没有刷子怎么办？", thread="reader")
+    """芝麻烧饼.md:32 "- 如果没有电饼铛，也可以用平底锅": the graph holds no stand-in for the tool
+    电饼铛, so the reader answers from the sentence and logs it as a candidate edge. (Until session 28
+    this was 清蒸生蚝's "没有刷子用牙刷", which ingest now reads: a graph fact.)"""
+    assert "如果没有电饼铛，也可以用平底锅" in _line(FLATBREAD, 32)
+    a = ask("芝麻烧饼没有电饼铛怎么办？", thread="reader")
     assert a.found and a.intent == "substitute" and not _subs(a)
-    assert a.answer.startswith("可以用牙刷代替刷子。")
-    assert "清蒸生蚝 第 29 行" in a.answer and "没有刷子用牙刷" in a.answer
-    assert a.passages[0].doc == OYSTERS
+    assert a.answer.startswith("可以用平底锅代替电饼铛。")
+    assert "芝麻烧饼 第 32 行" in a.answer and "如果没有电饼铛，也可以用平底锅" in a.answer
+    assert a.passages[0].doc == FLATBREAD
     rows = [json.loads(x) for x in (kb_dir / "candidates.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert any((r["x"], r["y"], r["doc"], r["line"], r["extractor"]) == ("刷子", "牙刷", OYSTERS, 29, "reader")
+    assert any((r["x"], r["y"], r["doc"], r["line"], r["extractor"]) == ("电饼铛", "平底锅", FLATBREAD, 32, "reader")
                for r in rows)
 
 

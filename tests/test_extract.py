@@ -393,7 +393,9 @@ def test_no_ingredient_from_step_sections(ex):
         if t.relation != "CONTAINS" or not t.subject.startswith("recipe:"):
             continue
         heads = _heading_stack(CORPORA / t.provenance.doc, t.provenance.line)
-        if any(_STEP_HEADING.match(h) for h in heads):
+        # a step may make a thing optional ("依个人口味加小米辣", issue 10: relations in every section),
+        # never required: a recipe's required ingredients come from its lists
+        if any(_STEP_HEADING.match(h) for h in heads) and t.properties.get("required") is not False:
             bad.append((t.subject, t.object, t.provenance.doc, t.provenance.line, heads))
         e = ex.entities[t.object]
         names += [(t.subject, n) for n in [e.name, *e.aliases] if _STEP_WORDS.search(n)]

@@ -9,7 +9,8 @@ test model, on a KB of its own (the session KB is never changed).
 Expected values are literals from the corpus text:
 
 * 芝麻烧饼.md:32 "- 如果没有电饼铛，也可以用平底锅"  (电饼铛 and 平底锅 are nodes)
-* 清蒸生蚝.md:29 "1. 将生蚝用刷子刷干净（没有刷子用牙刷）。"  (牙刷 is no node)
+* 清蒸生蚝.md:29 "1. 将生蚝用刷子刷干净（没有刷子用牙刷）。"  (since session 28 a graph fact: 牙刷 is a tool, no reader row)
+* a row a reviewer adds by hand, naming 铸铁石板 (no node of the graph)
 * 椒盐排条.md:50 "- 也可以用面包糠代替炸糊，但口感差距很大。"
 """
 
@@ -72,8 +73,8 @@ def _write(path: Path, rows: list[dict]) -> None:
 @pytest.fixture(scope="module")
 def reviewed(tmp_path_factory):
     """A KB of the bundled corpora of its own; the reader answers three questions, the
-    candidates are exported, one accepted, one rejected, one (naming no node)
-    accepted, and the folder is applied with ``ingest --graph-csv``."""
+    candidates are exported, one accepted, one rejected, a row added by the reviewer (naming no
+    node) accepted, and the folder is applied with ``ingest --graph-csv``."""
     from threadgraph.ingest.service import run_ingest
 
     root = tmp_path_factory.mktemp("review")
@@ -91,7 +92,9 @@ def reviewed(tmp_path_factory):
     first = _rows(out / "candidates.csv")
     rows = [dict(x) for x in first]
     for x in rows:
-        x["status"] = {"平底锅": "accepted", "牙刷": "accepted", "面包糠": "rejected"}.get(x["object_name"], x["status"])
+        x["status"] = {"平底锅": "accepted", "面包糠": "rejected"}.get(x["object_name"], x["status"])
+    added = next(dict(x) for x in rows if x["object_name"] == "平底锅")
+    rows.append({**added, "id": "", "object_name": "铸铁石板", "status": "accepted"})
     _write(out / "candidates.csv", rows)
     r = _cli("ingest", *map(str, PATHS), "--data-dir", str(data), "--graph-csv", str(out))
     assert r.exit_code == 0, r.output
@@ -108,7 +111,9 @@ def test_reader_answers_are_exported_as_pending_candidate_rows(reviewed):
     a = reviewed["before"]["flatbread"]
     assert a.found and a.answer.startswith("可以用平底锅代替电饼铛。") and not a.facts
     rows = {(x["subject_name"], x["object_name"]): x for x in reviewed["first"]}
-    assert set(rows) >= {("电饼铛", "平底锅"), ("刷子", "牙刷"), ("炸糊", "面包糠")}
+    assert set(rows) >= {("电饼铛", "平底锅"), ("炸糊", "面包糠")}
+    # 清蒸生蚝's "没有刷子用牙刷" is read at ingest now (a graph fact), so the reader proposes nothing for it
+    assert ("刷子", "牙刷") not in rows and reviewed["before"]["oysters"].facts
     row = rows[("电饼铛", "平底锅")]
     assert row["status"] == "pending" and row["relation"] == "SUBSTITUTES" and row["context"] == "芝麻烧饼"
     assert (row["doc"], row["line"], row["extractor"]) == (FLATBREAD, "32", "reader")
@@ -144,10 +149,9 @@ def test_rejected_and_accepted_rows_are_not_exported_again(reviewed):
 
 
 def test_accepted_row_naming_no_node_is_reported_with_its_line(reviewed):
-    assert "没有刷子用牙刷" in _line(OYSTERS, 29)
-    line = 2 + [x["object_name"] for x in reviewed["first"]].index("牙刷")
+    line = 2 + len(reviewed["first"])  # the reviewer's row, after the exported ones (line 1: header)
     out = " ".join(reviewed["ingest"].split())
-    assert f"candidates.csv:{line}: object '牙刷' names no node" in out
+    assert f"candidates.csv:{line}: object '铸铁石板' names no node" in out
     assert "candidates_unlinked': 1" in out and "candidates_accepted': 1" in out
 
 
