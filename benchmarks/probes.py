@@ -7,6 +7,7 @@ Usage (from the checkout, with the package importable as ``threadgraph``)::
 
     python benchmarks/probes.py                 # every set; aggregates only
     python benchmarks/probes.py zh-recipes miss # a DEV set's misses and unexplained edges
+    python benchmarks/probes.py --why           # why gold lines are missed, as counts (any set)
 
 Layout: ``benchmarks/probes/<name>/`` holds ``meta.json`` (``{"name", "kind",
 "split": "check" | "dev", "language", "added", "history"}``), ``docs/`` (the
@@ -102,9 +103,47 @@ def score_set(meta: dict) -> tuple[dict, dict]:
     return fig, detail
 
 
+def why_counts(meta: dict) -> dict[str, int]:
+    """Counts of a set's missed gold lines by what the graph holds about them (no text, so
+    usable on check sets): whether an X name is a node of that document (a recipe's
+    ingredient or a relation's side), whether a Y name is, and whether any relation edge
+    was read from the gold line. Keys look like ``"substitute: x-node y, y-node n, edge-on-line n"``."""
+    d = PROBES / meta["name"]
+    gold = G.read_jsonl(d / "gold.jsonl")
+    with extracted(d / "docs", f"probe-why-{meta['name']}-") as g:
+        edges = G.load_edges(g)
+    rel = relation_edges(edges)
+
+    def names(e: dict, side: str) -> list[str]:
+        return [e[side], *(e.get(side + "a") or [])]
+
+    def on(names_: list[str], e: dict, side: str) -> bool:
+        return any(G.names_match(n, m) for n in names_ for m in names(e, side))
+
+    counts: dict[str, int] = {}
+    for x in gold:
+        if G.gold_found(x, edges):
+            key = "found"
+        else:
+            doc = [e for e in edges if G._doc_match(x["doc"], e.get("doc", ""))]
+            xn = any(on(x["x"], e, "o") for e in doc if e["rel"] == "CONTAINS" and e.get("st") == "recipe") or any(
+                on(x["x"], e, "s") or on(x["x"], e, "o") for e in doc if e["rel"] != "CONTAINS")
+            yn = "-" if not x.get("y") else "y" if any(on(x["y"], e, "s") or on(x["y"], e, "o") for e in doc) else "n"
+            line = any(e.get("line") == x["line"] and G._doc_match(x["doc"], e.get("doc", "")) for e in rel)
+            key = f"{x['kind']}: x-node {'y' if xn else 'n'}, y-node {yn}, edge-on-line {'y' if line else 'n'}"
+        counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def main(argv: list[str]) -> int:
     """Score the named probe sets (all when none is named); ``miss`` as the last
     argument prints a dev set's misses. Writes ``benchmarks/results/probes.json``."""
+    if argv and argv[0] == "--why":
+        for meta in probe_sets(argv[1:] or None):
+            print(meta["name"])
+            for k, v in why_counts(meta).items():
+                print(f"  {v:3d}  {k}")
+        return 0
     show = bool(argv) and argv[-1] == "miss"
     names = argv[:-1] if show else argv
     metas = probe_sets(names or None)
